@@ -1,0 +1,10 @@
+/* Element registration of the opencl plugin. */
+#pragma once
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+GST_ELEMENT_REGISTER_DECLARE (clupload);
+GST_ELEMENT_REGISTER_DECLARE (cldownload);
+GST_ELEMENT_REGISTER_DECLARE (clsobel);
+G_END_DECLS

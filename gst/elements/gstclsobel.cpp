@@ -1,0 +1,274 @@
+/**
+ * SECTION:element-clsobel
+ * @title: clsobel
+ *
+ * Sobel edge detection on any OpenCL device. Colour input is turned into
+ * luma first, Y = (77 R + 150 G + 29 B + 128) >> 8; for I420 and NV12 the Y
+ * plane is used. The output has the input's size, in GRAY8, or GRAY16_LE to
+ * keep gradients above 255 unsaturated.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! clsobel ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! clupload ! clsobel norm=l1 scale=0.5 ! cldownload ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc num-buffers=1 ! clsobel threshold=100 ! pngenc ! filesink location=edges.png
+ * ]|
+ */
+#include "gstclsobel.h"
+#include "gstclelements.h"
+#include "gstclenums.h"
+#include "cl-kernels.h"
+
+#include <gst/opencl/gstcl.hpp>
+
+#include <mutex>
+#include <string>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_sobel_debug);
+#define GST_CAT_DEFAULT gst_cl_sobel_debug
+
+typedef enum { OUTPUT_MAGNITUDE, OUTPUT_DX, OUTPUT_DY } SobelOutput;
+typedef enum { NORM_L2, NORM_L1 } SobelNorm;
+
+#define GST_TYPE_CL_SOBEL_OUTPUT (gst_cl_sobel_output_get_type ())
+static GType
+gst_cl_sobel_output_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {OUTPUT_MAGNITUDE, "Gradient magnitude (see norm)", "magnitude"},
+    {OUTPUT_DX, "Absolute horizontal gradient |dx|", "dx"},
+    {OUTPUT_DY, "Absolute vertical gradient |dy|", "dy"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClSobelOutput", values));
+  return type;
+}
+
+#define GST_TYPE_CL_SOBEL_NORM (gst_cl_sobel_norm_get_type ())
+static GType
+gst_cl_sobel_norm_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {NORM_L2, "sqrt(dx^2 + dy^2)", "l2"},
+    {NORM_L1, "|dx| + |dy|", "l1"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClSobelNorm", values));
+  return type;
+}
+
+struct SobelSettings {
+  SobelOutput output = OUTPUT_MAGNITUDE;
+  SobelNorm norm = NORM_L2;
+  GstClBorder border = GST_CL_BORDER_REPLICATE;
+  double scale = 1.0;
+  double threshold = 0.0;
+};
+
+/* Negotiated state, built in set_info and on the first frame after a
+ * property that selects another kernel variant changed. */
+struct SobelState {
+  std::string format_options;   /* -D options of the input/output formats */
+  std::string built_options;    /* options of `kernel` */
+  cl::Kernel kernel;
+};
+
+struct _GstClSobel {
+  GstClFilter parent;
+  std::mutex *settings_lock;
+  SobelSettings *settings;
+  SobelState *state;
+};
+
+G_DEFINE_TYPE (GstClSobel, gst_cl_sobel, GST_TYPE_CL_FILTER)
+GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE, GST_TYPE_CL_SOBEL)
+
+enum { PROP_0, PROP_OUTPUT, PROP_NORM, PROP_SCALE, PROP_THRESHOLD, PROP_BORDER };
+
+#define SINK_CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
+    "BGRx, ARGB, ABGR, xRGB, xBGR, I420, NV12 }, width = (int) [ 1, max ], " \
+    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define SRC_CAPS "video/x-raw, format = (string) { GRAY8, GRAY16_LE }, " \
+    "width = (int) [ 1, max ], height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+
+static SobelSettings
+settings_of (GstClSobel * self)
+{
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  return *self->settings;
+}
+
+static GstCaps *
+gst_cl_sobel_transform_plain_caps (GstClFilter *, GstPadDirection direction, GstCaps * caps)
+{
+  /* Same size and rate; only the format changes. */
+  GstCaps *formats = gst_caps_from_string (direction == GST_PAD_SINK ? SRC_CAPS : SINK_CAPS);
+  const GValue *format = gst_structure_get_value (gst_caps_get_structure (formats, 0),
+      "format");
+  GstCaps *out = gst_caps_new_empty ();
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    gst_structure_set_value (s, "format", format);
+    gst_structure_remove_fields (s, "colorimetry", "chroma-site", nullptr);
+    out = gst_caps_merge_structure (out, s);
+  }
+  gst_caps_unref (formats);
+  return out;
+}
+
+static void
+gst_cl_sobel_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
+    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
+{
+  auto *self = GST_CL_SOBEL (filter);
+  std::string opts;
+  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
+    opts = " -D IN_BPP=" + std::to_string (GST_VIDEO_INFO_COMP_PSTRIDE (in_info, 0)) +
+        " -D R_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R)) +
+        " -D G_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G)) +
+        " -D B_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B));
+  } else {
+    opts = " -D IN_BPP=1";  /* GRAY8, or the Y plane of I420 / NV12 */
+  }
+  opts += GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_GRAY16_LE ?
+      " -D OUT_16=1" : " -D OUT_16=0";
+  self->state->format_options = opts;
+  self->state->built_options.clear ();
+  self->state->kernel = cl::Kernel ();
+}
+
+static GstFlowReturn
+gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CL_SOBEL (filter);
+  SobelState *st = self->state;
+  const SobelSettings s = settings_of (self);
+
+  std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
+      " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm);
+  if (options != st->built_options) {
+    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
+    st->kernel = cl::Kernel (gstcl::program (ctx, source, options), "sobel");
+    st->built_options = options;
+    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
+  }
+
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  cl::Kernel &k = st->kernel;
+  k.setArg (0, sizeof (cl_mem), &in->mem);
+  k.setArg (1, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0));
+  k.setArg (2, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0));
+  k.setArg (3, sizeof (cl_mem), &out->mem);
+  k.setArg (4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
+  k.setArg (5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
+  k.setArg (6, (cl_int) width);
+  k.setArg (7, (cl_int) height);
+  k.setArg (8, (cl_float) s.scale);
+  k.setArg (9, (cl_float) s.threshold);
+  gstcl::enqueue_2d (ctx, k, width, height);
+  return GST_FLOW_OK;
+}
+
+static void
+gst_cl_sobel_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CL_SOBEL (object);
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  SobelSettings *s = self->settings;
+  switch (prop_id) {
+    case PROP_OUTPUT: s->output = (SobelOutput) g_value_get_enum (value); break;
+    case PROP_NORM: s->norm = (SobelNorm) g_value_get_enum (value); break;
+    case PROP_SCALE: s->scale = g_value_get_double (value); break;
+    case PROP_THRESHOLD: s->threshold = g_value_get_double (value); break;
+    case PROP_BORDER: s->border = (GstClBorder) g_value_get_enum (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_cl_sobel_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CL_SOBEL (object);
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  const SobelSettings *s = self->settings;
+  switch (prop_id) {
+    case PROP_OUTPUT: g_value_set_enum (value, s->output); break;
+    case PROP_NORM: g_value_set_enum (value, s->norm); break;
+    case PROP_SCALE: g_value_set_double (value, s->scale); break;
+    case PROP_THRESHOLD: g_value_set_double (value, s->threshold); break;
+    case PROP_BORDER: g_value_set_enum (value, s->border); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_cl_sobel_finalize (GObject * object)
+{
+  auto *self = GST_CL_SOBEL (object);
+  delete self->state;
+  delete self->settings;
+  delete self->settings_lock;
+  G_OBJECT_CLASS (gst_cl_sobel_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_sobel_class_init (GstClSobelClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING);
+
+  gobject_class->set_property = gst_cl_sobel_set_property;
+  gobject_class->get_property = gst_cl_sobel_get_property;
+  gobject_class->finalize = gst_cl_sobel_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output", "What to output: the gradient magnitude, "
+          "or the absolute value of one gradient", GST_TYPE_CL_SOBEL_OUTPUT,
+          OUTPUT_MAGNITUDE, flags));
+  g_object_class_install_property (gobject_class, PROP_NORM,
+      g_param_spec_enum ("norm", "Norm", "How output=magnitude combines dx and dy",
+          GST_TYPE_CL_SOBEL_NORM, NORM_L2, flags));
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_double ("scale", "Scale", "Factor applied to the value before "
+          "rounding and saturation: out = saturate(round(scale * value))",
+          0.0, 65535.0, 1.0, flags));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_double ("threshold", "Threshold", "0 = off; otherwise output "
+          "is white (255, or 65535 for GRAY16_LE) where scale * value >= threshold, "
+          "else 0", 0.0, 65535.0 * 4, 0.0, flags));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border", "How pixels outside the image are read",
+          GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));
+
+  gst_element_class_set_static_metadata (element_class, "OpenCL Sobel edge detector",
+      "Filter/Effect/Video/Hardware", "Sobel gradient magnitude or dx/dy on an "
+      "OpenCL device", "gst-opencl developers");
+  gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
+
+  filter_class->transform_plain_caps = gst_cl_sobel_transform_plain_caps;
+  filter_class->set_info = gst_cl_sobel_set_info;
+  filter_class->filter = gst_cl_sobel_filter;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_sobel_debug, "clsobel", 0, "OpenCL Sobel filter");
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SOBEL_OUTPUT, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_SOBEL_NORM, (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_cl_sobel_init (GstClSobel * self)
+{
+  self->settings_lock = new std::mutex ();
+  self->settings = new SobelSettings ();
+  self->state = new SobelState ();
+}

@@ -1,0 +1,8 @@
+#pragma once
+
+#include <gst/opencl/gstclfilter.h>
+
+G_BEGIN_DECLS
+#define GST_TYPE_CL_SOBEL (gst_cl_sobel_get_type ())
+G_DECLARE_FINAL_TYPE (GstClSobel, gst_cl_sobel, GST, CL_SOBEL, GstClFilter)
+G_END_DECLS

@@ -1,0 +1,16 @@
+/* The opencl plugin: every element of gst-opencl. */
+#include "gstclelements.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ok = FALSE;
+  ok |= GST_ELEMENT_REGISTER (clupload, plugin);
+  ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
+  ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  return ok;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, opencl,
+    "Image filters on any OpenCL device", plugin_init, VERSION, "LGPL",
+    "gst-opencl", "gst-opencl project")

@@ -1,0 +1,257 @@
+#include "gstclbasetransform.h"
+#include "gstclbufferpool.h"
+#include <gst/video/video.h>
+#include "gstcl-debug.h"
+
+#define GST_CAT_DEFAULT gst_cl_runtime_debug
+
+struct GstClBaseTransformPrivate {
+  GstClContext *context;
+  gchar *device;  /* property; guarded by the object lock */
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseTransform, gst_cl_base_transform,
+    GST_TYPE_BASE_TRANSFORM)
+
+enum { PROP_0, PROP_DEVICE };
+
+static GstClBaseTransformPrivate *
+priv_of (GstClBaseTransform * self)
+{
+  return static_cast<GstClBaseTransformPrivate *> (
+      gst_cl_base_transform_get_instance_private (self));
+}
+
+static gchar *
+device_selector (GstClBaseTransform * self)
+{
+  GST_OBJECT_LOCK (self);
+  gchar *d = g_strdup (priv_of (self)->device);
+  GST_OBJECT_UNLOCK (self);
+  return d;
+}
+
+GstClContext *
+gst_cl_base_transform_get_context (GstClBaseTransform * self)
+{
+  GST_OBJECT_LOCK (self);
+  GstClContext *c = priv_of (self)->context;
+  if (c)
+    gst_object_ref (c);
+  GST_OBJECT_UNLOCK (self);
+  return c;
+}
+
+static void
+gst_cl_base_transform_set_context (GstElement * element, GstContext * context)
+{
+  auto *self = GST_CL_BASE_TRANSFORM (element);
+  gchar *selector = device_selector (self);
+  gst_cl_handle_set_context (element, context, selector, &priv_of (self)->context);
+  g_free (selector);
+  GST_ELEMENT_CLASS (gst_cl_base_transform_parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cl_base_transform_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    /* Answer without holding our lock: the neighbour may be asking from its
+     * own state change. */
+    GstClContext *c = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+    gboolean handled = gst_cl_handle_context_query (GST_ELEMENT (trans), query, c);
+    if (c)
+      gst_object_unref (c);
+    if (handled)
+      return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_transform_parent_class)->query (trans,
+      direction, query);
+}
+
+static gboolean
+gst_cl_base_transform_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_BASE_TRANSFORM (trans);
+  gchar *selector = device_selector (self);
+  gboolean ok = gst_cl_ensure_element_context (GST_ELEMENT (trans), selector,
+      &priv_of (self)->context);
+  g_free (selector);
+  if (ok) {
+    GstClContext *c = gst_cl_base_transform_get_context (self);
+    GST_INFO_OBJECT (self, "running on %s", gst_cl_context_get_device_name (c));
+    gst_object_unref (c);
+  }
+  return ok;
+}
+
+static gboolean
+gst_cl_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery *, GstQuery * query)
+{
+  GstCaps *caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+  if (caps && need_pool && ctx) {
+    /* Producers that write into our memory save an upload copy, and write
+     * into pinned memory that transfers at full bus speed. */
+    guint size = 0;
+    GstBufferPool *pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, 0, &size);
+    if (pool) {
+      gst_query_add_allocation_pool (query, pool, size, 0, 0);
+      gst_object_unref (pool);
+    }
+  }
+  if (ctx)
+    gst_object_unref (ctx);
+  return TRUE;
+}
+
+static gboolean
+gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  auto *self = GST_CL_BASE_TRANSFORM (trans);
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (query, &caps, nullptr);
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+  if (!caps || !ctx) {
+    if (ctx)
+      gst_object_unref (ctx);
+    return FALSE;
+  }
+  guint min = 0, size = 0;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, nullptr, nullptr, &min, nullptr);
+  /* Output is always OpenCL memory: mappable by system-memory peers too. */
+  GstBufferPool *pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, min, &size);
+  gst_object_unref (ctx);
+  if (!pool) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Could not set up an OpenCL buffer pool"),
+        ("caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, 0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static GstStateChangeReturn
+gst_cl_base_transform_change_state (GstElement * element, GstStateChange transition)
+{
+  GstStateChangeReturn ret = GST_ELEMENT_CLASS (gst_cl_base_transform_parent_class)->
+      change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
+    /* Forget the device: the next start finds or makes a context afresh. */
+    auto *p = priv_of (GST_CL_BASE_TRANSFORM (element));
+    GST_OBJECT_LOCK (element);
+    GstClContext *c = p->context;
+    p->context = nullptr;
+    GST_OBJECT_UNLOCK (element);
+    if (c)
+      gst_object_unref (c);
+  }
+  return ret;
+}
+
+static void
+gst_cl_base_transform_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  auto *p = priv_of (GST_CL_BASE_TRANSFORM (object));
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (object);
+      g_free (p->device);
+      p->device = g_value_dup_string (value);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_cl_base_transform_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *p = priv_of (GST_CL_BASE_TRANSFORM (object));
+  switch (prop_id) {
+    case PROP_DEVICE:
+      GST_OBJECT_LOCK (object);
+      g_value_set_string (value, p->device);
+      GST_OBJECT_UNLOCK (object);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_cl_base_transform_finalize (GObject * object)
+{
+  auto *p = priv_of (GST_CL_BASE_TRANSFORM (object));
+  g_free (p->device);
+  if (p->context)
+    gst_object_unref (p->context);
+  G_OBJECT_CLASS (gst_cl_base_transform_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_base_transform_set_property;
+  gobject_class->get_property = gst_cl_base_transform_get_property;
+  gobject_class->finalize = gst_cl_base_transform_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "OpenCL device: empty or 'auto' (first GPU, else accelerator, else CPU), "
+          "'gpu', 'cpu', 'accelerator', an index as gst-opencl-info prints it, or a "
+          "case-insensitive part of 'platform / device'. Empty uses "
+          "$GST_OPENCL_DEVICE when set. An explicit value also decides which "
+          "shared context this element accepts.",
+          nullptr,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_READY)));
+
+  element_class->set_context = gst_cl_base_transform_set_context;
+  element_class->change_state = gst_cl_base_transform_change_state;
+  trans_class->query = gst_cl_base_transform_query;
+  trans_class->start = gst_cl_base_transform_start;
+  trans_class->propose_allocation = gst_cl_base_transform_propose_allocation;
+  trans_class->decide_allocation = gst_cl_base_transform_decide_allocation;
+  gst_cl_debug_init ();
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_TRANSFORM, (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_cl_base_transform_init (GstClBaseTransform *)
+{
+}
+
+GstCaps *
+gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,
+    gboolean system_memory)
+{
+  GstCaps *plain = gst_caps_from_string (caps_str);
+  GstCaps *out = gst_caps_new_empty ();
+  if (cl_memory) {
+    GstCaps *cl = gst_caps_copy (plain);
+    gst_caps_set_features_simple (cl, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL,
+            nullptr));
+    gst_caps_append (out, cl);
+  }
+  if (system_memory)
+    gst_caps_append (out, gst_caps_ref (plain));
+  gst_caps_unref (plain);
+  return out;
+}

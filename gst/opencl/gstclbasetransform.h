@@ -1,0 +1,32 @@
+/* GstClBaseTransform: the base of every OpenCL element. It owns the `device`
+ * property and the GstClContext, and does the context sharing: set_context,
+ * answering GST_QUERY_CONTEXT, and finding or creating a context at start.
+ * Its allocation handling proposes an OpenCL pool upstream (producers then
+ * write straight into pinned, device-visible memory) and always takes an
+ * OpenCL pool for its output. */
+#pragma once
+
+#include <gst/opencl/gstclcontext.h>
+#include <gst/base/gstbasetransform.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CL_BASE_TRANSFORM (gst_cl_base_transform_get_type ())
+GST_CL_API
+G_DECLARE_DERIVABLE_TYPE (GstClBaseTransform, gst_cl_base_transform, GST,
+    CL_BASE_TRANSFORM, GstBaseTransform)
+
+struct _GstClBaseTransformClass {
+  GstBaseTransformClass parent_class;
+  gpointer _reserved[GST_PADDING];
+};
+
+/* (transfer full) the context in use, or NULL before start. */
+GST_CL_API GstClContext *gst_cl_base_transform_get_context (GstClBaseTransform * self);
+
+/* (transfer full) `caps_str` with the memory:OpenCLMemory feature, followed by
+ * the same caps in system memory, each when asked for. */
+GST_CL_API GstCaps *gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,
+    gboolean system_memory);
+
+G_END_DECLS

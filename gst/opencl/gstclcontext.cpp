@@ -1,0 +1,358 @@
+#include "gstclcontext.h"
+#include "gstcl.hpp"
+#include "gstcldevice.hpp"
+#include "gstcl-debug.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <utility>
+
+struct ClContextPriv {
+  cl::Context context;
+  cl::Device device;
+  cl::CommandQueue queue;
+  std::string name;
+  bool unified = false;
+  std::mutex programs_lock;
+  std::map<std::pair<std::string, std::string>, cl::Program> programs;
+};
+
+struct _GstClContext {
+  GstObject parent;
+  ClContextPriv *priv;
+};
+
+G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT)
+
+static std::atomic<unsigned> n_program_builds{0};
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstClContext *self = GST_CL_CONTEXT (object);
+  delete self->priv;
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_context_class_init (GstClContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_context_finalize;
+  gst_cl_debug_init ();
+}
+
+static void
+gst_cl_context_init (GstClContext * self)
+{
+  self->priv = new ClContextPriv ();
+}
+
+static GstClContext *
+context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
+{
+  auto *self = GST_CL_CONTEXT (g_object_new (GST_TYPE_CL_CONTEXT, nullptr));
+  gst_object_ref_sink (self);
+  auto *p = self->priv;
+  p->context = std::move (context);
+  p->device = std::move (device);
+  p->queue = std::move (queue);
+  cl::Platform platform (p->device.getInfo<CL_DEVICE_PLATFORM> ());
+  p->name = platform.getInfo<CL_PLATFORM_NAME> () + " / " +
+      p->device.getInfo<CL_DEVICE_NAME> ();
+  /* Drivers may count the terminating NUL in the string length. */
+  p->name.erase (std::find (p->name.begin (), p->name.end (), '\0'), p->name.end ());
+  p->unified = p->device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY> () != CL_FALSE;
+  GST_CAT_INFO (gst_cl_runtime_debug, "new context %p on %s (%s memory)", self,
+      p->name.c_str (), p->unified ? "unified" : "discrete");
+  return self;
+}
+
+GstClContext *
+gst_cl_context_new (const gchar * selector, GError ** error)
+{
+  try {
+    gstcl::DeviceEntry entry = gstcl::select_device (selector ? selector : "");
+    cl::Context context (entry.device);
+    cl::CommandQueue queue (context, entry.device);
+    return context_from (context, entry.device, queue);
+  } catch (const cl::Error & e) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "could not create an OpenCL context: %s", gstcl::describe (e).c_str ());
+  } catch (const std::exception & e) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "%s", e.what ());
+  }
+  return nullptr;
+}
+
+GstClContext *
+gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
+    cl_command_queue queue, GError ** error)
+{
+  g_return_val_if_fail (context != nullptr && device != nullptr, nullptr);
+  try {
+    cl::Context ctx (context, true);
+    cl::Device dev (device, true);
+    cl::CommandQueue q = queue ? cl::CommandQueue (queue, true) :
+        cl::CommandQueue (ctx, dev);
+    if (q.getInfo<CL_QUEUE_PROPERTIES> () & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+          "the command queue given must be in-order");
+      return nullptr;
+    }
+    return context_from (ctx, dev, q);
+  } catch (const cl::Error & e) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "could not wrap the OpenCL context: %s", gstcl::describe (e).c_str ());
+  }
+  return nullptr;
+}
+
+cl_context
+gst_cl_context_get_cl_context (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  return context->priv->context ();
+}
+
+cl_device_id
+gst_cl_context_get_cl_device (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  return context->priv->device ();
+}
+
+cl_command_queue
+gst_cl_context_get_cl_queue (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  return context->priv->queue ();
+}
+
+const gchar *
+gst_cl_context_get_device_name (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  return context->priv->name.c_str ();
+}
+
+gboolean
+gst_cl_context_has_unified_memory (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), FALSE);
+  return context->priv->unified;
+}
+
+gboolean
+gst_cl_context_matches (GstClContext * context, const gchar * selector)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), FALSE);
+  if (!selector || !*selector)
+    return TRUE;
+  try {
+    return gstcl::select_device (selector).device () == context->priv->device ();
+  } catch (const std::exception &) {
+    return FALSE;
+  }
+}
+
+/* ---- GstContext ---- */
+
+GstContext *
+gst_context_new_cl_context (GstClContext * context)
+{
+  GstContext *c = gst_context_new (GST_CL_CONTEXT_TYPE_STR, TRUE);
+  gst_structure_set (gst_context_writable_structure (c), "context",
+      GST_TYPE_CL_CONTEXT, context, nullptr);
+  return c;
+}
+
+gboolean
+gst_context_get_cl_context (GstContext * context, GstClContext ** out)
+{
+  g_return_val_if_fail (GST_IS_CONTEXT (context) && out != nullptr, FALSE);
+  if (g_strcmp0 (gst_context_get_context_type (context), GST_CL_CONTEXT_TYPE_STR))
+    return FALSE;
+  const GstStructure *s = gst_context_get_structure (context);
+  return gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, out, nullptr);
+}
+
+void
+gst_cl_handle_set_context (GstElement * element, GstContext * context,
+    const gchar * selector, GstClContext ** stored)
+{
+  GstClContext *candidate = nullptr;
+  if (!context || !gst_context_get_cl_context (context, &candidate))
+    return;
+  if (!gst_cl_context_matches (candidate, selector)) {
+    GST_CAT_INFO_OBJECT (gst_cl_runtime_debug, element,
+        "ignoring context on %s: it is not the device '%s'",
+        gst_cl_context_get_device_name (candidate), selector);
+    gst_object_unref (candidate);
+    return;
+  }
+  GST_OBJECT_LOCK (element);
+  GstClContext *old = *stored;
+  *stored = candidate;
+  GST_OBJECT_UNLOCK (element);
+  GST_CAT_DEBUG_OBJECT (gst_cl_runtime_debug, element, "using context %p on %s",
+      candidate, gst_cl_context_get_device_name (candidate));
+  if (old)
+    gst_object_unref (old);
+}
+
+gboolean
+gst_cl_handle_context_query (GstElement * element, GstQuery * query,
+    GstClContext * context)
+{
+  const gchar *type = nullptr;
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !context ||
+      !gst_query_parse_context_type (query, &type) ||
+      g_strcmp0 (type, GST_CL_CONTEXT_TYPE_STR))
+    return FALSE;
+  GstContext *c = gst_context_new_cl_context (context);
+  gst_query_set_context (query, c);
+  gst_context_unref (c);
+  GST_CAT_LOG_OBJECT (gst_cl_runtime_debug, element, "answered context query");
+  return TRUE;
+}
+
+static gboolean
+peer_query_fold (const GValue * item, GValue * result, gpointer query)
+{
+  GstPad *pad = GST_PAD (g_value_get_object (item));
+  if (gst_pad_peer_query (pad, GST_QUERY (query))) {
+    g_value_set_boolean (result, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+query_peers (GstElement * element, GstQuery * query, GstPadDirection direction)
+{
+  GstIterator *it = direction == GST_PAD_SRC ?
+      gst_element_iterate_src_pads (element) : gst_element_iterate_sink_pads (element);
+  GValue res = G_VALUE_INIT;
+  g_value_init (&res, G_TYPE_BOOLEAN);
+  while (gst_iterator_fold (it, peer_query_fold, &res, query) == GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  gst_iterator_free (it);
+  return g_value_get_boolean (&res);
+}
+
+static bool
+have_context (GstElement * element, GstClContext ** context)
+{
+  GST_OBJECT_LOCK (element);
+  bool have = *context != nullptr;
+  GST_OBJECT_UNLOCK (element);
+  return have;
+}
+
+gboolean
+gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
+    GstClContext ** context)
+{
+  g_return_val_if_fail (GST_IS_ELEMENT (element) && context, FALSE);
+  if (have_context (element, context))
+    return TRUE;
+
+  /* Neighbours downstream, then upstream; set_context keeps a matching one. */
+  for (GstPadDirection dir : {GST_PAD_SRC, GST_PAD_SINK}) {
+    GstQuery *query = gst_query_new_context (GST_CL_CONTEXT_TYPE_STR);
+    if (query_peers (element, query, dir)) {
+      GstContext *c = nullptr;
+      gst_query_parse_context (query, &c);
+      if (c)
+        gst_element_set_context (element, c);
+    }
+    gst_query_unref (query);
+    if (have_context (element, context))
+      return TRUE;
+  }
+
+  /* The bin answers with a context it has seen; an application may answer
+   * from a synchronous bus handler. */
+  gst_element_post_message (element, gst_message_new_need_context (GST_OBJECT (element),
+          GST_CL_CONTEXT_TYPE_STR));
+  if (have_context (element, context))
+    return TRUE;
+
+  GError *error = nullptr;
+  GstClContext *created = gst_cl_context_new (selector, &error);
+  if (!created) {
+    GST_ELEMENT_ERROR (element, RESOURCE, NOT_FOUND,
+        ("No usable OpenCL device: %s", error->message),
+        ("device selector '%s' (GST_OPENCL_DEVICE='%s')", selector ? selector : "",
+            g_getenv ("GST_OPENCL_DEVICE") ? g_getenv ("GST_OPENCL_DEVICE") : ""));
+    g_clear_error (&error);
+    return FALSE;
+  }
+  GST_CAT_INFO_OBJECT (gst_cl_runtime_debug, element, "created context on %s",
+      gst_cl_context_get_device_name (created));
+  GST_OBJECT_LOCK (element);
+  GstClContext *old = *context;
+  *context = created;
+  GST_OBJECT_UNLOCK (element);
+  if (old)
+    gst_object_unref (old);
+
+  GstContext *c = gst_context_new_cl_context (created);
+  gst_element_post_message (element, gst_message_new_have_context (GST_OBJECT (element), c));
+  return TRUE;
+}
+
+/* ---- C++ API ---- */
+
+namespace gstcl {
+
+const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
+const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
+const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
+unsigned program_builds () { return n_program_builds.load (); }
+
+void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
+    size_t lw, size_t lh)
+{
+  if (w == 0 || h == 0)
+    return;
+  auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
+  ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange,
+      cl::NDRange (up (w, lw), up (h, lh)), cl::NDRange (lw, lh));
+}
+
+cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options)
+{
+  auto *p = ctx->priv;
+  /* Held while building, so that two elements never build the same program. */
+  std::lock_guard<std::mutex> lock (p->programs_lock);
+  auto key = std::make_pair (source, options);
+  auto it = p->programs.find (key);
+  if (it != p->programs.end ())
+    return it->second;
+
+  cl::Program prog (p->context, source);
+  const std::string full_options = "-cl-std=CL1.2 " + options;
+  try {
+    prog.build (std::vector<cl::Device>{p->device}, full_options.c_str ());
+  } catch (const cl::Error & e) {
+    std::string log;
+    try {
+      log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (p->device);
+    } catch (const cl::Error &) {
+    }
+    throw BuildError ("OpenCL program build failed (" + describe (e) +
+        ") with options '" + full_options + "'; build log:\n" + log);
+  }
+  n_program_builds++;
+  GST_CAT_INFO (gst_cl_runtime_debug, "built program on %s, options '%s'",
+      p->name.c_str (), full_options.c_str ());
+  p->programs.emplace (key, prog);
+  return prog;
+}
+
+}  // namespace gstcl

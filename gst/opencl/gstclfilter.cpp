@@ -1,0 +1,300 @@
+#include "gstclfilter.h"
+#include "gstclbufferpool.h"
+#include "gstclvideo.h"
+#include "gstcl.hpp"
+#include "gstcl-debug.h"
+
+#define GST_CAT_DEFAULT gst_cl_runtime_debug
+
+struct GstClFilterPrivate {
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gboolean out_cl;              /* downstream negotiated memory:OpenCLMemory */
+  GstAllocator *upload_allocator;
+  GstMemory *upload_mem;        /* device copy of system-memory input */
+};
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClFilter, gst_cl_filter, GST_TYPE_CL_BASE_TRANSFORM)
+
+static GstClFilterPrivate *
+priv_of (GstClFilter * self)
+{
+  return static_cast<GstClFilterPrivate *> (gst_cl_filter_get_instance_private (self));
+}
+
+static gboolean
+has_cl_feature (GstCaps * caps, guint i)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, i);
+  return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
+}
+
+/* Turns whatever a subclass threw into an element error. Call from a catch. */
+static void
+post_current_exception (GstClFilter * self, const char *stage)
+{
+  try {
+    throw;
+  } catch (const gstcl::BuildError & e) {
+    GST_ELEMENT_ERROR (self, LIBRARY, INIT,
+        ("Could not build the OpenCL program (%s)", stage), ("%s", e.what ()));
+  } catch (const cl::Error & e) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("OpenCL failure while %s", stage), ("%s", gstcl::describe (e).c_str ()));
+  } catch (const std::exception & e) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Failure while %s: %s", stage, e.what ()),
+        (nullptr));
+  }
+}
+
+static GstCaps *
+gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  auto *self = GST_CL_FILTER (trans);
+  auto *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstCaps *result;
+
+  if (gst_caps_is_any (caps)) {
+    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+    result = gst_pad_get_pad_template_caps (other);
+  } else {
+    GstCaps *plain = gst_caps_new_empty ();
+    for (guint i = 0; i < gst_caps_get_size (caps); i++)
+      plain = gst_caps_merge_structure (plain,
+          gst_structure_copy (gst_caps_get_structure (caps, i)));
+    GstCaps *other = klass->transform_plain_caps ?
+        klass->transform_plain_caps (self, direction, plain) : gst_caps_ref (plain);
+    gst_caps_unref (plain);
+
+    /* Both memories, the one the caller has first. */
+    const bool cl_first = gst_caps_get_size (caps) > 0 && has_cl_feature (caps, 0);
+    result = gst_caps_new_empty ();
+    for (int pass = 0; pass < 2; pass++) {
+      const bool cl = (pass == 0) == cl_first;
+      for (guint i = 0; i < gst_caps_get_size (other); i++) {
+        GstCapsFeatures *f = cl ?
+            gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, nullptr) :
+            gst_caps_features_new_empty ();
+        result = gst_caps_merge_structure_full (result,
+            gst_structure_copy (gst_caps_get_structure (other, i)), f);
+      }
+    }
+    gst_caps_unref (other);
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
+}
+
+static void
+release_upload (GstClFilterPrivate * p)
+{
+  if (p->upload_mem)
+    gst_memory_unref (p->upload_mem);
+  p->upload_mem = nullptr;
+  if (p->upload_allocator)
+    gst_object_unref (p->upload_allocator);
+  p->upload_allocator = nullptr;
+}
+
+static gboolean
+gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
+{
+  auto *self = GST_CL_FILTER (trans);
+  auto *p = priv_of (self);
+  GstVideoInfo in_info, out_info;
+  if (!gst_cl_video_info_from_caps (&in_info, incaps) ||
+      !gst_cl_video_info_from_caps (&out_info, outcaps)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Unsupported caps"),
+        ("in %" GST_PTR_FORMAT ", out %" GST_PTR_FORMAT, incaps, outcaps));
+    return FALSE;
+  }
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
+  if (!ctx) {
+    GST_ELEMENT_ERROR (self, CORE, STATE_CHANGE, ("No OpenCL context"),
+        ("set_caps before start"));
+    return FALSE;
+  }
+  gboolean ok = TRUE;
+  try {
+    if (GST_CL_FILTER_GET_CLASS (self)->set_info)
+      GST_CL_FILTER_GET_CLASS (self)->set_info (self, ctx, incaps, &in_info, outcaps,
+          &out_info);
+  } catch (...) {
+    post_current_exception (self, "setting up the kernels");
+    ok = FALSE;
+  }
+  if (ok) {
+    p->in_info = in_info;
+    p->out_info = out_info;
+    p->out_cl = has_cl_feature (outcaps, 0);
+    release_upload (p);
+    GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
+  }
+  gst_object_unref (ctx);
+  return ok;
+}
+
+static gboolean
+gst_cl_filter_get_unit_size (GstBaseTransform *, GstCaps * caps, gsize * size)
+{
+  GstVideoInfo info;
+  if (!gst_cl_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+/* The input as one GstClMemory of our context: the buffer's own, or a device
+ * copy of system memory. Returns NULL (error posted) on failure. */
+static GstMemory *
+input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf)
+{
+  auto *p = priv_of (self);
+  if (gst_buffer_n_memory (inbuf) == 1 && gst_cl_buffer_is_on_context (inbuf, ctx))
+    return gst_buffer_peek_memory (inbuf, 0);
+
+  gsize size = gst_buffer_get_size (inbuf);
+  if (p->upload_mem && p->upload_mem->maxsize < size) {
+    gst_memory_unref (p->upload_mem);
+    p->upload_mem = nullptr;
+  }
+  if (!p->upload_mem) {
+    if (!p->upload_allocator)
+      p->upload_allocator = gst_cl_allocator_new (ctx);
+    p->upload_mem = gst_allocator_alloc (p->upload_allocator, size, nullptr);
+  }
+  GstMapInfo map;
+  if (!p->upload_mem || !gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not upload the input frame"),
+        ("%" G_GSIZE_FORMAT " bytes", size));
+    return nullptr;
+  }
+  gboolean ok = gst_cl_memory_write_from_host (p->upload_mem, map.data, map.size);
+  gst_buffer_unmap (inbuf, &map);
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not upload the input frame"),
+        ("%" G_GSIZE_FORMAT " bytes", size));
+    return nullptr;
+  }
+  return p->upload_mem;
+}
+
+static void
+shift_offsets (GstVideoInfo * info, gsize by)
+{
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    GST_VIDEO_INFO_PLANE_OFFSET (info, i) += by;
+}
+
+static GstFlowReturn
+gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  auto *self = GST_CL_FILTER (trans);
+  auto *p = priv_of (self);
+  GstClFrame in{}, out{};
+  in.buffer = inbuf;
+  out.buffer = outbuf;
+  if (!gst_cl_buffer_frame_info (inbuf, &p->in_info, &in.info)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer is smaller than its caps say"),
+        ("%" G_GSIZE_FORMAT " bytes for a %dx%d frame that needs %" G_GSIZE_FORMAT,
+            gst_buffer_get_size (inbuf), GST_VIDEO_INFO_WIDTH (&p->in_info),
+            GST_VIDEO_INFO_HEIGHT (&p->in_info), GST_VIDEO_INFO_SIZE (&p->in_info)));
+    return GST_FLOW_ERROR;
+  }
+  GstMemory *out_mem = gst_buffer_n_memory (outbuf) == 1 ?
+      gst_buffer_peek_memory (outbuf, 0) : nullptr;
+  if (!gst_cl_buffer_frame_info (outbuf, &p->out_info, &out.info) ||
+      !gst_is_cl_memory (out_mem)) {
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Output buffer is not a usable OpenCL buffer"),
+        ("%" GST_PTR_FORMAT, outbuf));
+    return GST_FLOW_ERROR;
+  }
+
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
+  GstMemory *in_mem = input_memory (self, ctx, inbuf);
+  if (!in_mem) {
+    gst_object_unref (ctx);
+    return GST_FLOW_ERROR;
+  }
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  GstMapInfo in_map, out_map;
+  if (!gst_memory_map (in_mem, &in_map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL))) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map the input on the device"),
+        (nullptr));
+  } else {
+    if (!gst_memory_map (out_mem, &out_map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL))) {
+      GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not map the output on the device"),
+          (nullptr));
+    } else {
+      in.mem = (cl_mem) in_map.data;
+      out.mem = (cl_mem) out_map.data;
+      shift_offsets (&in.info, in_mem->offset);
+      shift_offsets (&out.info, out_mem->offset);
+      try {
+        ret = GST_CL_FILTER_GET_CLASS (self)->filter (self, ctx, &in, &out);
+        gstcl::queue_of (ctx).flush ();
+      } catch (...) {
+        post_current_exception (self, "running the kernel");
+        ret = GST_FLOW_ERROR;
+      }
+      gst_memory_unmap (out_mem, &out_map);
+    }
+    gst_memory_unmap (in_mem, &in_map);
+  }
+  /* A system-memory neighbour gets data it can read at once. */
+  if (ret == GST_FLOW_OK && !p->out_cl && !gst_cl_memory_sync_to_host (out_mem)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not download the output frame"),
+        (nullptr));
+    ret = GST_FLOW_ERROR;
+  }
+  gst_object_unref (ctx);
+  return ret;
+}
+
+static gboolean
+gst_cl_filter_stop (GstBaseTransform * trans)
+{
+  release_upload (priv_of (GST_CL_FILTER (trans)));
+  return TRUE;
+}
+
+static void
+gst_cl_filter_class_init (GstClFilterClass * klass)
+{
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  trans_class->passthrough_on_same_caps = FALSE;
+  trans_class->transform_caps = gst_cl_filter_transform_caps;
+  trans_class->set_caps = gst_cl_filter_set_caps;
+  trans_class->get_unit_size = gst_cl_filter_get_unit_size;
+  trans_class->transform = gst_cl_filter_transform;
+  trans_class->stop = gst_cl_filter_stop;
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_cl_filter_init (GstClFilter *)
+{
+}
+
+void
+gst_cl_filter_class_add_pad_templates (GstClFilterClass * klass, const gchar * sink_caps,
+    const gchar * src_caps)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *sink = gst_cl_caps_with_features (sink_caps, TRUE, TRUE);
+  GstCaps *src = gst_cl_caps_with_features (src_caps, TRUE, TRUE);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  gst_caps_unref (src);
+}

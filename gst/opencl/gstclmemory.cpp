@@ -1,0 +1,383 @@
+#include "gstclmemory.h"
+#include "gstcl.hpp"
+#include "gstcl-debug.h"
+
+#include <atomic>
+#include <cstring>
+
+#define GST_CAT_DEFAULT gst_cl_memory_debug
+
+/* Two ways to give the host a view of a device buffer:
+ *  - discrete devices (PCIe GPUs): a pinned staging buffer (CL_MEM_ALLOC_HOST_PTR,
+ *    mapped once) and explicit copies, which run at full PCIe speed;
+ *  - unified devices (CPUs, iGPUs): the buffer itself is mapped while the host
+ *    uses it, so nothing is copied at all. */
+struct ClMemPriv {
+  GMutex lock;
+  GstClContext *context = nullptr;
+  bool unified = false;
+  cl::Buffer device;
+  /* discrete */
+  cl::Buffer staging;
+  void *staging_ptr = nullptr;
+  bool host_valid = true;    /* a new buffer's content is undefined on both sides */
+  bool device_valid = true;
+  cl::Event host_busy;       /* last async copy that reads the staging area */
+  /* unified */
+  void *mapped_ptr = nullptr;
+  bool host_dirty = false;   /* the host wrote through the current mapping */
+  bool device_dirty = false; /* the device wrote since the host last looked */
+};
+
+struct GstClMemory {
+  GstMemory mem;
+  ClMemPriv *priv;
+};
+
+struct _GstClAllocator {
+  GstAllocator parent;
+  GstClContext *context;
+};
+
+G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
+
+static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
+    stat_upload_bytes{0}, stat_download_bytes{0};
+static std::atomic<guint> fail_countdown{0};
+
+void
+gst_cl_memory_get_stats (GstClMemoryStats * stats)
+{
+  stats->allocations = stat_allocations.load ();
+  stats->uploads = stat_uploads.load ();
+  stats->downloads = stat_downloads.load ();
+  stats->upload_bytes = stat_upload_bytes.load ();
+  stats->download_bytes = stat_download_bytes.load ();
+}
+
+void
+gst_cl_memory_fail_allocation_after (guint n)
+{
+  fail_countdown.store (n);
+}
+
+static bool
+injected_failure ()
+{
+  guint n = fail_countdown.load ();
+  while (n > 0 && !fail_countdown.compare_exchange_weak (n, n - 1)) {
+  }
+  return n == 1;
+}
+
+/* ---- transfers; the caller holds priv->lock ---- */
+
+static void
+count_upload (GstMemory * mem)
+{
+  stat_uploads++;
+  stat_upload_bytes += mem->maxsize;
+}
+
+static void
+count_download (GstMemory * mem)
+{
+  stat_downloads++;
+  stat_download_bytes += mem->maxsize;
+}
+
+/* Returns the host pointer, current for reading. */
+static void *
+host_access (GstClMemory * m, bool write)
+{
+  ClMemPriv *p = m->priv;
+  const cl::CommandQueue &q = gstcl::queue_of (p->context);
+  const size_t size = m->mem.maxsize;
+  if (p->unified) {
+    if (!p->mapped_ptr) {
+      p->mapped_ptr = q.enqueueMapBuffer (p->device, CL_TRUE,
+          CL_MAP_READ | CL_MAP_WRITE, 0, size);
+      if (p->device_dirty)
+        count_download (&m->mem);
+      p->device_dirty = false;
+    }
+    p->host_dirty |= write;
+    return p->mapped_ptr;
+  }
+  if (!p->staging_ptr) {
+    p->staging = cl::Buffer (gstcl::context_of (p->context),
+        CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
+    p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_TRUE,
+        CL_MAP_READ | CL_MAP_WRITE, 0, size);
+  }
+  if (!p->host_valid) {
+    q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
+    count_download (&m->mem);
+    p->host_valid = true;
+  } else if (p->host_busy () && write) {
+    p->host_busy.wait ();  /* an upload may still read the staging area */
+  }
+  if (write)
+    p->device_valid = false;
+  return p->staging_ptr;
+}
+
+static cl_mem
+device_access (GstClMemory * m, bool write)
+{
+  ClMemPriv *p = m->priv;
+  const cl::CommandQueue &q = gstcl::queue_of (p->context);
+  if (p->unified) {
+    if (p->mapped_ptr) {
+      q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
+      p->mapped_ptr = nullptr;
+      if (p->host_dirty)
+        count_upload (&m->mem);
+      p->host_dirty = false;
+    }
+    p->device_dirty |= write;
+    return p->device ();
+  }
+  if (!p->device_valid) {
+    q.enqueueWriteBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr,
+        nullptr, &p->host_busy);
+    count_upload (&m->mem);
+    p->device_valid = true;
+  }
+  if (write)
+    p->host_valid = false;
+  return p->device ();
+}
+
+/* ---- GstMemory vfuncs ---- */
+
+static gpointer
+cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
+{
+  auto *m = reinterpret_cast<GstClMemory *> (mem);
+  const bool write = (info->flags & GST_MAP_WRITE) != 0;
+  g_mutex_lock (&m->priv->lock);
+  gpointer ret = nullptr;
+  try {
+    if (info->flags & GST_MAP_CL)
+      ret = (gpointer) device_access (m, write);
+    else
+      ret = host_access (m, write);
+  } catch (const cl::Error & e) {
+    GST_ERROR ("could not map OpenCL memory %p: %s", mem, gstcl::describe (e).c_str ());
+  }
+  g_mutex_unlock (&m->priv->lock);
+  return ret;
+}
+
+static void
+cl_mem_unmap_full (GstMemory *, GstMapInfo *)
+{
+  /* Nothing to do: state changes happen at map time, and a unified mapping is
+   * kept until the device needs the buffer, so repeated host maps are free. */
+}
+
+static GstMemory *
+cl_mem_share (GstMemory *, gssize, gssize)
+{
+  return nullptr;  /* GST_MEMORY_FLAG_NO_SHARE: sub-buffers are copied */
+}
+
+static GstMemory *cl_memory_new (GstClAllocator * alloc, gsize size);
+
+static GstMemory *
+cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
+{
+  auto *src = reinterpret_cast<GstClMemory *> (mem);
+  if (size < 0)
+    size = mem->size - offset;
+  auto *dst = reinterpret_cast<GstClMemory *> (cl_memory_new (
+          GST_CL_ALLOCATOR (mem->allocator), size));
+  if (!dst)
+    return nullptr;
+  g_mutex_lock (&src->priv->lock);
+  try {
+    cl_mem from = device_access (src, false);
+    cl_mem to = device_access (dst, true);
+    if (size > 0)
+      gstcl::queue_of (src->priv->context).enqueueCopyBuffer (cl::Buffer (from, true),
+          cl::Buffer (to, true), mem->offset + offset, 0, size);
+  } catch (const cl::Error & e) {
+    GST_ERROR ("could not copy OpenCL memory: %s", gstcl::describe (e).c_str ());
+    g_mutex_unlock (&src->priv->lock);
+    gst_memory_unref (&dst->mem);
+    return nullptr;
+  }
+  g_mutex_unlock (&src->priv->lock);
+  return &dst->mem;
+}
+
+static GstMemory *
+cl_memory_new (GstClAllocator * alloc, gsize size)
+{
+  if (injected_failure ()) {
+    GST_WARNING ("injected allocation failure");
+    return nullptr;
+  }
+  auto *p = new ClMemPriv ();
+  p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
+  p->unified = gst_cl_context_has_unified_memory (alloc->context);
+  try {
+    /* A zero-sized cl buffer is invalid; keep at least one byte. */
+    p->device = cl::Buffer (gstcl::context_of (alloc->context),
+        CL_MEM_READ_WRITE | (p->unified ? CL_MEM_ALLOC_HOST_PTR : 0),
+        MAX (size, (gsize) 1));
+  } catch (const cl::Error & e) {
+    GST_ERROR ("could not allocate %" G_GSIZE_FORMAT " bytes of OpenCL memory: %s",
+        size, gstcl::describe (e).c_str ());
+    gst_object_unref (p->context);
+    delete p;
+    return nullptr;
+  }
+  g_mutex_init (&p->lock);
+  auto *m = g_new0 (GstClMemory, 1);
+  m->priv = p;
+  gst_memory_init (&m->mem, GST_MEMORY_FLAG_NO_SHARE, GST_ALLOCATOR (alloc), nullptr,
+      size, 0, 0, size);
+  stat_allocations++;
+  GST_LOG ("allocated %p, %" G_GSIZE_FORMAT " bytes", m, size);
+  return &m->mem;
+}
+
+static GstMemory *
+gst_cl_allocator_alloc (GstAllocator * allocator, gsize size, GstAllocationParams *)
+{
+  return cl_memory_new (GST_CL_ALLOCATOR (allocator), size);
+}
+
+static void
+gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
+{
+  auto *m = reinterpret_cast<GstClMemory *> (mem);
+  ClMemPriv *p = m->priv;
+  try {
+    const cl::CommandQueue &q = gstcl::queue_of (p->context);
+    if (p->staging_ptr)
+      q.enqueueUnmapMemObject (p->staging, p->staging_ptr);
+    if (p->mapped_ptr)
+      q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
+  } catch (const cl::Error & e) {
+    GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
+  }
+  g_mutex_clear (&p->lock);
+  gst_object_unref (p->context);
+  delete p;  /* releases the cl buffers; the driver keeps them while in use */
+  g_free (m);
+}
+
+static void
+gst_cl_allocator_finalize (GObject * object)
+{
+  gst_object_unref (GST_CL_ALLOCATOR (object)->context);
+  G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_allocator_class_init (GstClAllocatorClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_allocator_finalize;
+  GST_ALLOCATOR_CLASS (klass)->alloc = gst_cl_allocator_alloc;
+  GST_ALLOCATOR_CLASS (klass)->free = gst_cl_allocator_free;
+  gst_cl_debug_init ();
+}
+
+static void
+gst_cl_allocator_init (GstClAllocator * self)
+{
+  GstAllocator *a = GST_ALLOCATOR (self);
+  a->mem_type = GST_CL_MEMORY_TYPE;
+  a->mem_map_full = cl_mem_map_full;
+  a->mem_unmap_full = cl_mem_unmap_full;
+  a->mem_share = cl_mem_share;
+  a->mem_copy = cl_mem_copy;
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
+}
+
+GstAllocator *
+gst_cl_allocator_new (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  auto *self = GST_CL_ALLOCATOR (g_object_new (GST_TYPE_CL_ALLOCATOR, nullptr));
+  gst_object_ref_sink (self);
+  self->context = GST_CL_CONTEXT (gst_object_ref (context));
+  return GST_ALLOCATOR (self);
+}
+
+gboolean
+gst_is_cl_memory (GstMemory * mem)
+{
+  return mem && mem->allocator && GST_IS_CL_ALLOCATOR (mem->allocator);
+}
+
+GstClContext *
+gst_cl_memory_get_context (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem), nullptr);
+  return reinterpret_cast<GstClMemory *> (mem)->priv->context;
+}
+
+gboolean
+gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContext * context)
+{
+  guint n = gst_buffer_n_memory (buffer);
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+    if (!gst_is_cl_memory (mem) || gst_cl_memory_get_context (mem) != context)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+template <typename F>
+static gboolean
+locked (GstMemory * mem, const char *what, F && f)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem), FALSE);
+  auto *m = reinterpret_cast<GstClMemory *> (mem);
+  g_mutex_lock (&m->priv->lock);
+  gboolean ok = TRUE;
+  try {
+    f (m);
+  } catch (const cl::Error & e) {
+    GST_ERROR ("%s failed: %s", what, gstcl::describe (e).c_str ());
+    ok = FALSE;
+  }
+  g_mutex_unlock (&m->priv->lock);
+  return ok;
+}
+
+gboolean
+gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size)
+{
+  g_return_val_if_fail (size <= mem->maxsize, FALSE);
+  return locked (mem, "upload", [&] (GstClMemory * m) {
+    if (m->priv->unified) {
+      /* The mapping is the device memory: one copy, visible after unmap. */
+      std::memcpy (host_access (m, true), data, size);
+      return;
+    }
+    cl_mem dev = device_access (m, true);
+    gstcl::queue_of (m->priv->context).enqueueWriteBuffer (cl::Buffer (dev, true),
+        CL_TRUE, 0, size, data);
+    count_upload (mem);
+  });
+}
+
+gboolean
+gst_cl_memory_sync_to_device (GstMemory * mem)
+{
+  return locked (mem, "upload", [] (GstClMemory * m) { device_access (m, false); });
+}
+
+gboolean
+gst_cl_memory_sync_to_host (GstMemory * mem)
+{
+  return locked (mem, "download", [] (GstClMemory * m) { host_access (m, false); });
+}

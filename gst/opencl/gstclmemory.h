@@ -1,0 +1,49 @@
+/* GstClMemory: a GstMemory backed by an OpenCL buffer.
+ *
+ * Mapping with GST_MAP_CL gives the cl_mem (info.data is the cl_mem itself);
+ * a plain map gives a host pointer. The memory tracks which side holds the
+ * newest data and transfers only when the other side asks for it. */
+#pragma once
+
+#include <gst/opencl/gstclcontext.h>
+
+G_BEGIN_DECLS
+
+#define GST_CAPS_FEATURE_MEMORY_CL "memory:OpenCLMemory"
+#define GST_CL_MEMORY_TYPE "OpenCLMemory"
+/* Map flag: info.data is the cl_mem of the memory (device access). */
+#define GST_MAP_CL ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
+
+#define GST_TYPE_CL_ALLOCATOR (gst_cl_allocator_get_type ())
+GST_CL_API
+G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR, GstAllocator)
+
+/* An allocator of GstClMemory on `context`. */
+GST_CL_API GstAllocator *gst_cl_allocator_new (GstClContext * context);
+
+GST_CL_API gboolean gst_is_cl_memory (GstMemory * mem);
+/* (transfer none) */
+GST_CL_API GstClContext *gst_cl_memory_get_context (GstMemory * mem);
+/* TRUE when every memory of `buffer` is a GstClMemory of `context`. */
+GST_CL_API gboolean gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContext * context);
+
+/* Copies `size` bytes of host memory into the device buffer (an upload). */
+GST_CL_API gboolean gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size);
+/* Makes the device (resp. host) copy current now instead of at the next map. */
+GST_CL_API gboolean gst_cl_memory_sync_to_device (GstMemory * mem);
+GST_CL_API gboolean gst_cl_memory_sync_to_host (GstMemory * mem);
+
+/* Process-wide counters, for tests and benchmarks. */
+typedef struct {
+  guint64 allocations;      /* device buffers created */
+  guint64 uploads;          /* host -> device transfers */
+  guint64 downloads;        /* device -> host transfers */
+  guint64 upload_bytes;
+  guint64 download_bytes;
+} GstClMemoryStats;
+GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
+
+/* Test hook: the n-th device allocation from now fails (0 = off). */
+GST_CL_API void gst_cl_memory_fail_allocation_after (guint n);
+
+G_END_DECLS

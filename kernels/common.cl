@@ -1,0 +1,32 @@
+/* Helpers shared by every kernel; prepended to each program's source.
+ * Border modes (BORDER_* match GstClBorder): */
+#define BORDER_REPLICATE 0
+#define BORDER_REFLECT 1    /* reflect-101: dcb|abcd|cba */
+#define BORDER_CONSTANT 2   /* zero outside the image */
+
+inline int border_replicate (int i, int n)
+{
+  return clamp (i, 0, n - 1);
+}
+
+/* Mirrors about the edge sample, as often as needed for kernels larger than
+ * the image. */
+inline int border_reflect101 (int i, int n)
+{
+  if (n == 1)
+    return 0;
+  while (i < 0 || i >= n) {
+    if (i < 0)
+      i = -i;
+    if (i >= n)
+      i = 2 * n - 2 - i;
+  }
+  return i;
+}
+
+/* Index to read for coordinate i in [0, n), for the replicate and reflect
+ * modes; BORDER_CONSTANT is handled by the caller. */
+inline int border_index (int i, int n, int mode)
+{
+  return mode == BORDER_REFLECT ? border_reflect101 (i, n) : border_replicate (i, n);
+}
