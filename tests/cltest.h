@@ -1,0 +1,86 @@
+/* Shared helpers of the tests: CPU references and frame makers. Everything
+ * here is written for the tests, independent of the plugin's code. */
+#pragma once
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace cltest {
+
+enum Border { REPLICATE = 0, REFLECT = 1, CONSTANT = 2 };
+inline const char *border_name (int b)
+{
+  return b == REPLICATE ? "replicate" : b == REFLECT ? "reflect" : "constant";
+}
+
+/* Index read for coordinate i of an axis of n samples; -1 = outside (constant). */
+inline int border_index (int i, int n, int border)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (border == CONSTANT)
+    return -1;
+  if (border == REPLICATE)
+    return i < 0 ? 0 : n - 1;
+  if (n == 1)
+    return 0;
+  int period = 2 * (n - 1);  /* reflect-101 is periodic */
+  int m = ((i % period) + period) % period;
+  return m < n ? m : period - m;
+}
+
+/* A frame in system memory with `pad` extra bytes per row (and before the
+ * first plane), described by a GstVideoMeta, filled with random bytes. */
+inline GstBuffer *random_frame (const GstVideoInfo * info, int pad, uint32_t seed,
+    GstVideoInfo * layout_out = nullptr)
+{
+  GstVideoInfo layout = *info;
+  gsize offset = pad;
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint rows = GST_VIDEO_INFO_COMP_HEIGHT (info, p);
+    GST_VIDEO_INFO_PLANE_STRIDE (&layout, p) = GST_VIDEO_INFO_PLANE_STRIDE (info, p) + pad;
+    GST_VIDEO_INFO_PLANE_OFFSET (&layout, p) = offset;
+    offset += (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&layout, p) * rows + pad;
+  }
+  GST_VIDEO_INFO_SIZE (&layout) = offset;
+  if (pad == 0)
+    layout = *info;  /* exactly GStreamer's default layout, no meta */
+  offset = GST_VIDEO_INFO_SIZE (&layout);
+  GstBuffer *buf = gst_buffer_new_allocate (nullptr, offset, nullptr);
+  GstMapInfo map;
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  std::mt19937 rng (seed);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (rng () >> 24);
+  gst_buffer_unmap (buf, &map);
+  if (pad)
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info), layout.offset,
+        layout.stride);
+  if (layout_out)
+    *layout_out = layout;
+  return buf;
+}
+
+inline GstVideoInfo video_info (const char *format, int w, int h)
+{
+  GstVideoInfo info;
+  gst_video_info_set_format (&info, gst_video_format_from_string (format), w, h);
+  return info;
+}
+
+inline std::string caps_string (const char *format, int w, int h, bool cl_memory = false)
+{
+  return std::string ("video/x-raw") + (cl_memory ? "(memory:OpenCLMemory)" : "") +
+      ",format=" + format + ",width=" + std::to_string (w) + ",height=" +
+      std::to_string (h) + ",framerate=30/1";
+}
+
+}  // namespace cltest
