@@ -64,6 +64,13 @@ context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
   /* Drivers may count the terminating NUL in the string length. */
   p->name.erase (std::find (p->name.begin (), p->name.end (), '\0'), p->name.end ());
   p->unified = p->device.getInfo<CL_DEVICE_HOST_UNIFIED_MEMORY> () != CL_FALSE;
+  /* GST_OPENCL_MEMORY=staging|mapped forces one host-access strategy, so that
+   * both are tested on any device. */
+  const gchar *mode = g_getenv ("GST_OPENCL_MEMORY");
+  if (!g_strcmp0 (mode, "staging"))
+    p->unified = false;
+  else if (!g_strcmp0 (mode, "mapped"))
+    p->unified = true;
   GST_CAT_INFO (gst_cl_runtime_debug, "new context %p on %s (%s memory)", self,
       p->name.c_str (), p->unified ? "unified" : "discrete");
   return self;
