@@ -140,6 +140,21 @@ gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   return TRUE;
 }
 
+/* The default allocation from the output pool, with a clear error when the
+ * device is out of memory. */
+static GstFlowReturn
+gst_cl_base_transform_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer ** outbuf)
+{
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS (gst_cl_base_transform_parent_class)->
+      prepare_output_buffer (trans, inbuf, outbuf);
+  if (ret == GST_FLOW_ERROR)
+    GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
+        ("Could not allocate an OpenCL output buffer"),
+        ("the device is out of memory, or the pool could not grow"));
+  return ret;
+}
+
 static GstStateChangeReturn
 gst_cl_base_transform_change_state (GstElement * element, GstStateChange transition)
 {
@@ -229,6 +244,7 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
   trans_class->start = gst_cl_base_transform_start;
   trans_class->propose_allocation = gst_cl_base_transform_propose_allocation;
   trans_class->decide_allocation = gst_cl_base_transform_decide_allocation;
+  trans_class->prepare_output_buffer = gst_cl_base_transform_prepare_output_buffer;
   gst_cl_debug_init ();
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_TRANSFORM, (GstPluginAPIFlags) 0);
 }

@@ -1,0 +1,275 @@
+/* Reliability of every element: state changes in any order, linked or not;
+ * nothing lost (N frames in, N out, timestamps, flags, offsets and metas
+ * kept); flushing seeks while streaming; allocation failures; several
+ * pipelines in several threads on one shared context. */
+#include "cltest.h"
+
+#include <gst/opencl/opencl.h>
+
+#include <thread>
+#include <vector>
+
+struct Case {
+  const char *element;     /* as gst-launch takes it, properties included */
+  const char *input_caps;  /* what the test source produces */
+};
+
+/* Every element with a format it takes. */
+static const Case cases[] = {
+  {"clupload", "video/x-raw,format=RGBA,width=67,height=33"},
+  {"cldownload", "video/x-raw,format=RGBA,width=67,height=33"},
+  {"clsobel", "video/x-raw,format=BGRx,width=67,height=33"},
+  {"clupload ! clsobel ! cldownload", "video/x-raw,format=GRAY8,width=67,height=33"},
+};
+
+static GstElement *
+launch (const gchar * desc)
+{
+  GError *err = nullptr;
+  GstElement *p = gst_parse_launch (desc, &err);
+  fail_unless (p && !err, "%s: %s", desc, err ? err->message : "");
+  return p;
+}
+
+static void
+set_state_checked (GstElement * e, GstState s)
+{
+  GstStateChangeReturn r = gst_element_set_state (e, s);
+  fail_if (r == GST_STATE_CHANGE_FAILURE, "%s -> %s failed", GST_OBJECT_NAME (e),
+      gst_element_state_get_name (s));
+  if (r == GST_STATE_CHANGE_ASYNC)
+    fail_unless_equals_int (gst_element_get_state (e, nullptr, nullptr, 30 * GST_SECOND),
+        GST_STATE_CHANGE_SUCCESS);
+}
+
+/* Pops the first error or EOS; fails on timeout. */
+static GstMessageType
+wait_end (GstElement * pipeline, GstClockTime timeout = 60 * GST_SECOND)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, timeout,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (msg != nullptr, "no EOS or error in time: a hang");
+  GstMessageType t = GST_MESSAGE_TYPE (msg);
+  if (t == GST_MESSAGE_ERROR) {
+    GError *e = nullptr;
+    gst_message_parse_error (msg, &e, nullptr);
+    GST_INFO ("error: %s", e->message);
+    g_error_free (e);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  return t;
+}
+
+GST_START_TEST (test_state_cycling_unlinked)
+{
+  const char *factories[] = {"clupload", "cldownload", "clsobel"};
+  const GstState orders[][6] = {
+    {GST_STATE_READY, GST_STATE_NULL, GST_STATE_READY, GST_STATE_NULL},
+    {GST_STATE_PAUSED, GST_STATE_NULL, GST_STATE_PLAYING, GST_STATE_NULL},
+    {GST_STATE_PLAYING, GST_STATE_PAUSED, GST_STATE_PLAYING, GST_STATE_READY,
+        GST_STATE_PLAYING, GST_STATE_NULL},
+  };
+  for (const char *f : factories) {
+    GstElement *e = gst_element_factory_make (f, nullptr);
+    fail_unless (e != nullptr, "%s", f);
+    for (auto &order : orders)
+      for (GstState s : order)
+        if (s != GST_STATE_VOID_PENDING)
+          set_state_checked (e, s);
+    set_state_checked (e, GST_STATE_NULL);
+    gst_object_unref (e);
+  }
+}
+GST_END_TEST
+
+GST_START_TEST (test_state_cycling_linked)
+{
+  for (const Case & c : cases) {
+    gchar *desc = g_strdup_printf ("videotestsrc is-live=true ! %s ! %s ! fakesink",
+        c.input_caps, c.element);
+    GstElement *p = launch (desc);
+    for (int round = 0; round < 3; round++) {
+      set_state_checked (p, GST_STATE_PLAYING);
+      g_usleep (50 * 1000);
+      set_state_checked (p, round == 1 ? GST_STATE_READY : GST_STATE_PAUSED);
+      set_state_checked (p, GST_STATE_PLAYING);
+      g_usleep (20 * 1000);
+      set_state_checked (p, GST_STATE_NULL);
+    }
+    gst_object_unref (p);
+    g_free (desc);
+  }
+}
+GST_END_TEST
+
+/* N frames in, N frames out, each with its timestamps, flags, offsets and
+ * metas; the harness pushes frames it made in system memory. */
+GST_START_TEST (test_nothing_lost)
+{
+  const guint frames = 25;
+  for (const Case & c : cases) {
+    GstHarness *h = gst_harness_new_parse (c.element);
+    gst_harness_set_src_caps_str (h, c.input_caps);
+    GstCaps *caps = gst_caps_from_string (c.input_caps);
+    GstVideoInfo info;
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    GstCaps *ref_caps = gst_caps_from_string ("timestamp/x-test");
+    for (guint i = 0; i < frames; i++) {
+      GstBuffer *b = cltest::random_frame (&info, i % 2 ? 7 : 0, i);
+      GST_BUFFER_PTS (b) = i * 40 * GST_MSECOND;
+      GST_BUFFER_DTS (b) = i * 40 * GST_MSECOND - GST_MSECOND;
+      GST_BUFFER_DURATION (b) = 40 * GST_MSECOND;
+      GST_BUFFER_OFFSET (b) = i;
+      GST_BUFFER_OFFSET_END (b) = i + 1;
+      if (i % 3 == 0)
+        GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DELTA_UNIT);
+      if (i == 0)
+        GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+      gst_buffer_add_reference_timestamp_meta (b, ref_caps, i * GST_SECOND,
+          GST_CLOCK_TIME_NONE);
+      fail_unless_equals_int (gst_harness_push (h, b), GST_FLOW_OK);
+    }
+    for (guint i = 0; i < frames; i++) {
+      GstBuffer *b = gst_harness_pull (h);
+      fail_unless (b != nullptr, "%s: frame %u lost", c.element, i);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (b), i * 40 * GST_MSECOND);
+      fail_unless_equals_uint64 (GST_BUFFER_DTS (b), i * 40 * GST_MSECOND - GST_MSECOND);
+      fail_unless_equals_uint64 (GST_BUFFER_DURATION (b), 40 * GST_MSECOND);
+      fail_unless_equals_uint64 (GST_BUFFER_OFFSET (b), i);
+      fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (b), i + 1);
+      fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DELTA_UNIT),
+          i % 3 == 0);
+      fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DISCONT), i == 0);
+      GstReferenceTimestampMeta *m = gst_buffer_get_reference_timestamp_meta (b, ref_caps);
+      fail_unless (m != nullptr, "%s: meta lost on frame %u", c.element, i);
+      fail_unless_equals_uint64 (m->timestamp, i * GST_SECOND);
+      gst_buffer_unref (b);
+    }
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+    gst_caps_unref (ref_caps);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST
+
+/* Flushing seeks while frames flow: no deadlock, and the stream still ends. */
+GST_START_TEST (test_flushing_seeks_while_streaming)
+{
+  for (const Case & c : cases) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=400 ! %s ! %s ! "
+        "fakesink sync=false", c.input_caps, c.element);
+    GstElement *p = launch (desc);
+    set_state_checked (p, GST_STATE_PAUSED);
+    set_state_checked (p, GST_STATE_PLAYING);
+    for (int i = 0; i < 15; i++) {
+      fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+              (GstSeekFlags) (GST_SEEK_FLAG_FLUSH | (i % 2 ? GST_SEEK_FLAG_ACCURATE : 0)),
+              (i % 5) * 100 * GST_MSECOND));
+      g_usleep (5 * 1000);
+    }
+    fail_unless_equals_int (wait_end (p), GST_MESSAGE_EOS);
+    set_state_checked (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (desc);
+  }
+}
+GST_END_TEST
+
+/* A failing device allocation, whichever one it is, gives an error, not a
+ * crash; the next run of the same pipeline works. */
+GST_START_TEST (test_allocation_failure_and_recovery)
+{
+  GstElement *p = launch ("videotestsrc num-buffers=40 ! video/x-raw,width=64,height=48 ! "
+      "clupload ! clsobel ! cldownload ! fakesink sync=false");
+  GstClMemoryStats before, after;
+  gst_cl_memory_get_stats (&before);
+  set_state_checked (p, GST_STATE_PLAYING);
+  fail_unless_equals_int (wait_end (p), GST_MESSAGE_EOS);
+  set_state_checked (p, GST_STATE_NULL);
+  gst_cl_memory_get_stats (&after);
+  const guint allocations = after.allocations - before.allocations;
+  fail_unless (allocations >= 2);
+  for (guint n = 1; n <= allocations; n++) {
+    gst_cl_memory_fail_allocation_after (n);
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    fail_unless_equals_int (wait_end (p), GST_MESSAGE_ERROR);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_cl_memory_fail_allocation_after (0);
+    set_state_checked (p, GST_STATE_PLAYING);
+    fail_unless_equals_int (wait_end (p), GST_MESSAGE_EOS);
+    set_state_checked (p, GST_STATE_NULL);
+  }
+  gst_object_unref (p);
+}
+GST_END_TEST
+
+static GstBusSyncReply
+share_context (GstBus *, GstMessage * msg, gpointer data)
+{
+  const gchar *type = nullptr;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT &&
+      gst_message_parse_context_type (msg, &type) &&
+      !g_strcmp0 (type, GST_CL_CONTEXT_TYPE_STR)) {
+    GstContext *c = gst_context_new_cl_context (GST_CL_CONTEXT (data));
+    gst_element_set_context (GST_ELEMENT (GST_MESSAGE_SRC (msg)), c);
+    gst_context_unref (c);
+  }
+  return GST_BUS_PASS;
+}
+
+/* Pipelines in several threads on one context, created and destroyed in a
+ * loop. */
+GST_START_TEST (test_concurrent_pipelines_share_a_context)
+{
+  GstClContext *ctx = gst_cl_context_new (nullptr, nullptr);
+  fail_unless (ctx != nullptr);
+  std::vector<std::thread> threads;
+  std::vector<int> eos (4, 0);
+  for (int t = 0; t < 4; t++)
+    threads.emplace_back ([&, t] {
+      for (int round = 0; round < 5; round++) {
+        GstElement *p = gst_parse_launch ("videotestsrc num-buffers=20 ! "
+            "video/x-raw,format=RGBA,width=96,height=64 ! clupload ! clsobel ! "
+            "cldownload ! fakesink sync=false", nullptr);
+        GstBus *bus = gst_element_get_bus (p);
+        gst_bus_set_sync_handler (bus, share_context, ctx, nullptr);
+        gst_element_set_state (p, GST_STATE_PLAYING);
+        GstMessage *m = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+            (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+        if (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS)
+          eos[t]++;
+        if (m)
+          gst_message_unref (m);
+        gst_element_set_state (p, GST_STATE_NULL);
+        gst_bus_set_sync_handler (bus, nullptr, nullptr, nullptr);
+        gst_object_unref (bus);
+        gst_object_unref (p);
+      }
+    });
+  for (auto &th : threads)
+    th.join ();
+  for (int t = 0; t < 4; t++)
+    fail_unless_equals_int (eos[t], 5);
+  gst_object_unref (ctx);
+}
+GST_END_TEST
+
+static Suite *
+reliability_suite (void)
+{
+  Suite *s = suite_create ("reliability");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_state_cycling_unlinked);
+  tcase_add_test (tc, test_state_cycling_linked);
+  tcase_add_test (tc, test_nothing_lost);
+  tcase_add_test (tc, test_flushing_seeks_while_streaming);
+  tcase_add_test (tc, test_allocation_failure_and_recovery);
+  tcase_add_test (tc, test_concurrent_pipelines_share_a_context);
+  return s;
+}
+
+GST_CHECK_MAIN (reliability);
