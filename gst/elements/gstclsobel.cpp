@@ -171,7 +171,8 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   k.setArg (7, (cl_int) height);
   k.setArg (8, (cl_float) s.scale);
   k.setArg (9, (cl_float) s.threshold);
-  gstcl::enqueue_2d (ctx, k, width, height);
+  /* Each work-item writes 16 pixels of a row (kernels/sobel.cl). */
+  gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
   return GST_FLOW_OK;
 }
 
