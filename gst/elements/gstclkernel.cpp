@@ -39,13 +39,14 @@
  * ## Example launch lines
  * Invert colours:
  * |[
- * gst-launch-1.0 videotestsrc ! clkernel source='"float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); return (float4) (1.0f - p.xyz, p.w); }"' ! videoconvert ! autovideosink
+ * gst-launch-1.0 videotestsrc ! clkernel source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); return (float4) (1.0f - p.xyz, p.w); }" ! videoconvert ! autovideosink
  * ]|
- * Threshold the luma, the level given through build-options:
+ * Threshold the luma of a camera, the level given through build-options:
  * |[
- * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! clkernel build-options="-D LEVEL=0.5f" source='"float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); float l = dot (p.xyz, (float3) (0.299f, 0.587f, 0.114f)); return (float4) ((float3) (l >= LEVEL ? 1.0f : 0.0f), p.w); }"' ! videoconvert ! autovideosink
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! clkernel build-options="-D LEVEL=0.5f" source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); float l = dot (p.xyz, (float3) (0.299f, 0.587f, 0.114f)); return (float4) ((float3) (l >= LEVEL ? 1.0f : 0.0f), p.w); }" ! videoconvert ! autovideosink
  * ]|
- * A 3x3 box blur from a file, chained on the device with clsobel:
+ * A 3x3 box blur of a file, read from blur.cl, chained on the device with
+ * clsobel:
  * |[
  * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! clupload ! clkernel location=blur.cl ! clsobel ! cldownload ! videoconvert ! autovideosink
  * ]|
@@ -70,8 +71,8 @@
 #include <mutex>
 #include <string>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_kernel_filter_debug);
-#define GST_CAT_DEFAULT gst_cl_kernel_filter_debug
+GST_DEBUG_CATEGORY_STATIC (gst_clkernel_debug);
+#define GST_CAT_DEFAULT gst_clkernel_debug
 
 static const char *const IDENTITY_SOURCE =
     "float4 filter (image_t img, int x, int y)\n"
@@ -104,15 +105,15 @@ struct KernelState {
   cl::Kernel kernel;
 };
 
-struct _GstClKernelFilter {
+struct _GstClKernel {
   GstClFilter parent;
   std::mutex *settings_lock;
   KernelSettings *settings;
   KernelState *state;
 };
 
-G_DEFINE_TYPE (GstClKernelFilter, gst_cl_kernel_filter, GST_TYPE_CL_FILTER)
-GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CL_KERNEL_FILTER)
+G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
+GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKERNEL)
 
 enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS };
 
@@ -189,7 +190,7 @@ format_options (const GstVideoInfo * info)
 }
 
 static cl::Kernel
-build_kernel (GstClKernelFilter * self, GstClContext * ctx, const UserProgram &p)
+build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
 {
   const std::string options = self->state->format_options + " " + p.build_options;
   GST_DEBUG_OBJECT (self, "building '%s' with options %s", p.name.c_str (), options.c_str ());
@@ -198,7 +199,7 @@ build_kernel (GstClKernelFilter * self, GstClContext * ctx, const UserProgram &p
 
 /* Snapshot of the settings as a program to build. */
 static UserProgram
-wanted_program (GstClKernelFilter * self, guint64 * generation)
+wanted_program (GstClKernel * self, guint64 * generation)
 {
   std::lock_guard<std::mutex> lock (*self->settings_lock);
   const KernelSettings *s = self->settings;
@@ -216,7 +217,7 @@ wanted_program (GstClKernelFilter * self, guint64 * generation)
  * nothing runs yet; otherwise it is reported as a warning and the running
  * program stays (rebuilt for the new format if need be). */
 static void
-update_kernel (GstClKernelFilter * self, GstClContext * ctx, bool format_changed)
+update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
 {
   KernelState *st = self->state;
   guint64 generation;
@@ -245,19 +246,19 @@ update_kernel (GstClKernelFilter * self, GstClContext * ctx, bool format_changed
 }
 
 static void
-gst_cl_kernel_filter_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
+gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo *)
 {
-  auto *self = GST_CL_KERNEL_FILTER (filter);
+  auto *self = GST_CLKERNEL (filter);
   self->state->format_options = format_options (in_info);
   update_kernel (self, ctx, true);
 }
 
 static GstFlowReturn
-gst_cl_kernel_filter_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
 {
-  auto *self = GST_CL_KERNEL_FILTER (filter);
+  auto *self = GST_CLKERNEL (filter);
   update_kernel (self, ctx, false);
 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
@@ -278,7 +279,7 @@ gst_cl_kernel_filter_filter (GstClFilter * filter, GstClContext * ctx, const Gst
 /* Reads the code of `location` into the settings. FALSE (and `error` set)
  * when the file cannot be read; the settings then keep their code. */
 static gboolean
-load_location (GstClKernelFilter * self, const std::string &location, GError ** error)
+load_location (GstClKernel * self, const std::string &location, GError ** error)
 {
   gchar *contents = nullptr;
   if (!g_file_get_contents (location.c_str (), &contents, nullptr, error))
@@ -294,9 +295,9 @@ load_location (GstClKernelFilter * self, const std::string &location, GError ** 
 }
 
 static gboolean
-gst_cl_kernel_filter_start (GstBaseTransform * trans)
+gst_clkernel_start (GstBaseTransform * trans)
 {
-  auto *self = GST_CL_KERNEL_FILTER (trans);
+  auto *self = GST_CLKERNEL (trans);
   std::string location;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
@@ -311,19 +312,19 @@ gst_cl_kernel_filter_start (GstBaseTransform * trans)
     g_error_free (error);
     return FALSE;
   }
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_kernel_filter_parent_class)->start (trans);
+  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans);
 }
 
 static gboolean
-gst_cl_kernel_filter_stop (GstBaseTransform * trans)
+gst_clkernel_stop (GstBaseTransform * trans)
 {
   /* A fresh start has no previous program to fall back on. */
-  *GST_CL_KERNEL_FILTER (trans)->state = KernelState ();
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_kernel_filter_parent_class)->stop (trans);
+  *GST_CLKERNEL (trans)->state = KernelState ();
+  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
 }
 
 static void
-set_location (GstClKernelFilter * self, const gchar * location)
+set_location (GstClKernel * self, const gchar * location)
 {
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
@@ -345,10 +346,10 @@ set_location (GstClKernelFilter * self, const gchar * location)
 }
 
 static void
-gst_cl_kernel_filter_set_property (GObject * object, guint prop_id, const GValue * value,
+gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
-  auto *self = GST_CL_KERNEL_FILTER (object);
+  auto *self = GST_CLKERNEL (object);
   if (prop_id == PROP_LOCATION) {
     set_location (self, g_value_get_string (value));
     return;
@@ -371,10 +372,10 @@ gst_cl_kernel_filter_set_property (GObject * object, guint prop_id, const GValue
 }
 
 static void
-gst_cl_kernel_filter_get_property (GObject * object, guint prop_id, GValue * value,
+gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  auto *self = GST_CL_KERNEL_FILTER (object);
+  auto *self = GST_CLKERNEL (object);
   std::lock_guard<std::mutex> lock (*self->settings_lock);
   const KernelSettings *s = self->settings;
   switch (prop_id) {
@@ -388,17 +389,17 @@ gst_cl_kernel_filter_get_property (GObject * object, guint prop_id, GValue * val
 }
 
 static void
-gst_cl_kernel_filter_finalize (GObject * object)
+gst_clkernel_finalize (GObject * object)
 {
-  auto *self = GST_CL_KERNEL_FILTER (object);
+  auto *self = GST_CLKERNEL (object);
   delete self->state;
   delete self->settings;
   delete self->settings_lock;
-  G_OBJECT_CLASS (gst_cl_kernel_filter_parent_class)->finalize (object);
+  G_OBJECT_CLASS (gst_clkernel_parent_class)->finalize (object);
 }
 
 static void
-gst_cl_kernel_filter_class_init (GstClKernelFilterClass * klass)
+gst_clkernel_class_init (GstClKernelClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
@@ -407,9 +408,9 @@ gst_cl_kernel_filter_class_init (GstClKernelFilterClass * klass)
   const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);
 
-  gobject_class->set_property = gst_cl_kernel_filter_set_property;
-  gobject_class->get_property = gst_cl_kernel_filter_get_property;
-  gobject_class->finalize = gst_cl_kernel_filter_finalize;
+  gobject_class->set_property = gst_clkernel_set_property;
+  gobject_class->get_property = gst_clkernel_get_property;
+  gobject_class->finalize = gst_clkernel_finalize;
 
   g_object_class_install_property (gobject_class, PROP_SOURCE,
       g_param_spec_string ("source", "Source", "OpenCL C code that defines "
@@ -430,17 +431,17 @@ gst_cl_kernel_filter_class_init (GstClKernelFilterClass * klass)
       "time", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, CAPS, CAPS);
 
-  trans_class->start = gst_cl_kernel_filter_start;
-  trans_class->stop = gst_cl_kernel_filter_stop;
-  filter_class->set_info = gst_cl_kernel_filter_set_info;
-  filter_class->filter = gst_cl_kernel_filter_filter;
+  trans_class->start = gst_clkernel_start;
+  trans_class->stop = gst_clkernel_stop;
+  filter_class->set_info = gst_clkernel_set_info;
+  filter_class->filter = gst_clkernel_filter;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cl_kernel_filter_debug, "clkernel", 0,
+  GST_DEBUG_CATEGORY_INIT (gst_clkernel_debug, "clkernel", 0,
       "OpenCL run-time kernel filter");
 }
 
 static void
-gst_cl_kernel_filter_init (GstClKernelFilter * self)
+gst_clkernel_init (GstClKernel * self)
 {
   self->settings_lock = new std::mutex ();
   self->settings = new KernelSettings ();

@@ -3,9 +3,8 @@
 #include <gst/opencl/gstclfilter.h>
 
 G_BEGIN_DECLS
-/* Named GstClKernelFilter, not GstClKernel: the gst_cl_kernel_ prefix belongs
- * to the embedded kernel sources (cl-kernels.h). */
-#define GST_TYPE_CL_KERNEL_FILTER (gst_cl_kernel_filter_get_type ())
-G_DECLARE_FINAL_TYPE (GstClKernelFilter, gst_cl_kernel_filter, GST, CL_KERNEL_FILTER,
-    GstClFilter)
+/* Function prefix gst_clkernel_, not gst_cl_kernel_: that one belongs to the
+ * embedded kernel sources (cl-kernels.h). */
+#define GST_TYPE_CLKERNEL (gst_clkernel_get_type ())
+G_DECLARE_FINAL_TYPE (GstClKernel, gst_clkernel, GST, CLKERNEL, GstClFilter)
 G_END_DECLS
