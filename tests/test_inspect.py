@@ -9,6 +9,7 @@ ELEMENTS = {
     'clupload': ['device'],
     'cldownload': ['device'],
     'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
+    'clkernel': ['device', 'source', 'location', 'build-options'],
 }
 
 def inspect(name):

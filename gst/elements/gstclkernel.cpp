@@ -1,0 +1,449 @@
+/**
+ * SECTION:element-clkernel
+ * @title: clkernel
+ *
+ * Runs OpenCL C code given at run time once per pixel, on any OpenCL device:
+ * the OpenCL counterpart of glshader. The code defines
+ *
+ * |[
+ * float4 filter (image_t img, int x, int y)
+ * ]|
+ *
+ * which returns the output pixel (x, y) as RGBA, each channel in 0..1. The
+ * element supplies the rest: `img.width`, `img.height`, and sampling helpers
+ * that hide the buffer's format, strides and channel order:
+ *
+ * - `float4 read_pixel (image_t img, int x, int y)`: RGBA in 0..1, coordinates
+ *   clamped to the image (replicated edges);
+ * - `float4 read_pixel_border (image_t img, int x, int y, int border)` with
+ *   BORDER_REPLICATE, BORDER_REFLECT (dcb|abcd|cba) or BORDER_CONSTANT
+ *   (outside is (0, 0, 0, 0));
+ * - `uchar4 read_pixel_u8 (image_t img, int x, int y)`: the bytes 0..255,
+ *   clamped; `read_pixel_u8_unchecked` for coordinates known to be inside;
+ * - `bool in_image (image_t img, int x, int y)`.
+ *
+ * The code always sees RGBA: GRAY8 reads as (v, v, v, 1) and its output
+ * takes the red channel; formats without alpha (RGB, BGR, RGBx, ...) read
+ * alpha as 1, and their padding byte is written as 255. Each output channel
+ * is stored as convert_uchar_sat_rte (c * 255.0f): rounded to nearest (ties
+ * to even) and saturated. Without code (`source` and `location` unset or
+ * empty) the element copies its input: the identity filter
+ * `return read_pixel (img, x, y);`.
+ *
+ * `source` (and `location`, `build-options`) may change while playing: the
+ * new program is built and swapped in between frames. If it does not build,
+ * the element posts a warning with the build log and keeps running the
+ * previous program; if there is no previous program (the first caps), it
+ * posts an error with the build log.
+ *
+ * ## Example launch lines
+ * Invert colours:
+ * |[
+ * gst-launch-1.0 videotestsrc ! clkernel source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); return (float4) (1.0f - p.xyz, p.w); }" ! videoconvert ! autovideosink
+ * ]|
+ * Threshold the luma of a camera, the level given through build-options:
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! video/x-raw,format=BGRx ! clkernel build-options="-D LEVEL=0.5f" source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); float l = dot (p.xyz, (float3) (0.299f, 0.587f, 0.114f)); return (float4) ((float3) (l >= LEVEL ? 1.0f : 0.0f), p.w); }" ! videoconvert ! autovideosink
+ * ]|
+ * A 3x3 box blur of a file, read from blur.cl, chained on the device with
+ * clsobel:
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! clupload ! clkernel location=blur.cl ! clsobel ! cldownload ! videoconvert ! autovideosink
+ * ]|
+ * where blur.cl holds
+ * |[
+ * float4 filter (image_t img, int x, int y)
+ * {
+ *   float4 sum = 0.0f;
+ *   for (int dy = -1; dy <= 1; dy++)
+ *     for (int dx = -1; dx <= 1; dx++)
+ *       sum += read_pixel (img, x + dx, y + dy);
+ *   return sum / 9.0f;
+ * }
+ * ]|
+ */
+#include "gstclkernel.h"
+#include "gstclelements.h"
+#include "cl-kernels.h"
+
+#include <gst/opencl/gstcl.hpp>
+
+#include <mutex>
+#include <string>
+
+GST_DEBUG_CATEGORY_STATIC (gst_clkernel_debug);
+#define GST_CAT_DEFAULT gst_clkernel_debug
+
+static const char *const IDENTITY_SOURCE =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  return read_pixel (img, x, y);\n"
+    "}\n";
+
+/* What the user asked for; every change bumps `generation`. */
+struct KernelSettings {
+  std::string source;        /* code in force: the `source` property or the file's */
+  std::string location;      /* file the code came from; empty: `source` was set */
+  std::string build_options;
+  guint64 generation = 1;
+};
+
+/* A user program: the code, what to call it in compiler messages, and the
+ * user's build options. */
+struct UserProgram {
+  std::string source;
+  std::string name;
+  std::string build_options;
+};
+
+/* Negotiated state, touched only from the streaming thread. */
+struct KernelState {
+  std::string format_options;   /* -D options of the negotiated format */
+  guint64 tried_generation = 0; /* settings generation last built (or tried) */
+  bool running = false;         /* `kernel` holds `program` */
+  UserProgram program;
+  cl::Kernel kernel;
+};
+
+struct _GstClKernel {
+  GstClFilter parent;
+  std::mutex *settings_lock;
+  KernelSettings *settings;
+  KernelState *state;
+};
+
+G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
+GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKERNEL)
+
+enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS };
+
+#define CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
+    "BGRx, ARGB, ABGR, xRGB, xBGR }, width = (int) [ 1, max ], " \
+    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+
+#define USER_CODE_MARKER "//@CLKERNEL_USER_CODE@"
+
+/* The boilerplate of kernels/clkernel.cl split at the marker line. */
+struct Boilerplate {
+  std::string prelude;
+  std::string epilogue;
+  int epilogue_line = 1;        /* line of clkernel.cl where the epilogue starts */
+};
+
+static const Boilerplate &
+boilerplate ()
+{
+  static const Boilerplate b = [] {
+    Boilerplate r;
+    const std::string all = gst_cl_kernel_clkernel;
+    const size_t at = all.find (USER_CODE_MARKER);
+    g_assert (at != std::string::npos);
+    r.prelude = all.substr (0, at);
+    r.epilogue = all.substr (at + sizeof (USER_CODE_MARKER) - 1);
+    r.epilogue_line = 1;
+    for (size_t i = 0; i < at; i++)
+      r.epilogue_line += all[i] == '\n';
+    return r;
+  } ();
+  return b;
+}
+
+/* A name that is safe inside a #line directive's string. */
+static std::string
+line_name (const std::string &name)
+{
+  for (char c : name)
+    if (c == '"' || c == '\\' || c == '\n' || (unsigned char) c < 0x20)
+      return "source";
+  return name;
+}
+
+/* The whole program: common.cl, the prelude, the user's code, the epilogue.
+ * #line directives make compiler messages point into the user's code. */
+static std::string
+program_text (const UserProgram &p)
+{
+  const Boilerplate &b = boilerplate ();
+  return std::string ("#line 1 \"common.cl\"\n") + gst_cl_kernel_common +
+      "\n#line 1 \"clkernel.cl\"\n" + b.prelude +
+      "\n#line 1 \"" + line_name (p.name) + "\"\n" + p.source +
+      "\n#line " + std::to_string (b.epilogue_line) + " \"clkernel.cl\"\n" + b.epilogue;
+}
+
+static std::string
+format_options (const GstVideoInfo * info)
+{
+  if (GST_VIDEO_INFO_IS_GRAY (info))
+    return "-D CLKERNEL_BPP=1 -D CLKERNEL_R=0 -D CLKERNEL_G=0 -D CLKERNEL_B=0 "
+        "-D CLKERNEL_A=0 -D CLKERNEL_HAS_ALPHA=0";
+  const int bpp = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  const int r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
+  const int g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
+  const int b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
+  /* The fourth byte, alpha or padding, is the one no colour uses. */
+  const int a = bpp == 4 ? 6 - r - g - b : 0;
+  return "-D CLKERNEL_BPP=" + std::to_string (bpp) +
+      " -D CLKERNEL_R=" + std::to_string (r) + " -D CLKERNEL_G=" + std::to_string (g) +
+      " -D CLKERNEL_B=" + std::to_string (b) + " -D CLKERNEL_A=" + std::to_string (a) +
+      " -D CLKERNEL_HAS_ALPHA=" +
+      (GST_VIDEO_INFO_HAS_ALPHA (info) ? "1" : "0");
+}
+
+static cl::Kernel
+build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
+{
+  const std::string options = self->state->format_options + " " + p.build_options;
+  GST_DEBUG_OBJECT (self, "building '%s' with options %s", p.name.c_str (), options.c_str ());
+  return cl::Kernel (gstcl::program (ctx, program_text (p), options), "clkernel_main");
+}
+
+/* Snapshot of the settings as a program to build. */
+static UserProgram
+wanted_program (GstClKernel * self, guint64 * generation)
+{
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  const KernelSettings *s = self->settings;
+  UserProgram p;
+  const bool empty = s->source.find_first_not_of (" \t\r\n") == std::string::npos;
+  p.source = empty ? IDENTITY_SOURCE : s->source;
+  p.name = s->location.empty () ? "source" : s->location;
+  p.build_options = s->build_options;
+  *generation = s->generation;
+  return p;
+}
+
+/* Brings the kernel up to date with the settings and, when `format_changed`,
+ * with the new format. A program that does not build throws BuildError when
+ * nothing runs yet; otherwise it is reported as a warning and the running
+ * program stays (rebuilt for the new format if need be). */
+static void
+update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
+{
+  KernelState *st = self->state;
+  guint64 generation;
+  UserProgram wanted = wanted_program (self, &generation);
+  const bool new_settings = generation != st->tried_generation;
+  if (!new_settings && !format_changed)
+    return;
+  st->tried_generation = generation;
+
+  if (new_settings || !st->running) {
+    try {
+      st->kernel = build_kernel (self, ctx, wanted);
+      st->program = wanted;
+      st->running = true;
+      return;
+    } catch (const gstcl::BuildError & e) {
+      if (!st->running)
+        throw;
+      GST_ELEMENT_WARNING (self, LIBRARY, INIT,
+          ("Could not build the new OpenCL code; still running the previous program"),
+          ("%s", e.what ()));
+    }
+  }
+  if (format_changed)
+    st->kernel = build_kernel (self, ctx, st->program);
+}
+
+static void
+gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
+    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo *)
+{
+  auto *self = GST_CLKERNEL (filter);
+  self->state->format_options = format_options (in_info);
+  update_kernel (self, ctx, true);
+}
+
+static GstFlowReturn
+gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CLKERNEL (filter);
+  update_kernel (self, ctx, false);
+
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  cl::Kernel &k = self->state->kernel;
+  k.setArg (0, sizeof (cl_mem), &in->mem);
+  k.setArg (1, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0));
+  k.setArg (2, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0));
+  k.setArg (3, sizeof (cl_mem), &out->mem);
+  k.setArg (4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
+  k.setArg (5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
+  k.setArg (6, (cl_int) width);
+  k.setArg (7, (cl_int) height);
+  gstcl::enqueue_2d (ctx, k, width, height);
+  return GST_FLOW_OK;
+}
+
+/* Reads the code of `location` into the settings. FALSE (and `error` set)
+ * when the file cannot be read; the settings then keep their code. */
+static gboolean
+load_location (GstClKernel * self, const std::string &location, GError ** error)
+{
+  gchar *contents = nullptr;
+  if (!g_file_get_contents (location.c_str (), &contents, nullptr, error))
+    return FALSE;
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  KernelSettings *s = self->settings;
+  if (s->location == location && s->source != contents) {
+    s->source = contents;
+    s->generation++;
+  }
+  g_free (contents);
+  return TRUE;
+}
+
+static gboolean
+gst_clkernel_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CLKERNEL (trans);
+  std::string location;
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    location = self->settings->location;
+  }
+  /* Read again at start: the file may have been written since it was set. */
+  GError *error = nullptr;
+  if (!location.empty () && !load_location (self, location, &error)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+        ("Could not read the OpenCL code file \"%s\"", location.c_str ()),
+        ("%s", error->message));
+    g_error_free (error);
+    return FALSE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans);
+}
+
+static gboolean
+gst_clkernel_stop (GstBaseTransform * trans)
+{
+  /* A fresh start has no previous program to fall back on. */
+  *GST_CLKERNEL (trans)->state = KernelState ();
+  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
+}
+
+static void
+set_location (GstClKernel * self, const gchar * location)
+{
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->location = location ? location : "";
+  }
+  if (!location || !*location)
+    return;  /* forgets the path; the code read from it stays */
+  GError *error = nullptr;
+  if (load_location (self, location, &error))
+    return;
+  if (GST_STATE (self) >= GST_STATE_PAUSED) {
+    GST_ELEMENT_WARNING (self, RESOURCE, OPEN_READ,
+        ("Could not read the OpenCL code file \"%s\"; still running the previous "
+            "program", location), ("%s", error->message));
+  } else {
+    GST_WARNING_OBJECT (self, "%s (read again at start)", error->message);
+  }
+  g_error_free (error);
+}
+
+static void
+gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CLKERNEL (object);
+  if (prop_id == PROP_LOCATION) {
+    set_location (self, g_value_get_string (value));
+    return;
+  }
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  KernelSettings *s = self->settings;
+  const gchar *str = g_value_get_string (value);
+  switch (prop_id) {
+    case PROP_SOURCE:
+      s->source = str ? str : "";
+      s->location.clear ();
+      s->generation++;
+      break;
+    case PROP_BUILD_OPTIONS:
+      s->build_options = str ? str : "";
+      s->generation++;
+      break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CLKERNEL (object);
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  const KernelSettings *s = self->settings;
+  switch (prop_id) {
+    case PROP_SOURCE: g_value_set_string (value, s->source.c_str ()); break;
+    case PROP_LOCATION:
+      g_value_set_string (value, s->location.empty () ? nullptr : s->location.c_str ());
+      break;
+    case PROP_BUILD_OPTIONS: g_value_set_string (value, s->build_options.c_str ()); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+gst_clkernel_finalize (GObject * object)
+{
+  auto *self = GST_CLKERNEL (object);
+  delete self->state;
+  delete self->settings;
+  delete self->settings_lock;
+  G_OBJECT_CLASS (gst_clkernel_parent_class)->finalize (object);
+}
+
+static void
+gst_clkernel_class_init (GstClKernelClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING);
+
+  gobject_class->set_property = gst_clkernel_set_property;
+  gobject_class->get_property = gst_clkernel_get_property;
+  gobject_class->finalize = gst_clkernel_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_SOURCE,
+      g_param_spec_string ("source", "Source", "OpenCL C code that defines "
+          "float4 filter (image_t img, int x, int y), called once per output pixel; "
+          "it returns RGBA in 0..1 and reads pixels with read_pixel (img, x, y). "
+          "Empty: identity. Setting it forgets `location`; reads back the code in "
+          "force (also that of `location`)", nullptr, flags));
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "Location", "File with the OpenCL C code "
+          "(as for `source`), read when set and again at start", nullptr, flags));
+  g_object_class_install_property (gobject_class, PROP_BUILD_OPTIONS,
+      g_param_spec_string ("build-options", "Build options", "Options passed to "
+          "the OpenCL compiler, e.g. \"-D LEVEL=0.5f -cl-fast-relaxed-math\"",
+          nullptr, flags));
+
+  gst_element_class_set_static_metadata (element_class, "OpenCL kernel filter",
+      "Filter/Effect/Video/Hardware", "Runs per-pixel OpenCL C code given at run "
+      "time", "gst-opencl developers");
+  gst_cl_filter_class_add_pad_templates (filter_class, CAPS, CAPS);
+
+  trans_class->start = gst_clkernel_start;
+  trans_class->stop = gst_clkernel_stop;
+  filter_class->set_info = gst_clkernel_set_info;
+  filter_class->filter = gst_clkernel_filter;
+
+  GST_DEBUG_CATEGORY_INIT (gst_clkernel_debug, "clkernel", 0,
+      "OpenCL run-time kernel filter");
+}
+
+static void
+gst_clkernel_init (GstClKernel * self)
+{
+  self->settings_lock = new std::mutex ();
+  self->settings = new KernelSettings ();
+  self->state = new KernelState ();
+}

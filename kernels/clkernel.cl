@@ -1,0 +1,98 @@
+/* Boilerplate of clkernel: the user's code is inserted at the marker line
+ * below, between this prelude (image type and sampling helpers) and the
+ * epilogue (the __kernel that calls the user's filter() once per pixel).
+ * common.cl is prepended, so BORDER_* and border_index() are available.
+ *
+ * Build options (from the negotiated format; in and out formats are equal):
+ *   CLKERNEL_BPP        bytes per pixel: 1 (GRAY8), 3 or 4
+ *   CLKERNEL_R, _G, _B  byte offsets of the colour channels in a pixel
+ *   CLKERNEL_A          byte offset of the alpha or padding byte (CLKERNEL_BPP 4)
+ *   CLKERNEL_HAS_ALPHA  1 when that byte is alpha, 0 when it is padding (x)
+ * (Not CLK_*: OpenCL C itself defines CLK_R, CLK_A, ... as channel orders.)
+ *
+ * The user sees RGBA, each channel in 0..1, whatever the buffer's format:
+ * GRAY8 reads as (v, v, v, 1), formats without alpha read alpha as 1. */
+
+typedef struct {
+  __global const uchar *data;   /* first byte of the frame */
+  int stride;                   /* bytes per row */
+  int width;
+  int height;
+} image_t;
+
+/* The pixel at (x, y) as bytes in RGBA order; (x, y) must lie in the image. */
+inline uchar4 read_pixel_u8_unchecked (image_t img, int x, int y)
+{
+  __global const uchar *p = img.data + (size_t) y * img.stride +
+      (size_t) x * CLKERNEL_BPP;
+#if CLKERNEL_BPP == 1
+  return (uchar4) (p[0], p[0], p[0], 255);
+#elif CLKERNEL_BPP == 4 && CLKERNEL_HAS_ALPHA
+  return (uchar4) (p[CLKERNEL_R], p[CLKERNEL_G], p[CLKERNEL_B], p[CLKERNEL_A]);
+#else
+  return (uchar4) (p[CLKERNEL_R], p[CLKERNEL_G], p[CLKERNEL_B], 255);
+#endif
+}
+
+/* True when (x, y) lies inside the image. */
+inline bool in_image (image_t img, int x, int y)
+{
+  return x >= 0 && y >= 0 && x < img.width && y < img.height;
+}
+
+/* The pixel at (x, y), coordinates clamped to the image (replicated edges),
+ * as bytes 0..255 in RGBA order. */
+inline uchar4 read_pixel_u8 (image_t img, int x, int y)
+{
+  return read_pixel_u8_unchecked (img, clamp (x, 0, img.width - 1),
+      clamp (y, 0, img.height - 1));
+}
+
+/* The pixel at (x, y), coordinates clamped to the image, RGBA in 0..1. */
+inline float4 read_pixel (image_t img, int x, int y)
+{
+  return convert_float4 (read_pixel_u8 (img, x, y)) * (1.0f / 255.0f);
+}
+
+/* The pixel at (x, y) with a choice of border: BORDER_REPLICATE (as
+ * read_pixel), BORDER_REFLECT (dcb|abcd|cba) or BORDER_CONSTANT (outside
+ * pixels are (0, 0, 0, 0)). RGBA in 0..1. */
+inline float4 read_pixel_border (image_t img, int x, int y, int border)
+{
+  if (border == BORDER_CONSTANT && !in_image (img, x, y))
+    return (float4) (0.0f);
+  x = border_index (x, img.width, border);
+  y = border_index (y, img.height, border);
+  return convert_float4 (read_pixel_u8_unchecked (img, x, y)) * (1.0f / 255.0f);
+}
+
+//@CLKERNEL_USER_CODE@
+
+/* Stores RGBA bytes in the buffer's format: GRAY8 takes R, padding bytes
+ * become 255. */
+inline void clkernel_write (__global uchar * p, uchar4 v)
+{
+#if CLKERNEL_BPP == 1
+  p[0] = v.x;
+#else
+  p[CLKERNEL_R] = v.x;
+  p[CLKERNEL_G] = v.y;
+  p[CLKERNEL_B] = v.z;
+#if CLKERNEL_BPP == 4
+  p[CLKERNEL_A] = CLKERNEL_HAS_ALPHA ? v.w : 255;
+#endif
+#endif
+}
+
+__kernel void clkernel_main (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height)
+{
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const image_t img = { in + in_offset, in_stride, width, height };
+  const float4 rgba = filter (img, x, y);
+  clkernel_write (out + out_offset + (size_t) y * out_stride + (size_t) x * CLKERNEL_BPP,
+      convert_uchar4_sat_rte (rgba * 255.0f));
+}

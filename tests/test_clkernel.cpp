@@ -1,0 +1,621 @@
+/* clkernel against CPU references written here: the documented examples
+ * (invert, threshold, 3x3 box blur) and the sampling helpers on every format,
+ * odd sizes, padded strides, system and OpenCL memory; build errors at start
+ * and while playing; live changes of source, build-options and location;
+ * frames staying on the device in clkernel ! clsobel. */
+#include "cltest.h"
+
+#include <gst/opencl/opencl.h>
+#include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include <cmath>
+
+using namespace cltest;
+
+struct Format {
+  const char *name;
+  int bpp;
+  int r, g, b;   /* byte offsets in a pixel */
+  int a;         /* offset of the alpha or padding byte, -1: none */
+  bool alpha;    /* that byte is alpha (else padding, written as 255) */
+};
+
+static const Format formats[] = {
+  {"GRAY8", 1, 0, 0, 0, -1, false}, {"RGB", 3, 0, 1, 2, -1, false},
+  {"BGR", 3, 2, 1, 0, -1, false}, {"RGBA", 4, 0, 1, 2, 3, true},
+  {"BGRA", 4, 2, 1, 0, 3, true}, {"RGBx", 4, 0, 1, 2, 3, false},
+  {"BGRx", 4, 2, 1, 0, 3, false}, {"ARGB", 4, 1, 2, 3, 0, true},
+  {"ABGR", 4, 3, 2, 1, 0, true}, {"xRGB", 4, 1, 2, 3, 0, false},
+  {"xBGR", 4, 3, 2, 1, 0, false},
+};
+static const Format &RGBA = formats[3];
+
+/* The examples of the documentation, verbatim. */
+static const char *const INVERT =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  float4 p = read_pixel (img, x, y);\n"
+    "  return (float4) (1.0f - p.xyz, p.w);\n"
+    "}\n";
+static const char *const THRESHOLD =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  float4 p = read_pixel (img, x, y);\n"
+    "  float l = dot (p.xyz, (float3) (0.299f, 0.587f, 0.114f));\n"
+    "  return (float4) ((float3) (l >= LEVEL ? 1.0f : 0.0f), p.w);\n"
+    "}\n";
+static const char *const BLUR =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -1; dy <= 1; dy++)\n"
+    "    for (int dx = -1; dx <= 1; dx++)\n"
+    "      sum += read_pixel (img, x + dx, y + dy);\n"
+    "  return sum / 9.0f;\n"
+    "}\n";
+static const char *const BROKEN =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  return read_pixel (img, x, y) * undeclared_gain_42;\n"
+    "}\n";
+static const double LEVEL = 0.4;
+static const char *const LEVEL_OPTION = "-D LEVEL=0.4f";
+
+enum Example { IDENTITY, INVERTED, THRESHOLDED, BLURRED, HELPERS };
+
+/* The helpers: reflect and constant borders, clamped bytes, in_image,
+ * img.width / img.height, and ties rounded to even (0.5 -> 127.5 -> 128). */
+static const char *const HELPER_TEST =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  float r = read_pixel_border (img, x - 2, y + 1, BORDER_REFLECT).x;\n"
+    "  float g = read_pixel_border (img, x + 1, y - 2, BORDER_CONSTANT).y;\n"
+    "  float b = read_pixel_u8 (img, x + 5, y - 5).z / 255.0f;\n"
+    "  float a = (in_image (img, x + 3, y - 1) ? 0.5f : 0.0f) +\n"
+    "      (x == img.width - 1 || y == img.height - 1 ? 0.5f : 0.0f);\n"
+    "  return (float4) (r, g, b, a);\n"
+    "}\n";
+
+struct Rgba {
+  int c[4];
+};
+
+/* A frame as the per-pixel API sees it: RGBA bytes, GRAY8 as (v, v, v, 255),
+ * no alpha as 255. */
+static std::vector<Rgba>
+rgba_of (GstBuffer * buf, const GstVideoInfo * layout, const Format & f)
+{
+  const int w = GST_VIDEO_INFO_WIDTH (layout), h = GST_VIDEO_INFO_HEIGHT (layout);
+  GstMapInfo map;
+  gst_buffer_map (buf, &map, GST_MAP_READ);
+  std::vector<Rgba> px (w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const guint8 *p = map.data + GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
+          (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp;
+      px[y * w + x] = {{p[f.r], p[f.g], p[f.b], f.alpha ? p[f.a] : 255}};
+    }
+  gst_buffer_unmap (buf, &map);
+  return px;
+}
+
+/* Expected RGBA of `ex`; `ambiguous` marks pixels whose threshold decision
+ * lies within float rounding of the level (either answer is right). */
+static std::vector<Rgba>
+reference (Example ex, const std::vector<Rgba> &in, int w, int h,
+    std::vector<bool> *ambiguous)
+{
+  auto at = [&] (int x, int y) -> const Rgba & {
+    return in[border_index (y, h, REPLICATE) * w + border_index (x, w, REPLICATE)];
+  };
+  std::vector<Rgba> out (w * h);
+  ambiguous->assign (w * h, false);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const Rgba &p = at (x, y);
+      Rgba &o = out[y * w + x];
+      switch (ex) {
+        case IDENTITY:
+          o = p;
+          break;
+        case INVERTED:
+          o = {{255 - p.c[0], 255 - p.c[1], 255 - p.c[2], p.c[3]}};
+          break;
+        case THRESHOLDED: {
+          const double l = (0.299 * p.c[0] + 0.587 * p.c[1] + 0.114 * p.c[2]) / 255.0;
+          const int v = l >= LEVEL ? 255 : 0;
+          o = {{v, v, v, p.c[3]}};
+          (*ambiguous)[y * w + x] = std::fabs (l - LEVEL) < 1e-5;
+          break;
+        }
+        case BLURRED:
+          for (int c = 0; c < 4; c++) {
+            int sum = 0;
+            for (int dy = -1; dy <= 1; dy++)
+              for (int dx = -1; dx <= 1; dx++)
+                sum += at (x + dx, y + dy).c[c];
+            o.c[c] = (sum + 4) / 9;  /* sum / 9 never ends in .5 */
+          }
+          break;
+        case HELPERS: {
+          const int rx = border_index (x - 2, w, REFLECT), ry = border_index (y + 1, h, REFLECT);
+          const int cx = border_index (x + 1, w, CONSTANT), cy = border_index (y - 2, h, CONSTANT);
+          const bool inside = x + 3 < w && y - 1 >= 0;
+          const bool edge = x == w - 1 || y == h - 1;
+          const int halves = (inside ? 1 : 0) + (edge ? 1 : 0);
+          o.c[0] = in[ry * w + rx].c[0];
+          o.c[1] = (cx < 0 || cy < 0) ? 0 : in[cy * w + cx].c[1];
+          o.c[2] = at (x + 5, y - 5).c[2];
+          o.c[3] = halves == 0 ? 0 : halves == 1 ? 128 : 255;  /* 127.5 to even */
+          break;
+        }
+      }
+    }
+  return out;
+}
+
+/* Compares every byte of every pixel of `out` with `ref` stored in format
+ * `f` (GRAY8 takes red; padding bytes are 255). */
+static void
+check_output (GstHarness * h, GstBuffer * out, const Format & f, int w, int hgt,
+    const std::vector<Rgba> &ref, const std::vector<bool> &ambiguous, int tolerance,
+    const char *what)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  fail_unless_equals_string (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+      f.name);
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), hgt);
+
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  int bad = 0, worst = 0;
+  for (int y = 0; y < hgt; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int x = 0; x < w; x++) {
+      const Rgba &e = ref[y * w + x];
+      const guint8 *p = row + x * f.bpp;
+      std::vector<std::pair<int, int>> bytes;  /* (got, want) */
+      if (f.bpp == 1) {
+        bytes.push_back ({p[0], e.c[0]});
+      } else {
+        bytes.push_back ({p[f.r], e.c[0]});
+        bytes.push_back ({p[f.g], e.c[1]});
+        bytes.push_back ({p[f.b], e.c[2]});
+        if (f.a >= 0)
+          bytes.push_back ({p[f.a], f.alpha ? e.c[3] : 255});
+      }
+      for (size_t i = 0; i < bytes.size (); i++) {
+        int diff = std::abs (bytes[i].first - bytes[i].second);
+        if (diff && ambiguous[y * w + x] && (i < 3 || f.bpp == 1) &&
+            (bytes[i].first == 0 || bytes[i].first == 255))
+          continue;
+        worst = std::max (worst, diff);
+        if (diff > tolerance && bad++ < 3)
+          GST_ERROR ("%s %s %dx%d: (%d,%d) byte %zu got %d want %d", what, f.name, w, hgt,
+              x, y, i, bytes[i].first, bytes[i].second);
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  fail_unless (bad == 0, "%s %s %dx%d: %d bytes differ by more than %d (worst %d)", what,
+      f.name, w, hgt, bad, tolerance, worst);
+}
+
+/* Pushes a random frame (rows padded by `pad`) and checks the output of `ex`. */
+static void
+check_frame (GstHarness * h, const Format & f, int w, int hgt, int pad, Example ex,
+    uint32_t seed)
+{
+  GstVideoInfo info = video_info (f.name, w, hgt), layout;
+  GstBuffer *in = random_frame (&info, pad, seed, &layout);
+  const std::vector<Rgba> px = rgba_of (in, &layout, f);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (out != nullptr);
+  std::vector<bool> ambiguous;
+  const std::vector<Rgba> ref = reference (ex, px, w, hgt, &ambiguous);
+  static const char *const names[] = {"identity", "invert", "threshold", "blur", "helpers"};
+  check_output (h, out, f, w, hgt, ref, ambiguous, ex == BLURRED ? 1 : 0, names[ex]);
+  gst_buffer_unref (out);
+}
+
+static void
+use_example (GstElement * k, Example ex)
+{
+  const char *source = ex == INVERTED ? INVERT : ex == THRESHOLDED ? THRESHOLD :
+      ex == BLURRED ? BLUR : ex == HELPERS ? HELPER_TEST : nullptr;
+  g_object_set (k, "source", source, "build-options",
+      ex == THRESHOLDED ? LEVEL_OPTION : "", nullptr);
+}
+
+/* One OpenCL context for every harness, so that each program is built once. */
+static GstClContext *
+shared_context ()
+{
+  static GstClContext *ctx = nullptr;
+  if (!ctx) {
+    GError *error = nullptr;
+    ctx = gst_cl_context_new (nullptr, &error);
+    fail_unless (ctx != nullptr, "no OpenCL device: %s", error ? error->message : "?");
+  }
+  return ctx;
+}
+
+/* A harness around `launch`, whose clkernel is named k; messages go to *bus. */
+static GstHarness *
+harness (const char *launch, GstElement ** k, GstBus ** bus = nullptr)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstContext *c = gst_context_new_cl_context (shared_context ());
+  gst_element_set_context (h->element, c);
+  gst_context_unref (c);
+  *k = gst_bin_get_by_name (GST_BIN (h->element), "k");
+  if (!*k)  /* a single element is the harness element itself */
+    *k = GST_ELEMENT (gst_object_ref (h->element));
+  if (bus) {
+    *bus = gst_bus_new ();
+    gst_element_set_bus (h->element, *bus);
+  }
+  return h;
+}
+
+static void
+teardown (GstHarness * h, GstElement * k, GstBus * bus = nullptr)
+{
+  gst_object_unref (k);
+  gst_harness_teardown (h);
+  if (bus)
+    gst_object_unref (bus);
+}
+
+/* Pops every message of `type` from `bus`; returns how many there were and
+ * checks that each one's debug string contains `needle`. */
+static int
+pop_messages (GstBus * bus, GstMessageType type, const char *needle)
+{
+  int n = 0;
+  while (GstMessage * m = gst_bus_pop_filtered (bus, type)) {
+    GError *error = nullptr;
+    gchar *debug = nullptr;
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (m, &error, &debug);
+    else
+      gst_message_parse_warning (m, &error, &debug);
+    fail_unless (debug && strstr (debug, needle), "'%s' not in the message: %s / %s",
+        needle, error->message, GST_STR_NULL (debug));
+    g_error_free (error);
+    g_free (debug);
+    gst_message_unref (m);
+    n++;
+  }
+  return n;
+}
+
+static const int sizes[][2] = { {1, 1}, {2, 3}, {17, 5}, {161, 67} };
+
+/* The three examples on every size, in system memory with and without padded
+ * strides and in OpenCL memory (through clupload, padded input). */
+static void
+run_format (const Format & f)
+{
+  uint32_t seed = 1;
+  for (auto &s : sizes)
+    for (int variant = 0; variant < 3; variant++) {
+      GstElement *k;
+      GstHarness *h = harness (variant == 2 ? "clupload ! clkernel name=k" : "clkernel name=k", &k);
+      gst_harness_set_src_caps_str (h, caps_string (f.name, s[0], s[1]).c_str ());
+      const int pad = variant == 0 ? 0 : variant == 1 ? 13 : 7;
+      for (Example ex : {INVERTED, THRESHOLDED, BLURRED}) {
+        use_example (k, ex);
+        check_frame (h, f, s[0], s[1], pad, ex, seed++);
+      }
+      teardown (h, k);
+    }
+}
+
+#define FORMAT_TEST(i) \
+  GST_START_TEST (test_examples_##i) { run_format (formats[i]); } GST_END_TEST
+FORMAT_TEST (0) FORMAT_TEST (1) FORMAT_TEST (2) FORMAT_TEST (3) FORMAT_TEST (4)
+FORMAT_TEST (5) FORMAT_TEST (6) FORMAT_TEST (7) FORMAT_TEST (8) FORMAT_TEST (9)
+FORMAT_TEST (10)
+
+/* A larger frame, so that many work-groups and partial ones at the edges run. */
+GST_START_TEST (test_examples_large_frame)
+{
+  GstElement *k;
+  GstHarness *h = harness ("clkernel name=k", &k);
+  gst_harness_set_src_caps_str (h, caps_string ("BGRx", 641, 479).c_str ());
+  for (Example ex : {INVERTED, THRESHOLDED, BLURRED}) {
+    use_example (k, ex);
+    check_frame (h, formats[6], 641, 479, 5, ex, 77 + ex);
+  }
+  teardown (h, k);
+}
+GST_END_TEST
+
+/* No source (or only blanks) copies the input; padding bytes become 255. */
+GST_START_TEST (test_no_source_is_identity)
+{
+  for (int fi : {0, 1, 3, 9}) {
+    const Format &f = formats[fi];
+    GstElement *k;
+    GstHarness *h = harness ("clkernel name=k", &k);
+    gst_harness_set_src_caps_str (h, caps_string (f.name, 23, 9).c_str ());
+    check_frame (h, f, 23, 9, 3, IDENTITY, 1);
+    use_example (k, INVERTED);
+    check_frame (h, f, 23, 9, 0, INVERTED, 2);
+    g_object_set (k, "source", " \n\t", nullptr);
+    check_frame (h, f, 23, 9, 3, IDENTITY, 3);
+    g_object_set (k, "source", nullptr, nullptr);
+    check_frame (h, f, 23, 9, 0, IDENTITY, 4);
+    teardown (h, k);
+  }
+}
+GST_END_TEST
+
+GST_START_TEST (test_sampling_helpers)
+{
+  for (int fi : {0, 2, 3, 8, 9}) {
+    for (auto &s : { std::pair<int, int> {1, 1}, {9, 7}, {4, 12} }) {
+      GstElement *k;
+      GstHarness *h = harness ("clkernel name=k", &k);
+      gst_harness_set_src_caps_str (h, caps_string (formats[fi].name, s.first,
+              s.second).c_str ());
+      use_example (k, HELPERS);
+      check_frame (h, formats[fi], s.first, s.second, 2, HELPERS, 5);
+      teardown (h, k);
+    }
+  }
+}
+GST_END_TEST
+
+/* Code that does not compile on the first caps: an element error that carries
+ * the compiler's message, no frame, no crash. */
+GST_START_TEST (test_build_error_at_start)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = harness ("clkernel name=k", &k, &bus);
+  g_object_set (k, "source", BROKEN, nullptr);
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 16, 8).c_str ());
+  GstVideoInfo info = video_info ("RGBA", 16, 8);
+  for (int i = 0; i < 2; i++)
+    fail_if (gst_harness_push (h, random_frame (&info, 0, i)) == GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (m != nullptr);
+  GError *error = nullptr;
+  gchar *debug = nullptr;
+  gst_message_parse_error (m, &error, &debug);
+  fail_unless (error->domain == GST_LIBRARY_ERROR);
+  fail_unless (strstr (error->message, "build") != nullptr, "%s", error->message);
+  fail_unless (debug && strstr (debug, "undeclared_gain_42"), "%s", GST_STR_NULL (debug));
+  g_error_free (error);
+  g_free (debug);
+  gst_message_unref (m);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, ""), 0);
+  teardown (h, k, bus);
+
+  /* Bad build options are build errors too. */
+  h = harness ("clkernel name=k", &k, &bus);
+  g_object_set (k, "source", INVERT, "build-options", "-cl-no-such-option", nullptr);
+  gst_harness_set_src_caps_str (h, caps_string ("GRAY8", 16, 8).c_str ());
+  info = video_info ("GRAY8", 16, 8);
+  fail_if (gst_harness_push (h, random_frame (&info, 0, 3)) == GST_FLOW_OK);
+  fail_unless (pop_messages (bus, GST_MESSAGE_ERROR, "-cl-no-such-option") >= 1);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
+/* source and build-options change between frames; code that does not build
+ * is a warning with the compiler's message, and the previous program keeps
+ * running. */
+GST_START_TEST (test_live_changes)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = harness ("clupload ! clkernel name=k", &k, &bus);
+  const Format &f = formats[1];  /* RGB: 3-byte pixels */
+  gst_harness_set_src_caps_str (h, caps_string (f.name, 37, 11).c_str ());
+  uint32_t seed = 10;
+
+  use_example (k, INVERTED);
+  check_frame (h, f, 37, 11, 0, INVERTED, seed++);
+  use_example (k, THRESHOLDED);
+  check_frame (h, f, 37, 11, 4, THRESHOLDED, seed++);
+
+  g_object_set (k, "source", BROKEN, nullptr);
+  for (int i = 0; i < 3; i++)
+    check_frame (h, f, 37, 11, 4, THRESHOLDED, seed++);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, "undeclared_gain_42"), 1);
+
+  /* Valid code again, but the option it needs is gone: still a warning. */
+  g_object_set (k, "source", THRESHOLD, "build-options", "-D NOT_LEVEL=1", nullptr);
+  check_frame (h, f, 37, 11, 0, THRESHOLDED, seed++);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, "LEVEL"), 1);
+
+  use_example (k, BLURRED);
+  check_frame (h, f, 37, 11, 0, BLURRED, seed++);
+  use_example (k, INVERTED);  /* back to a program built before */
+  check_frame (h, f, 37, 11, 0, INVERTED, seed++);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, ""), 0);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, ""), 0);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
+/* New caps while the latest code does not build: the running program is
+ * rebuilt for the new format. */
+GST_START_TEST (test_caps_change_keeps_running_program)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = harness ("clkernel name=k", &k, &bus);
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 20, 6).c_str ());
+  use_example (k, INVERTED);
+  check_frame (h, RGBA, 20, 6, 0, INVERTED, 1);
+  g_object_set (k, "source", BROKEN, nullptr);
+  check_frame (h, RGBA, 20, 6, 0, INVERTED, 2);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, "undeclared_gain_42"), 1);
+
+  gst_harness_set_src_caps_str (h, caps_string ("xBGR", 13, 9).c_str ());
+  check_frame (h, formats[10], 13, 9, 3, INVERTED, 3);
+  gst_harness_set_src_caps_str (h, caps_string ("GRAY8", 13, 9).c_str ());
+  check_frame (h, formats[0], 13, 9, 3, INVERTED, 4);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, ""), 0);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
+static gchar *
+write_temp_source (const char *text)
+{
+  gchar *path = nullptr;
+  gint fd = g_file_open_tmp ("clkernel-XXXXXX.cl", &path, nullptr);
+  fail_unless (fd >= 0);
+  close (fd);
+  fail_unless (g_file_set_contents (path, text, -1, nullptr));
+  return path;
+}
+
+/* Code from a file: read when set (also while playing) and at start; a file
+ * that cannot be read is a warning while playing and an error at start. */
+GST_START_TEST (test_location)
+{
+  gchar *path = write_temp_source (BLUR);
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = harness ("clkernel name=k", &k, &bus);
+  const Format &f = formats[7];  /* ARGB */
+  gst_harness_set_src_caps_str (h, caps_string (f.name, 29, 15).c_str ());
+  g_object_set (k, "location", path, nullptr);
+  check_frame (h, f, 29, 15, 6, BLURRED, 1);
+
+  gchar *source = nullptr, *location = nullptr;
+  g_object_get (k, "source", &source, "location", &location, nullptr);
+  fail_unless_equals_string (source, BLUR);
+  fail_unless_equals_string (location, path);
+  g_free (source);
+  g_free (location);
+
+  /* The same path set again reads the file again. */
+  fail_unless (g_file_set_contents (path, INVERT, -1, nullptr));
+  g_object_set (k, "location", path, nullptr);
+  check_frame (h, f, 29, 15, 0, INVERTED, 2);
+
+  gchar *missing = g_strconcat (path, ".missing", nullptr);
+  g_object_set (k, "location", missing, nullptr);
+  check_frame (h, f, 29, 15, 0, INVERTED, 3);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, ".missing"), 1);
+
+  /* Setting source forgets the location. */
+  g_object_set (k, "source", BLUR, nullptr);
+  g_object_get (k, "location", &location, nullptr);
+  fail_unless (location == nullptr);
+  check_frame (h, f, 29, 15, 0, BLURRED, 4);
+  teardown (h, k, bus);
+
+  /* Unreadable at start: an error naming the file, the element does not start. */
+  GstElement *e = gst_element_factory_make ("clkernel", nullptr);
+  GstBus *ebus = gst_bus_new ();
+  gst_element_set_bus (e, ebus);
+  g_object_set (e, "location", missing, nullptr);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  GstMessage *m = gst_bus_pop_filtered (ebus, GST_MESSAGE_ERROR);
+  fail_unless (m != nullptr);
+  GError *error = nullptr;
+  gst_message_parse_error (m, &error, nullptr);
+  fail_unless (g_error_matches (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_OPEN_READ));
+  fail_unless (strstr (error->message, ".missing") != nullptr, "%s", error->message);
+  g_error_free (error);
+  gst_message_unref (m);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+  gst_object_unref (ebus);
+
+  g_unlink (path);
+  g_free (missing);
+  g_free (path);
+}
+GST_END_TEST
+
+/* clkernel ! clsobel between clupload and cldownload: one upload and one
+ * download per frame, nothing through the host in between. */
+GST_START_TEST (test_chain_stays_on_device)
+{
+  const int frames = 12;
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=12 pattern=smpte ! "
+      "video/x-raw,format=RGBA,width=161,height=97 ! clupload ! clkernel name=k ! "
+      "clsobel ! cldownload ! appsink name=sink sync=false", &error);
+  fail_unless (pipeline != nullptr, "%s", error ? error->message : "");
+  GstElement *k = gst_bin_get_by_name (GST_BIN (pipeline), "k");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_object_set (k, "source", BLUR, nullptr);
+
+  GstClMemoryStats before, after;
+  gst_cl_memory_get_stats (&before);
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  int received = 0;
+  while (GstSample * s = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+    GstVideoInfo info;
+    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
+    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_FORMAT_GRAY8);
+    fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), 161);
+    gst_sample_unref (s);
+    received++;
+  }
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (m == nullptr, "pipeline error");
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_cl_memory_get_stats (&after);
+
+  fail_unless_equals_int (received, frames);
+  fail_unless_equals_int ((int) (after.uploads - before.uploads), frames);
+  fail_unless_equals_int ((int) (after.downloads - before.downloads), frames);
+  gst_object_unref (k);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST
+
+static Suite *
+clkernel_suite (void)
+{
+  Suite *s = suite_create ("clkernel");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_examples_0);
+  tcase_add_test (tc, test_examples_1);
+  tcase_add_test (tc, test_examples_2);
+  tcase_add_test (tc, test_examples_3);
+  tcase_add_test (tc, test_examples_4);
+  tcase_add_test (tc, test_examples_5);
+  tcase_add_test (tc, test_examples_6);
+  tcase_add_test (tc, test_examples_7);
+  tcase_add_test (tc, test_examples_8);
+  tcase_add_test (tc, test_examples_9);
+  tcase_add_test (tc, test_examples_10);
+  tcase_add_test (tc, test_examples_large_frame);
+  tcase_add_test (tc, test_no_source_is_identity);
+  tcase_add_test (tc, test_sampling_helpers);
+  tcase_add_test (tc, test_build_error_at_start);
+  tcase_add_test (tc, test_live_changes);
+  tcase_add_test (tc, test_caps_change_keeps_running_program);
+  tcase_add_test (tc, test_location);
+  tcase_add_test (tc, test_chain_stays_on_device);
+  return s;
+}
+
+GST_CHECK_MAIN (clkernel);
