@@ -29,9 +29,17 @@ GST_ELEMENT_REGISTER_DEFINE (cldownload, "cldownload", GST_RANK_NONE, GST_TYPE_C
 #define ANY_VIDEO_CAPS "video/x-raw; video/x-bayer"
 
 static GstCaps *
-gst_cl_download_transform_caps (GstBaseTransform *, GstPadDirection direction,
+gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
+  if (gst_caps_is_any (caps)) {
+    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+    GstCaps *templ = gst_pad_get_pad_template_caps (other);
+    GstCaps *result = filter ?
+        gst_caps_intersect_full (filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (templ);
+    gst_caps_unref (templ);
+    return result;
+  }
   GstCaps *result = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
     const GstStructure *s = gst_caps_get_structure (caps, i);
@@ -56,7 +64,7 @@ gst_cl_download_prepare_output_buffer (GstBaseTransform *, GstBuffer * inbuf,
 {
   /* OpenCL memory maps to host memory: after the sync below, the same buffer
    * is a system-memory buffer for everything downstream. */
-  *outbuf = gst_buffer_ref (inbuf);
+  *outbuf = inbuf;  /* the same buffer goes on; BaseTransform keeps ownership */
   return GST_FLOW_OK;
 }
 

@@ -51,9 +51,17 @@ with_features (GstCaps * caps, gboolean cl, gboolean sys)
 }
 
 static GstCaps *
-gst_cl_upload_transform_caps (GstBaseTransform *, GstPadDirection direction,
+gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
+  if (gst_caps_is_any (caps)) {
+    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
+    GstCaps *templ = gst_pad_get_pad_template_caps (other);
+    GstCaps *result = filter ?
+        gst_caps_intersect_full (filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (templ);
+    gst_caps_unref (templ);
+    return result;
+  }
   GstCaps *result = direction == GST_PAD_SINK ? with_features (caps, TRUE, FALSE) :
       with_features (caps, TRUE, TRUE);
   if (filter) {
@@ -102,7 +110,7 @@ gst_cl_upload_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inbuf
     GstBuffer ** outbuf)
 {
   if (on_our_context (trans, inbuf)) {
-    *outbuf = gst_buffer_ref (inbuf);  /* already device memory: no copy */
+    *outbuf = inbuf;  /* already device memory: no copy (no ref: the base class owns it) */
     return GST_FLOW_OK;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->prepare_output_buffer (trans,

@@ -92,6 +92,24 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   return result;
 }
 
+/* Prefers OpenCL memory whenever the peer takes it: the next element may be
+ * an OpenCL one, and a system-memory reader can still map the buffer. */
+static GstCaps *
+gst_cl_filter_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  GstCaps *sorted = gst_caps_new_empty ();
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < gst_caps_get_size (othercaps); i++)
+      if (has_cl_feature (othercaps, i) == (pass == 0))
+        gst_caps_append_structure_full (sorted,
+            gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+            gst_caps_features_copy (gst_caps_get_features (othercaps, i)));
+  gst_caps_unref (othercaps);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_filter_parent_class)->fixate_caps (trans,
+      direction, caps, sorted);
+}
+
 static void
 release_upload (GstClFilterPrivate * p)
 {
@@ -272,6 +290,7 @@ gst_cl_filter_class_init (GstClFilterClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_filter_transform_caps;
+  trans_class->fixate_caps = gst_cl_filter_fixate_caps;
   trans_class->set_caps = gst_cl_filter_set_caps;
   trans_class->get_unit_size = gst_cl_filter_get_unit_size;
   trans_class->transform = gst_cl_filter_transform;

@@ -77,6 +77,7 @@ count_upload (GstMemory * mem)
 {
   stat_uploads++;
   stat_upload_bytes += mem->maxsize;
+  GST_LOG ("upload %p, %" G_GSIZE_FORMAT " bytes", mem, mem->maxsize);
 }
 
 static void
@@ -84,6 +85,7 @@ count_download (GstMemory * mem)
 {
   stat_downloads++;
   stat_download_bytes += mem->maxsize;
+  GST_LOG ("download %p, %" G_GSIZE_FORMAT " bytes", mem, mem->maxsize);
 }
 
 /* Returns the host pointer, current for reading. */

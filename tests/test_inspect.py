@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""gst-inspect-1.0 shows every element with documented properties and pad
+templates in both memories (memory:OpenCLMemory and system memory)."""
+import re
+import subprocess
+import sys
+
+ELEMENTS = {
+    'clupload': ['device'],
+    'cldownload': ['device'],
+    'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
+}
+
+def inspect(name):
+    r = subprocess.run(['gst-inspect-1.0', name], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        sys.exit('gst-inspect-1.0 %s failed (%d): %s' % (name, r.returncode, r.stderr))
+    return r.stdout
+
+failures = []
+plugin = inspect('opencl')
+for element, props in ELEMENTS.items():
+    if element not in plugin:
+        failures.append('plugin does not list %s' % element)
+        continue
+    out = inspect(element)
+    templates = out.split('Pad Templates:')[1].split('Element has')[0]
+    for pad in ('SINK', 'SRC'):
+        block = templates.split("%s template" % pad)[1].split('template:')[0]
+        if element != 'cldownload' or pad == 'SINK':
+            if 'memory:OpenCLMemory' not in block:
+                failures.append('%s %s template lacks memory:OpenCLMemory' % (element, pad))
+        if element != 'clupload' or pad == 'SINK':
+            if not re.search(r'^\s+video/x-raw\s*$', block, re.M):
+                failures.append('%s %s template lacks system memory' % (element, pad))
+    for prop in props:
+        m = re.search(r'^  %s\s+: (.+)$' % re.escape(prop), out, re.M)
+        if not m:
+            failures.append('%s has no property %s' % (element, prop))
+        elif len(m.group(1).strip()) < 15:
+            failures.append('%s.%s is not documented: %r' % (element, prop, m.group(1)))
+
+if failures:
+    print('\n'.join(failures))
+    sys.exit(1)
+print('%d passed, 0 failed' % len(ELEMENTS))
