@@ -8,6 +8,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clupload, plugin);
   ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
   ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  ok |= GST_ELEMENT_REGISTER (cldebayer, plugin);
   return ok;
 }
 
