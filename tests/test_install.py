@@ -2,7 +2,8 @@
 """`meson install` into a temporary DESTDIR, then use only what was installed:
 the plugin (gst-inspect-1.0 lists the same elements as the build tree's, and a
 pipeline runs), gst-opencl-info, the headers and gstreamer-opencl-1.0.pc (a C
-and a C++ program build with `pkg-config --cflags --libs` and run)."""
+program, a C++ one and the own-context example build with
+`pkg-config --cflags --libs` and run)."""
 import argparse
 import os
 import re
@@ -138,16 +139,23 @@ def test_installed(a, destdir):
     check('-I' + os.path.join(incdir, 'gstreamer-1.0') in flags, 'cflags: %s' % flags)
     check('-lgstopencl-1.0' in flags, 'libs: %s' % flags)
 
-    for compiler, std, src, expect in ((a.cc, '-std=c99', 'use_c_api.c', 'device: '),
-                                       (a.cxx, '-std=c++17', 'use_cpp_api.cpp', 'built on ')):
-        exe = os.path.join(destdir, os.path.splitext(src)[0])
-        run(shlex.split(compiler) + [std, '-Wall', '-Wextra', '-Werror',
-                                     os.path.join(HERE, 'install', src), '-o', exe] + flags,
+    # Two programs of the tests, and the own-context example as its README
+    # says to build it, each run with the installed library and plugin.
+    examples = os.path.join(os.path.dirname(HERE), 'docs', 'examples')
+    builds = ((a.cc, '-std=c99', os.path.join(HERE, 'install', 'use_c_api.c'), [], 'device: '),
+              (a.cxx, '-std=c++17', os.path.join(HERE, 'install', 'use_cpp_api.cpp'), [],
+               'built on '),
+              (a.cxx, '-std=c++17', os.path.join(examples, 'own-context.cpp'),
+               ['gstreamer-app-1.0'], 'all frames right'))
+    for compiler, std, src, more_packages, expect in builds:
+        flags = shlex.split(run(['pkg-config', '--cflags', '--libs', 'gstreamer-opencl-1.0']
+                                + more_packages, pc_env))
+        exe = os.path.join(destdir, os.path.splitext(os.path.basename(src))[0])
+        run(shlex.split(compiler) + [std, '-Wall', '-Wextra', '-Werror', src, '-o', exe] + flags,
             timeout=300)
         out = run([exe], env)
         check(expect in out, '%s printed: %s' % (src, out))
-        print('%s: %s' % (src, out.strip()))
-
+        print('%s: %s' % (os.path.basename(src), out.strip().splitlines()[-1]))
 
 if __name__ == '__main__':
     main()
