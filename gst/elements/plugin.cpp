@@ -9,6 +9,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
   ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
   ok |= GST_ELEMENT_REGISTER (clkernel, plugin);
+  ok |= GST_ELEMENT_REGISTER (cldebayer, plugin);
   return ok;
 }
 

@@ -100,6 +100,7 @@ gst_cl_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery *, 
     guint size = 0;
     GstBufferPool *pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, 0, &size);
     if (pool) {
+      GST_DEBUG_OBJECT (trans, "proposing an OpenCL pool upstream, %u bytes a buffer", size);
       gst_query_add_allocation_pool (query, pool, size, 0, 0);
       gst_object_unref (pool);
     }
@@ -132,6 +133,7 @@ gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
         ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
+  GST_DEBUG_OBJECT (self, "output pool: %u bytes a buffer, at least %u buffers", size, min);
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
   else

@@ -339,11 +339,14 @@ cl::Program program (GstClContext *ctx, const std::string &source,
   std::lock_guard<std::mutex> lock (p->programs_lock);
   auto key = std::make_pair (source, options);
   auto it = p->programs.find (key);
-  if (it != p->programs.end ())
+  if (it != p->programs.end ()) {
+    GST_CAT_LOG (gst_cl_runtime_debug, "program cache hit, options '%s'", options.c_str ());
     return it->second;
+  }
 
   cl::Program prog (p->context, source);
   const std::string full_options = "-cl-std=CL1.2 " + options;
+  const gint64 start_us = g_get_monotonic_time ();
   try {
     prog.build (std::vector<cl::Device>{p->device}, full_options.c_str ());
   } catch (const cl::Error & e) {
@@ -356,8 +359,9 @@ cl::Program program (GstClContext *ctx, const std::string &source,
         ") with options '" + full_options + "'; build log:\n" + log);
   }
   n_program_builds++;
-  GST_CAT_INFO (gst_cl_runtime_debug, "built program on %s, options '%s'",
-      p->name.c_str (), full_options.c_str ());
+  GST_CAT_INFO (gst_cl_runtime_debug, "built program on %s in %.1f ms, options '%s'",
+      p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
+      full_options.c_str ());
   p->programs.emplace (key, prog);
   return prog;
 }

@@ -1,4 +1,5 @@
 #include "gstcldevice.hpp"
+#include "gstcl-debug.h"
 
 #include <algorithm>
 #include <cctype>
@@ -147,6 +148,12 @@ DeviceEntry select_device (const std::string &raw)
     throw std::runtime_error ("no OpenCL device matches '" + sel +
         "'; devices are:" + names);
   }
+  gst_cl_debug_init ();
+  for (auto &d : devices)
+    GST_CAT_DEBUG (gst_cl_runtime_debug, "device %u: %s (%s)", d.index,
+        d.full_name ().c_str (), d.type_name ());
+  GST_CAT_INFO (gst_cl_runtime_debug, "device selector '%s' picks %u: %s (%s)",
+      sel.c_str (), found->index, found->full_name ().c_str (), found->type_name ());
   return *found;
 }
 

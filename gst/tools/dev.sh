@@ -7,7 +7,8 @@ cd "$(dirname "$0")/../.."
 packages=(meson ninja-build g++ pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
-  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo)
+  ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0)
 
 missing=()
 for p in "${packages[@]}"; do
