@@ -162,7 +162,9 @@ cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
   gpointer ret = nullptr;
   try {
     if (info->flags & GST_MAP_CL)
-      ret = (gpointer) device_access (m, write);
+      /* gst_memory_map() adds mem->offset to what we return: take it off so
+       * that info.data is exactly the cl_mem. */
+      ret = (guint8 *) device_access (m, write) - mem->offset;
     else
       ret = host_access (m, write);
   } catch (const cl::Error & e) {
