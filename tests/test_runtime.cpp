@@ -347,6 +347,24 @@ GST_START_TEST (test_memory_transfers_on_demand)
   fail_unless_equals_uint64 (s2.uploads, s1.uploads);
   fail_unless_equals_uint64 (s2.downloads, s1.downloads);
 
+  /* GST_MAP_CL gives the cl_mem itself, also for a memory with an offset. */
+  fail_unless (gst_memory_map (mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)));
+  cl_mem handle = (cl_mem) map.data;
+  gst_memory_unmap (mem, &map);
+  GstMemory *sub = gst_memory_copy (mem, 0, -1);
+  gst_memory_resize (sub, 64, 1024);
+  fail_unless (gst_memory_map (sub, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)));
+  cl_mem sub_handle = (cl_mem) map.data;
+  gst_memory_unmap (sub, &map);
+  fail_unless (clRetainMemObject (sub_handle) == CL_SUCCESS, "not a cl_mem");
+  clReleaseMemObject (sub_handle);
+  fail_unless (handle != sub_handle);
+  fail_unless (gst_memory_map (sub, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.data[0], (guint8) (64 * 7));
+  gst_memory_unmap (sub, &map);
+  gst_memory_unref (sub);
+  s2 = stats_now ();
+
   /* A device-side copy reads back with the same bytes. */
   GstMemory *copy = gst_memory_copy (mem, 16, 1000);
   fail_unless (copy != nullptr && gst_is_cl_memory (copy));
