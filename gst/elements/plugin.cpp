@@ -8,6 +8,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clupload, plugin);
   ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
   ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
+  ok |= GST_ELEMENT_REGISTER (clconvolve, plugin);
+  ok |= GST_ELEMENT_REGISTER (clfir, plugin);
   return ok;
 }
 
