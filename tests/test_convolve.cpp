@@ -80,7 +80,8 @@ reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & k
     magnitude += std::fabs (v);
   }
   const double divisor = conv.normalize && std::fabs (sum) > 1e-9 * magnitude ? sum : 1.0;
-  const std::vector<int> xs = border_map (w, r, conv.border), ys = border_map (h, r, conv.border);
+  const std::vector<int> xs = border_map (w, r, conv.border);
+  const std::vector<int> ys = border_map (h, r, conv.border);
   auto px = [&] (int bx, int by) { return bx < 0 || by < 0 ? 0 : plane[by * w + bx]; };
 
   std::vector<double> acc (w * h, 0.0);
@@ -114,7 +115,8 @@ reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & k
   }
   std::vector<int> out (w * h);
   for (int i = 0; i < w * h; i++)
-    out[i] = (int) std::min (255.0, std::max (0.0, std::nearbyint (acc[i] / divisor + conv.bias)));
+    out[i] = (int) std::min (255.0, std::max (0.0,
+            std::nearbyint (acc[i] / divisor + conv.bias)));
   return out;
 }
 

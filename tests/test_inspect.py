@@ -9,6 +9,9 @@ ELEMENTS = {
     'clupload': ['device'],
     'cldownload': ['device'],
     'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
+    'clconvolve': ['device', 'kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
+                   'normalize', 'bias', 'border', 'separable'],
+    'clfir': ['device', 'coefficients', 'border'],
 }
 
 def inspect(name):

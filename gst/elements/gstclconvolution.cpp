@@ -5,6 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
+GST_DEBUG_CATEGORY_STATIC (gst_cl_convolution_debug);
+#define GST_CAT_DEFAULT gst_cl_convolution_debug
+
 namespace clconv {
 
 /* Kernels at least this large, not rank 1, read their window from local
@@ -175,6 +178,16 @@ prepare_weights (const std::vector<double> &kernel,
   return w;
 }
 
+Engine::Engine ()
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_convolution_debug, "clconvolution", 0,
+        "Convolution engine of clconvolve and clfir");
+    g_once_init_leave (&once, 1);
+  }
+}
+
 void
 Engine::set_format (const GstVideoInfo * info)
 {
@@ -268,6 +281,16 @@ Engine::upload (GstClContext * ctx)
 }
 
 void
+Engine::log_path (const char *path)
+{
+  if (path == logged_path_ && weights_.n == logged_n_)
+    return;
+  GST_DEBUG ("%dx%d kernel, layout %d: %s path", weights_.n, weights_.n, layout_, path);
+  logged_path_ = path;
+  logged_n_ = weights_.n;
+}
+
+void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
 {
   if (built_n_ != weights_.n)
@@ -305,6 +328,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   };
 
   if (uses_separable ()) {
+    log_path ("separable");
     const size_t need = (size_t) width * height * acc_size;
     if (tmp_size_ != need) {
       tmp_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, need);
@@ -337,6 +361,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
 
   const bool fast3x3 = weights_.n == 3;
   const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
+  log_path (fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
   cl::Kernel &k = fast3x3 ? fast3x3_ : tiled ? tiled_ : direct_;
   k.setArg (0, sizeof (cl_mem), &in->mem);
   k.setArg (1, in_offset);

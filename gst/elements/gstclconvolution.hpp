@@ -66,6 +66,7 @@ Weights prepare_weights (const std::vector<double> &kernel,
 /* The device side, owned by one element and used from its streaming thread. */
 class Engine {
 public:
+  Engine ();
   /* The negotiated format (one of GST_CL_CONVOLUTION_CAPS). Drops the device
    * objects: the context may have changed. */
   void set_format (const GstVideoInfo * info);
@@ -80,6 +81,7 @@ private:
   enum Layout { GRAY = 0, RGB = 1, ALPHA_LAST = 2, ALPHA_FIRST = 3 };
   void build (GstClContext * ctx);
   void upload (GstClContext * ctx);
+  void log_path (const char *path);   /* at debug level, when it changes */
 
   Layout layout_ = GRAY;
   std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
@@ -92,6 +94,8 @@ private:
   cl::Buffer weights_buffer_;
   cl::Buffer tmp_;             /* separable passes' intermediate image */
   size_t tmp_size_ = 0;
+  const char *logged_path_ = nullptr;
+  int logged_n_ = 0;
 };
 
 }  // namespace clconv

@@ -224,18 +224,18 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gobject_class->finalize = gst_cl_convolve_finalize;
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
-      clconv::param_spec_weights ("kernel", "Kernel", "The N x N weights, row-major, N odd from 1 to "
-          "31 (taken from the length), for every colour channel, e.g. "
+      clconv::param_spec_weights ("kernel", "Kernel", "The N x N weights, row-major, "
+          "N odd from 1 to 31 (taken from the length), for every colour channel, e.g. "
           "\"<1,2,1,2,4,2,1,2,1>\"", flags));
   g_object_class_install_property (gobject_class, PROP_RED_KERNEL,
-      clconv::param_spec_weights ("red-kernel", "Red kernel", "Weights for the red channel in place "
-          "of kernel, of the same size; <> = use kernel", flags));
+      clconv::param_spec_weights ("red-kernel", "Red kernel", "Weights for the red "
+          "channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_GREEN_KERNEL,
-      clconv::param_spec_weights ("green-kernel", "Green kernel", "Weights for the green channel in "
-          "place of kernel, of the same size; <> = use kernel", flags));
+      clconv::param_spec_weights ("green-kernel", "Green kernel", "Weights for the "
+          "green channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_BLUE_KERNEL,
-      clconv::param_spec_weights ("blue-kernel", "Blue kernel", "Weights for the blue channel in "
-          "place of kernel, of the same size; <> = use kernel", flags));
+      clconv::param_spec_weights ("blue-kernel", "Blue kernel", "Weights for the blue "
+          "channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_NORMALIZE,
       g_param_spec_boolean ("normalize", "Normalize", "Divide each channel by the "
           "sum of its kernel, when that sum is not 0", TRUE, flags));

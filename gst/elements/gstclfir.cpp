@@ -141,7 +141,9 @@ gst_cl_fir_get_property (GObject * object, guint prop_id, GValue * value,
   auto *self = GST_CL_FIR (object);
   std::lock_guard<std::mutex> lock (*self->settings_lock);
   switch (prop_id) {
-    case PROP_COEFFICIENTS: clconv::array_from_values (self->settings->coefficients, value); break;
+    case PROP_COEFFICIENTS:
+      clconv::array_from_values (self->settings->coefficients, value);
+      break;
     case PROP_BORDER: g_value_set_enum (value, self->settings->border); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
