@@ -10,6 +10,9 @@ ELEMENTS = {
     'cldownload': ['device'],
     'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
     'clkernel': ['device', 'source', 'location', 'build-options'],
+    'clconvolve': ['device', 'kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
+                   'normalize', 'bias', 'border', 'separable'],
+    'clfir': ['device', 'coefficients', 'border'],
 }
 
 def inspect(name):

@@ -10,6 +10,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
   ok |= GST_ELEMENT_REGISTER (clkernel, plugin);
   ok |= GST_ELEMENT_REGISTER (cldebayer, plugin);
+  ok |= GST_ELEMENT_REGISTER (clconvolve, plugin);
+  ok |= GST_ELEMENT_REGISTER (clfir, plugin);
   return ok;
 }
 

@@ -1,0 +1,384 @@
+#include "gstclconvolution.hpp"
+#include "cl-kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_convolution_debug);
+#define GST_CAT_DEFAULT gst_cl_convolution_debug
+
+namespace clconv {
+
+/* Kernels at least this large, not rank 1, read their window from local
+ * memory; smaller ones read global memory through the caches. */
+constexpr int kTiledMinSide = 7;
+/* Rank-1 kernels at least this large run as two 1-D passes (at 3x3 the
+ * intermediate image costs more than the 3 taps it saves). */
+constexpr int kSeparableMinSide = 5;
+constexpr int kTileW = 16, kTileH = 16;
+
+bool
+values_from_array (const GValue * array, std::vector<double> *out, std::string *why)
+{
+  if (!GST_VALUE_HOLDS_ARRAY (array)) {
+    *why = "not an array";
+    return false;
+  }
+  const guint size = gst_value_array_get_size (array);
+  std::vector<double> values;
+  values.reserve (size);
+  for (guint i = 0; i < size; i++) {
+    const GValue *v = gst_value_array_get_value (array, i);
+    GValue d = G_VALUE_INIT;
+    g_value_init (&d, G_TYPE_DOUBLE);
+    const bool ok = g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE) &&
+        g_value_transform (v, &d);
+    const double value = g_value_get_double (&d);
+    g_value_unset (&d);
+    if (!ok) {
+      *why = std::string ("element ") + std::to_string (i) + " is a " +
+          G_VALUE_TYPE_NAME (v) + ", not a number";
+      return false;
+    }
+    values.push_back (value);
+  }
+  *out = std::move (values);
+  return true;
+}
+
+void
+array_from_values (const std::vector<double> &values, GValue * array)
+{
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (double d : values) {
+    g_value_set_double (&v, d);
+    gst_value_array_append_value (array, &v);
+  }
+  g_value_unset (&v);
+}
+
+/* A double param spec that accepts every double: GParamSpecDouble calls NaN
+ * out of range (NaN != NaN), and GObject would refuse it with a critical
+ * warning before set_property could say why. */
+static gboolean
+weight_validate (GParamSpec *, GValue *)
+{
+  return FALSE;
+}
+
+static gint
+weight_compare (GParamSpec *, const GValue * a, const GValue * b)
+{
+  const double x = g_value_get_double (a), y = g_value_get_double (b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static GType
+weight_param_get_type ()
+{
+  static GType type = 0;
+  if (g_once_init_enter (&type)) {
+    GParamSpecTypeInfo info = {};
+    info.instance_size = sizeof (GParamSpec);
+    info.value_type = G_TYPE_DOUBLE;
+    info.value_validate = weight_validate;
+    info.values_cmp = weight_compare;
+    g_once_init_leave (&type, g_param_type_register_static ("GstClParamWeight", &info));
+  }
+  return type;
+}
+
+GParamSpec *
+param_spec_weights (const char *name, const char *nick, const char *blurb,
+    GParamFlags flags)
+{
+  GParamSpec *weight = (GParamSpec *) g_param_spec_internal (weight_param_get_type (),
+      "weight", "Weight", "One weight", G_PARAM_READWRITE);
+  return gst_param_spec_array (name, nick, blurb, weight, flags);
+}
+
+int
+square_side (size_t count)
+{
+  for (int n = 1; n <= kMaxSide; n += 2)
+    if ((size_t) n * n == count)
+      return n;
+  return 0;
+}
+
+std::string
+check_kernel (const std::vector<double> &k)
+{
+  for (size_t i = 0; i < k.size (); i++)
+    if (!std::isfinite (k[i]))
+      return "value " + std::to_string (i) + " is not a finite number";
+  if (square_side (k.size ()) == 0)
+    return std::to_string (k.size ()) + " values: an N x N kernel needs N * N values "
+        "with N odd from 1 to " + std::to_string (kMaxSide) + " (1, 9, 25, 49, ..., 961)";
+  return "";
+}
+
+/* Finds row and col with k[i][j] ~ col[i] * row[j], and whether the
+ * difference is small enough that no output moves by more than a quarter of
+ * a level: sum |k - col row| * 255 * |scale| <= 0.25. */
+static void
+factorize (const std::vector<double> &k, int n, double scale, ChannelWeights * out)
+{
+  size_t pivot = 0;
+  for (size_t i = 1; i < k.size (); i++)
+    if (std::fabs (k[i]) > std::fabs (k[pivot]))
+      pivot = i;
+  const int pr = (int) (pivot / n), pc = (int) (pivot % n);
+  std::vector<double> row (n, 0.0), col (n, 0.0);
+  if (k[pivot] != 0.0) {
+    for (int j = 0; j < n; j++)
+      row[j] = k[pr * n + j];
+    for (int i = 0; i < n; i++)
+      col[i] = k[i * n + pc] / k[pivot];
+  }
+  double residual = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      residual += std::fabs (k[i * n + j] - col[i] * row[j]);
+  out->separable = residual * 255.0 * std::fabs (scale) <= 0.25;
+  out->row.assign (row.begin (), row.end ());
+  out->col.assign (col.begin (), col.end ());
+}
+
+static ChannelWeights
+prepare_channel (const std::vector<double> &k, int n, bool normalize)
+{
+  ChannelWeights c;
+  double sum = 0.0, magnitude = 0.0;
+  for (double v : k) {
+    sum += v;
+    magnitude += std::fabs (v);
+  }
+  const bool zero_sum = std::fabs (sum) <= 1e-9 * magnitude;
+  const double scale = normalize && !zero_sum ? 1.0 / sum : 1.0;
+  c.scale = (float) scale;
+  c.taps.assign (k.begin (), k.end ());
+  factorize (k, n, scale, &c);
+  return c;
+}
+
+Weights
+prepare_weights (const std::vector<double> &kernel,
+    const std::array<std::vector<double>, 3> &overrides, bool normalize, double bias)
+{
+  Weights w;
+  w.n = square_side (kernel.size ());
+  w.bias = (float) bias;
+  w.channel[Weights::kGray] = prepare_channel (kernel, w.n, normalize);
+  for (int c = 0; c < 3; c++)
+    w.channel[c] = overrides[c].empty () ? w.channel[Weights::kGray] :
+        prepare_channel (overrides[c], w.n, normalize);
+  return w;
+}
+
+Engine::Engine ()
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_convolution_debug, "clconvolution", 0,
+        "Convolution engine of clconvolve and clfir");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+void
+Engine::set_format (const GstVideoInfo * info)
+{
+  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8) {
+    layout_ = GRAY;
+  } else if (GST_VIDEO_INFO_IS_RGB (info) && GST_VIDEO_INFO_N_PLANES (info) == 1 &&
+      GST_VIDEO_INFO_COMP_DEPTH (info, 0) == 8 &&
+      (GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 3 ||
+          GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 4)) {
+    int first = 3;
+    for (int c = 0; c < 3; c++)
+      first = std::min (first, (int) GST_VIDEO_INFO_COMP_POFFSET (info, c));
+    layout_ = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 3 ? RGB :
+        first == 1 ? ALPHA_FIRST : ALPHA_LAST;
+    for (int c = 0; c < 3; c++)
+      lane_channel_[GST_VIDEO_INFO_COMP_POFFSET (info, c) - first] = c;
+  } else {
+    throw std::runtime_error (std::string ("unsupported format ") +
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
+  }
+  built_n_ = 0;
+  weights_buffer_ = cl::Buffer ();
+  tmp_ = cl::Buffer ();
+  tmp_size_ = 0;
+  weights_dirty_ = true;
+}
+
+void
+Engine::set_weights (const Weights & weights)
+{
+  weights_ = weights;
+  weights_dirty_ = true;
+}
+
+bool
+Engine::uses_separable () const
+{
+  if (weights_.n < kSeparableMinSide)
+    return false;
+  if (layout_ == GRAY)
+    return weights_.channel[Weights::kGray].separable;
+  return weights_.channel[0].separable && weights_.channel[1].separable &&
+      weights_.channel[2].separable;
+}
+
+void
+Engine::build (GstClContext * ctx)
+{
+  static const std::string source = std::string (gst_cl_kernel_common) +
+      gst_cl_kernel_convolve;
+  const int n = weights_.n;
+  const std::string options = " -D N=" + std::to_string (n) + " -D LAYOUT=" +
+      std::to_string (layout_) + " -D TILE_W=" + std::to_string (kTileW) +
+      " -D TILE_H=" + std::to_string (kTileH);
+  cl::Program program = gstcl::program (ctx, source, options);
+  direct_ = cl::Kernel (program, "convolve_direct");
+  fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
+  rows_ = cl::Kernel (program, "convolve_rows");
+  columns_ = cl::Kernel (program, "convolve_columns");
+  tiled_ = cl::Kernel (program, "convolve_tiled");
+  /* A device may not fit the tile or the group: then the direct path. */
+  const cl::Device &device = gstcl::device_of (ctx);
+  tiled_usable_ = tiled_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
+      (size_t) kTileW * kTileH &&
+      tiled_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
+      device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  built_n_ = n;
+}
+
+void
+Engine::upload (GstClContext * ctx)
+{
+  const int n = weights_.n;
+  const int lanes = layout_ == GRAY ? 1 : 4;
+  std::vector<float> host ((size_t) (n * n + 2 * n) * lanes, 0.0f);
+  for (int lane = 0; lane < (layout_ == GRAY ? 1 : 3); lane++) {
+    const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray :
+        lane_channel_[lane]];
+    for (int i = 0; i < n * n; i++)
+      host[(size_t) i * lanes + lane] = c.taps[i];
+    for (int i = 0; i < n && c.separable; i++) {
+      host[(size_t) (n * n + i) * lanes + lane] = c.row[i];
+      host[(size_t) (n * n + n + i) * lanes + lane] = c.col[i];
+    }
+  }
+  /* A new buffer rather than a write into the old one: frames already queued
+   * keep the weights they were queued with, and nothing waits. */
+  weights_buffer_ = cl::Buffer (gstcl::context_of (ctx),
+      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size () * sizeof (float), host.data ());
+  weights_dirty_ = false;
+}
+
+void
+Engine::log_path (const char *path)
+{
+  if (path == logged_path_ && weights_.n == logged_n_)
+    return;
+  GST_DEBUG ("%dx%d kernel, layout %d: %s path", weights_.n, weights_.n, layout_, path);
+  logged_path_ = path;
+  logged_n_ = weights_.n;
+}
+
+void
+Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
+{
+  if (built_n_ != weights_.n)
+    build (ctx);
+  if (weights_dirty_)
+    upload (ctx);
+
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  const cl_int in_offset = (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
+  const cl_int in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
+  const cl_int out_offset = (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0);
+  const cl_int out_stride = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0);
+
+  /* Per colour lane; lane 3 of 4-byte formats is copied, not computed. */
+  cl_float4 scale = {{1.0f, 1.0f, 1.0f, 0.0f}};
+  cl_float4 bias = {{weights_.bias, weights_.bias, weights_.bias, 0.0f}};
+  if (layout_ == GRAY)
+    scale.s[0] = weights_.channel[Weights::kGray].scale;
+  else
+    for (int lane = 0; lane < 3; lane++)
+      scale.s[lane] = weights_.channel[lane_channel_[lane]].scale;
+  const size_t acc_size = layout_ == GRAY ? sizeof (cl_float) : sizeof (cl_float4);
+
+  /* Sets scale, bias and border from argument `i` on. */
+  auto set_tail = [&] (cl::Kernel & k, cl_uint i) {
+    if (layout_ == GRAY) {
+      k.setArg (i, scale.s[0]);
+      k.setArg (i + 1, bias.s[0]);
+    } else {
+      k.setArg (i, scale);
+      k.setArg (i + 1, bias);
+    }
+    k.setArg (i + 2, (cl_int) border);
+  };
+
+  if (uses_separable ()) {
+    log_path ("separable");
+    const size_t need = (size_t) width * height * acc_size;
+    if (tmp_size_ != need) {
+      tmp_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, need);
+      tmp_size_ = need;
+    }
+    rows_.setArg (0, sizeof (cl_mem), &in->mem);
+    rows_.setArg (1, in_offset);
+    rows_.setArg (2, in_stride);
+    rows_.setArg (3, tmp_);
+    rows_.setArg (4, (cl_int) width);
+    rows_.setArg (5, (cl_int) height);
+    rows_.setArg (6, weights_buffer_);
+    rows_.setArg (7, (cl_int) border);
+    gstcl::enqueue_2d (ctx, rows_, width, height);
+
+    columns_.setArg (0, tmp_);
+    columns_.setArg (1, sizeof (cl_mem), &in->mem);
+    columns_.setArg (2, in_offset);
+    columns_.setArg (3, in_stride);
+    columns_.setArg (4, sizeof (cl_mem), &out->mem);
+    columns_.setArg (5, out_offset);
+    columns_.setArg (6, out_stride);
+    columns_.setArg (7, (cl_int) width);
+    columns_.setArg (8, (cl_int) height);
+    columns_.setArg (9, weights_buffer_);
+    set_tail (columns_, 10);
+    gstcl::enqueue_2d (ctx, columns_, width, height);
+    return;
+  }
+
+  const bool fast3x3 = weights_.n == 3;
+  const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
+  log_path (fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
+  cl::Kernel &k = fast3x3 ? fast3x3_ : tiled ? tiled_ : direct_;
+  k.setArg (0, sizeof (cl_mem), &in->mem);
+  k.setArg (1, in_offset);
+  k.setArg (2, in_stride);
+  k.setArg (3, sizeof (cl_mem), &out->mem);
+  k.setArg (4, out_offset);
+  k.setArg (5, out_stride);
+  k.setArg (6, (cl_int) width);
+  k.setArg (7, (cl_int) height);
+  k.setArg (8, weights_buffer_);
+  set_tail (k, 9);
+  if (fast3x3)
+    gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height);
+  else if (tiled)
+    gstcl::enqueue_2d (ctx, k, width, height, kTileW, kTileH);
+  else
+    gstcl::enqueue_2d (ctx, k, width, height);
+}
+
+}  // namespace clconv

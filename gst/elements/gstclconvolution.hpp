@@ -1,0 +1,101 @@
+/* The convolution engine shared by clconvolve and clfir: host-side checks and
+ * preparation of NxN kernels (normalisation, rank-1 detection) and the
+ * device side (kernels/convolve.cl): program variants, weights upload, and
+ * the choice between the 3x3, direct, tiled and separable paths. */
+#pragma once
+
+#include <gst/opencl/gstclfilter.h>
+#include <gst/opencl/gstcl.hpp>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace clconv {
+
+/* Formats both elements accept; the output has the input's format. */
+#define GST_CL_CONVOLUTION_CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, " \
+    "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR }, width = (int) [ 1, max ], " \
+    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+
+constexpr int kMaxSide = 31;
+
+/* Reads a GstValueArray of numbers. False, with the reason, when an element
+ * is not a number. */
+bool values_from_array (const GValue * array, std::vector<double> *out, std::string *why);
+/* Fills `array` (a GST_TYPE_ARRAY value) with `values` as doubles. */
+void array_from_values (const std::vector<double> &values, GValue * array);
+
+/* A GstValueArray property of doubles. Its elements may be NaN or infinite,
+ * so that such values reach set_property, which refuses them with a message
+ * (GObject's own check would print a critical warning instead). */
+GParamSpec *param_spec_weights (const char *name, const char *nick, const char *blurb,
+    GParamFlags flags);
+
+/* The side N of a square kernel of `count` values with N odd in 1..31, else
+ * 0. */
+int square_side (size_t count);
+/* "" when `k` is an NxN kernel with odd N in 1..31 and finite values, else
+ * the reason it is not. */
+std::string check_kernel (const std::vector<double> &k);
+
+/* One channel's weights, ready for the device. */
+struct ChannelWeights {
+  std::vector<float> taps;    /* N x N, row-major */
+  bool separable = false;     /* taps ~ col[i] * row[j], close enough */
+  std::vector<float> row, col;
+  float scale = 1.0f;         /* 1 / divisor */
+};
+
+/* The weights of every channel, all of side n. */
+struct Weights {
+  int n = 1;
+  /* Red, green and blue for colour formats; [kGray] for GRAY8. */
+  static constexpr int kGray = 3;
+  std::array<ChannelWeights, 4> channel;
+  float bias = 0.0f;
+};
+
+/* Prepares `kernel` (checked with check_kernel) for every channel, with
+ * `overrides` (empty or of the same size) in place of it for red, green and
+ * blue. With `normalize`, each channel is divided by its own sum unless that
+ * is 0 (closer to 0 than 1e-9 of the sum of |weights|). */
+Weights prepare_weights (const std::vector<double> &kernel,
+    const std::array<std::vector<double>, 3> &overrides, bool normalize, double bias);
+
+/* The device side, owned by one element and used from its streaming thread. */
+class Engine {
+public:
+  Engine ();
+  /* The negotiated format (one of GST_CL_CONVOLUTION_CAPS). Drops the device
+   * objects: the context may have changed. */
+  void set_format (const GstVideoInfo * info);
+  /* Takes effect at the next run (one small upload). */
+  void set_weights (const Weights & weights);
+  /* Convolves `in` into `out` (same format and size) on ctx's queue. */
+  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
+  /* Whether the current weights run as two 1-D passes. */
+  bool uses_separable () const;
+
+private:
+  enum Layout { GRAY = 0, RGB = 1, ALPHA_LAST = 2, ALPHA_FIRST = 3 };
+  void build (GstClContext * ctx);
+  void upload (GstClContext * ctx);
+  void log_path (const char *path);   /* at debug level, when it changes */
+
+  Layout layout_ = GRAY;
+  std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
+  Weights weights_;
+  bool weights_dirty_ = true;
+
+  int built_n_ = 0;            /* N of the kernels below; 0 = none built */
+  cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;
+  bool tiled_usable_ = false;
+  cl::Buffer weights_buffer_;
+  cl::Buffer tmp_;             /* separable passes' intermediate image */
+  size_t tmp_size_ = 0;
+  const char *logged_path_ = nullptr;
+  int logged_n_ = 0;
+};
+
+}  // namespace clconv

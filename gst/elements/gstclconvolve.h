@@ -1,0 +1,8 @@
+#pragma once
+
+#include <gst/opencl/gstclfilter.h>
+
+G_BEGIN_DECLS
+#define GST_TYPE_CL_CONVOLVE (gst_cl_convolve_get_type ())
+G_DECLARE_FINAL_TYPE (GstClConvolve, gst_cl_convolve, GST, CL_CONVOLVE, GstClFilter)
+G_END_DECLS

@@ -1,0 +1,8 @@
+#pragma once
+
+#include <gst/opencl/gstclfilter.h>
+
+G_BEGIN_DECLS
+#define GST_TYPE_CL_FIR (gst_cl_fir_get_type ())
+G_DECLARE_FINAL_TYPE (GstClFir, gst_cl_fir, GST, CL_FIR, GstClFilter)
+G_END_DECLS

@@ -1,0 +1,240 @@
+/* NxN convolution of 8-bit pixels, each colour channel with its own weights.
+ * Every kernel computes, per colour lane,
+ *   out = saturate (rint (sum (w * pixel) * scale + bias))
+ * and copies the alpha (or x) byte of 4-byte formats from the input.
+ *
+ * Build options:
+ *   N        kernel side, odd, 1..31 (a constant, so that loops unroll)
+ *   LAYOUT   LAYOUT_GRAY | LAYOUT_RGB | LAYOUT_ALPHA_LAST | LAYOUT_ALPHA_FIRST
+ *   TILE_W TILE_H  work-group size of convolve_tiled
+ * Arguments common to all: `border` is a BORDER_* value; `w` holds the
+ * weights as acc_t, one lane per colour byte in memory order:
+ *   w[0 .. N*N)            the 2-D taps, row-major
+ *   w[N*N .. N*N+N)        row factors   } of a rank-1 kernel, used by
+ *   w[N*N+N .. N*N+2N)     column factors} convolve_rows/_columns
+ * The weights are a buffer, not build options: a new kernel of the same size
+ * needs no rebuild. */
+
+#define LAYOUT_GRAY 0         /* 1 byte */
+#define LAYOUT_RGB 1          /* 3 colour bytes */
+#define LAYOUT_ALPHA_LAST 2   /* 3 colour bytes, then alpha or x */
+#define LAYOUT_ALPHA_FIRST 3  /* alpha or x, then 3 colour bytes */
+
+#define R (N / 2)
+#define W_ROWS (N * N)
+#define W_COLS (N * N + N)
+
+#if LAYOUT == LAYOUT_GRAY
+#define BPP 1
+typedef float acc_t;
+typedef uchar pix_t;
+#define TO_ACC convert_float
+#define TO_PIX_SAT convert_uchar_sat_rte
+#else
+#define BPP (LAYOUT == LAYOUT_RGB ? 3 : 4)
+typedef float4 acc_t;         /* colour in xyz, w unused (its weights are 0) */
+typedef uchar4 pix_t;
+#define TO_ACC convert_float4
+#define TO_PIX_SAT convert_uchar4_sat_rte
+#endif
+
+/* The colour bytes of the pixel at p, in lanes x, y, z. */
+inline pix_t load_pixel (__global const uchar * p)
+{
+#if LAYOUT == LAYOUT_GRAY
+  return p[0];
+#elif LAYOUT == LAYOUT_RGB
+  return (uchar4) (vload3 (0, p), 0);
+#elif LAYOUT == LAYOUT_ALPHA_LAST
+  return vload4 (0, p);
+#else
+  return vload4 (0, p).yzwx;
+#endif
+}
+
+/* Writes the result at p; `src` is the input pixel, for its alpha byte. */
+inline void store_pixel (__global uchar * p, __global const uchar * src, acc_t value)
+{
+  const pix_t c = TO_PIX_SAT (value);
+#if LAYOUT == LAYOUT_GRAY
+  p[0] = c;
+#elif LAYOUT == LAYOUT_RGB
+  vstore3 (c.xyz, 0, p);
+#elif LAYOUT == LAYOUT_ALPHA_LAST
+  vstore4 ((uchar4) (c.xyz, src[3]), 0, p);
+#else
+  vstore4 ((uchar4) (src[0], c.xyz), 0, p);
+#endif
+}
+
+/* The pixel at (x, y), which may lie outside the image. */
+inline pix_t fetch (__global const uchar * in, int stride, int x, int y, int width,
+    int height, int border)
+{
+  if (border == BORDER_CONSTANT && (x < 0 || y < 0 || x >= width || y >= height))
+    return (pix_t) 0;
+  x = border_index (x, width, border);
+  y = border_index (y, height, border);
+  return load_pixel (in + (size_t) y * stride + (size_t) x * BPP);
+}
+
+inline void store_result (__global uchar * out, int out_stride, __global const uchar * in,
+    int in_stride, int x, int y, acc_t sum, acc_t scale, acc_t bias)
+{
+  store_pixel (out + (size_t) y * out_stride + (size_t) x * BPP,
+      in + (size_t) y * in_stride + (size_t) x * BPP, sum * scale + bias);
+}
+
+/* One output per work-item, straight from global memory: small N. */
+__kernel void convolve_direct (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border)
+{
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  in += in_offset;
+  out += out_offset;
+
+  acc_t sum = 0;
+  if (x >= R && y >= R && x + R < width && y + R < height) {
+    __global const uchar *p = in + (size_t) (y - R) * in_stride + (size_t) (x - R) * BPP;
+    for (int ky = 0; ky < N; ky++, p += in_stride)
+      for (int kx = 0; kx < N; kx++)
+        sum += w[ky * N + kx] * TO_ACC (load_pixel (p + kx * BPP));
+  } else {
+    for (int ky = 0; ky < N; ky++)
+      for (int kx = 0; kx < N; kx++)
+        sum += w[ky * N + kx] *
+            TO_ACC (fetch (in, in_stride, x - R + kx, y - R + ky, width, height, border));
+  }
+  store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
+}
+
+#if N == 3
+/* The 3x3 fast path: four outputs of a row per work-item from a 6x3 window
+ * held in registers, the nine weights loaded once. */
+__kernel void convolve_3x3 (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border)
+{
+  const int x0 = get_global_id (0) * 4;
+  const int y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  in += in_offset;
+  out += out_offset;
+
+  acc_t k[9];
+  for (int i = 0; i < 9; i++)
+    k[i] = w[i];
+  acc_t sum[4];
+  for (int o = 0; o < 4; o++)
+    sum[o] = 0;
+  for (int ky = 0; ky < 3; ky++) {
+    const int yy = y - 1 + ky;
+    acc_t p[6];
+    if (x0 >= 1 && x0 + 4 < width && yy >= 0 && yy < height) {
+      __global const uchar *row = in + (size_t) yy * in_stride + (size_t) (x0 - 1) * BPP;
+      for (int i = 0; i < 6; i++)
+        p[i] = TO_ACC (load_pixel (row + i * BPP));
+    } else {
+      for (int i = 0; i < 6; i++)
+        p[i] = TO_ACC (fetch (in, in_stride, x0 - 1 + i, yy, width, height, border));
+    }
+    for (int o = 0; o < 4; o++)
+      sum[o] += k[3 * ky] * p[o] + k[3 * ky + 1] * p[o + 1] + k[3 * ky + 2] * p[o + 2];
+  }
+  for (int o = 0; o < 4 && x0 + o < width; o++)
+    store_result (out, out_stride, in, in_stride, x0 + o, y, sum[o], scale, bias);
+}
+#endif
+
+/* Large N: each work-group loads its (TILE + N - 1)^2 input window, borders
+ * applied, into local memory once, and reads every tap from there. */
+__kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))
+void convolve_tiled (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border)
+{
+#define SPAN_W (TILE_W + N - 1)
+#define SPAN_H (TILE_H + N - 1)
+  __local pix_t tile[SPAN_H][SPAN_W];
+  const int lx = get_local_id (0);
+  const int ly = get_local_id (1);
+  const int x0 = get_group_id (0) * TILE_W - R;
+  const int y0 = get_group_id (1) * TILE_H - R;
+  in += in_offset;
+  out += out_offset;
+
+  for (int i = ly * TILE_W + lx; i < SPAN_W * SPAN_H; i += TILE_W * TILE_H) {
+    const int ty = i / SPAN_W;
+    const int tx = i - ty * SPAN_W;
+    tile[ty][tx] = fetch (in, in_stride, x0 + tx, y0 + ty, width, height, border);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  acc_t sum = 0;
+  for (int ky = 0; ky < N; ky++)
+    for (int kx = 0; kx < N; kx++)
+      sum += w[ky * N + kx] * TO_ACC (tile[ly + ky][lx + kx]);
+  store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
+#undef SPAN_W
+#undef SPAN_H
+}
+
+/* Rank-1 kernels, first pass: rows into a float image tmp (width x height). */
+__kernel void convolve_rows (__global const uchar * in, int in_offset, int in_stride,
+    __global acc_t * tmp, int width, int height, __constant acc_t * w, int border)
+{
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  in += in_offset;
+
+  acc_t sum = 0;
+  if (x >= R && x + R < width) {
+    __global const uchar *p = in + (size_t) y * in_stride + (size_t) (x - R) * BPP;
+    for (int k = 0; k < N; k++)
+      sum += w[W_ROWS + k] * TO_ACC (load_pixel (p + k * BPP));
+  } else {
+    for (int k = 0; k < N; k++)
+      sum += w[W_ROWS + k] * TO_ACC (fetch (in, in_stride, x - R + k, y, width, height,
+          border));
+  }
+  tmp[(size_t) y * width + x] = sum;
+}
+
+/* Second pass: columns of tmp, then scale, bias and the output bytes. */
+__kernel void convolve_columns (__global const acc_t * tmp, __global const uchar * in,
+    int in_offset, int in_stride, __global uchar * out, int out_offset, int out_stride,
+    int width, int height, __constant acc_t * w, acc_t scale, acc_t bias, int border)
+{
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  in += in_offset;
+  out += out_offset;
+
+  acc_t sum = 0;
+  if (y >= R && y + R < height) {
+    __global const acc_t *p = tmp + (size_t) (y - R) * width + x;
+    for (int k = 0; k < N; k++)
+      sum += w[W_COLS + k] * p[(size_t) k * width];
+  } else {
+    for (int k = 0; k < N; k++) {
+      const int yy = y - R + k;
+      if (border == BORDER_CONSTANT && (yy < 0 || yy >= height))
+        continue;
+      sum += w[W_COLS + k] * tmp[(size_t) border_index (yy, height, border) * width + x];
+    }
+  }
+  store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
+}

@@ -1,0 +1,753 @@
+/* clconvolve and clfir against a CPU reference written here: N in {1, 3, 5,
+ * 7, 15, 31}, every border, every format, sizes 1x1 to 1920x1080, padded
+ * strides, system and OpenCL memory input, random kernels (negative weights,
+ * rank 1, per channel). Colour bytes within 1, alpha and x bytes exact.
+ * Also: changes while playing, frames staying on the device in a chain, and
+ * bad property values refused. */
+#include "cltest.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/opencl/gstclcontext.h>
+#include <gst/opencl/gstclmemory.h>
+
+#include <array>
+#include <cmath>
+
+using namespace cltest;
+
+struct Format {
+  const char *name;
+  int bpp;
+  int channels;      /* colour channels: 1 (GRAY8) or 3 */
+  int off[3];        /* byte offsets of R, G, B (GRAY8: off[0]) */
+  int alpha;         /* byte offset of alpha or x, -1 = none */
+};
+
+static const Format formats[] = {
+  {"GRAY8", 1, 1, {0, 0, 0}, -1}, {"RGB", 3, 3, {0, 1, 2}, -1},
+  {"BGR", 3, 3, {2, 1, 0}, -1}, {"RGBA", 4, 3, {0, 1, 2}, 3},
+  {"BGRA", 4, 3, {2, 1, 0}, 3}, {"RGBx", 4, 3, {0, 1, 2}, 3},
+  {"BGRx", 4, 3, {2, 1, 0}, 3}, {"ARGB", 4, 3, {1, 2, 3}, 0},
+  {"ABGR", 4, 3, {3, 2, 1}, 0}, {"xRGB", 4, 3, {1, 2, 3}, 0},
+  {"xBGR", 4, 3, {3, 2, 1}, 0},
+};
+static const int kGray = 0, kRGBA = 3;
+static const int sides[] = {1, 3, 5, 7, 15, 31};
+
+/* ---------------------------------------------------------------- reference */
+
+/* An N x N kernel, with its factors when the test built it as rank 1;
+ * n = 0: none. */
+struct Kernel {
+  int n = 0;
+  std::vector<double> k;
+  std::vector<double> row, col;   /* k[i][j] = col[i] * row[j] when not empty */
+};
+
+/* What one frame is convolved with. */
+struct Conv {
+  Kernel main {1, {1.0}, {}, {}};    /* the default: identity */
+  std::array<Kernel, 3> overrides;   /* n = 0: none */
+  bool normalize = true;
+  double bias = 0.0;
+  int border = REPLICATE;
+
+  const Kernel &for_channel (int c, const Format & f) const
+  {
+    return f.channels == 1 || overrides[c].n == 0 ? main : overrides[c];
+  }
+};
+
+/* Index of every coordinate from -r to size - 1 + r (at [i + r]); -1 = 0. */
+static std::vector<int>
+border_map (int size, int r, int border)
+{
+  std::vector<int> m (size + 2 * r);
+  for (int i = -r; i < size + r; i++)
+    m[i + r] = border_index (i, size, border);
+  return m;
+}
+
+/* One channel: saturate (rint (sum (k * p) / divisor + bias)), in double. */
+static std::vector<int>
+reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & kern,
+    const Conv & conv)
+{
+  const int n = kern.n, r = n / 2;
+  double sum = 0, magnitude = 0;
+  for (double v : kern.k) {
+    sum += v;
+    magnitude += std::fabs (v);
+  }
+  const double divisor = conv.normalize && std::fabs (sum) > 1e-9 * magnitude ? sum : 1.0;
+  const std::vector<int> xs = border_map (w, r, conv.border);
+  const std::vector<int> ys = border_map (h, r, conv.border);
+  auto px = [&] (int bx, int by) { return bx < 0 || by < 0 ? 0 : plane[by * w + bx]; };
+
+  std::vector<double> acc (w * h, 0.0);
+  if (!kern.row.empty ()) {
+    /* Rank 1: rows then columns, the same sum in exact arithmetic. */
+    std::vector<double> tmp (w * h, 0.0);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int j = 0; j < n; j++)
+          tmp[y * w + x] += kern.row[j] * px (xs[x + j], y);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int i = 0; i < n; i++)
+          if (ys[y + i] >= 0)
+            acc[y * w + x] += kern.col[i] * tmp[ys[y + i] * w + x];
+  } else {
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+          const int by = ys[y + i];
+          if (by < 0)
+            continue;
+          const double *krow = &kern.k[i * n];
+          const int *xrow = &xs[x];
+          for (int j = 0; j < n; j++)
+            s += krow[j] * px (xrow[j], by);
+        }
+        acc[y * w + x] = s;
+      }
+  }
+  std::vector<int> out (w * h);
+  for (int i = 0; i < w * h; i++)
+    out[i] = (int) std::min (255.0, std::max (0.0,
+            std::nearbyint (acc[i] / divisor + conv.bias)));
+  return out;
+}
+
+/* Compares `out` (format f) with the reference of `in` (with its `layout`). */
+static void
+check_output (GstBuffer * in, const GstVideoInfo * layout, GstBuffer * out,
+    const GstVideoInfo * out_info, const Format & f, const Conv & conv, const char *what)
+{
+  const int w = GST_VIDEO_INFO_WIDTH (layout), h = GST_VIDEO_INFO_HEIGHT (layout);
+  GstMapInfo map;
+  fail_unless (gst_buffer_map (in, &map, GST_MAP_READ));
+  auto in_at = [&] (int x, int y, int byte) {
+    return (int) map.data[GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
+        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp + byte];
+  };
+  std::array<std::vector<int>, 3> want;
+  for (int c = 0; c < f.channels; c++) {
+    std::vector<int> plane (w * h);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        plane[y * w + x] = in_at (x, y, f.off[c]);
+    want[c] = reference_channel (plane, w, h, conv.for_channel (c, f), conv);
+  }
+
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, out_info, out, GST_MAP_READ));
+  int bad = 0, worst = 0;
+  for (int y = 0; y < h; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int x = 0; x < w; x++) {
+      for (int c = 0; c < f.channels; c++) {
+        const int got = row[x * f.bpp + f.off[c]], expect = want[c][y * w + x];
+        const int diff = std::abs (got - expect);
+        worst = std::max (worst, diff);
+        if (diff > 1 && bad++ < 3)
+          GST_ERROR ("%s: %s %dx%d (%d,%d) channel %d: got %d want %d", what, f.name, w,
+              h, x, y, c, got, expect);
+      }
+      if (f.alpha >= 0 && row[x * f.bpp + f.alpha] != in_at (x, y, f.alpha) && bad++ < 3)
+        GST_ERROR ("%s: %s (%d,%d) alpha changed", what, f.name, x, y);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unmap (in, &map);
+  fail_unless (bad == 0, "%s: %s %dx%d N=%d border %s normalize %d bias %g: %d bytes "
+      "wrong, worst by %d", what, f.name, w, h, conv.main.n, border_name (conv.border),
+      conv.normalize, conv.bias, bad, worst);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* Random weights in [-1, 1] around a centre that dominates, so that the sum
+ * is well away from 0, times `gain` (sign and scale vary). */
+static Kernel
+random_kernel (int n, std::mt19937 & rng, double gain)
+{
+  std::uniform_real_distribution<double> u (-1.0, 1.0);
+  Kernel k;
+  k.n = n;
+  k.k.resize (n * n);
+  for (auto &v : k.k)
+    v = u (rng);
+  k.k[n * n / 2] += 0.3 * n * n + 1.0;
+  double sum = 0;
+  for (double v : k.k)
+    sum += v;
+  for (auto &v : k.k)
+    v *= gain / sum;
+  return k;
+}
+
+/* A random rank-1 kernel col * row^T with negative entries. */
+static Kernel
+random_separable (int n, std::mt19937 & rng, double gain)
+{
+  std::uniform_real_distribution<double> u (-1.0, 1.0);
+  Kernel k;
+  k.n = n;
+  k.row.resize (n);
+  k.col.resize (n);
+  double rs = 0, cs = 0;
+  for (int i = 0; i < n; i++) {
+    k.row[i] = u (rng) + (i == n / 2 ? 0.5 * n + 1.0 : 0.0);
+    k.col[i] = u (rng) + (i == n / 2 ? 0.5 * n + 1.0 : 0.0);
+    rs += k.row[i];
+    cs += k.col[i];
+  }
+  for (int i = 0; i < n; i++) {
+    k.row[i] *= gain / rs;
+    k.col[i] /= cs;
+  }
+  k.k.resize (n * n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      k.k[i * n + j] = k.col[i] * k.row[j];
+  return k;
+}
+
+/* ---------------------------------------------------------------- harness */
+
+static GValue
+array_value (const std::vector<double> &values)
+{
+  GValue array = G_VALUE_INIT;
+  g_value_init (&array, GST_TYPE_ARRAY);
+  GValue v = G_VALUE_INIT;
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (double d : values) {
+    g_value_set_double (&v, d);
+    gst_value_array_append_value (&array, &v);
+  }
+  g_value_unset (&v);
+  return array;
+}
+
+static void
+set_array (GstElement * e, const char *name, const std::vector<double> &values)
+{
+  GValue array = array_value (values);
+  g_object_set_property (G_OBJECT (e), name, &array);
+  g_value_unset (&array);
+}
+
+static std::vector<double>
+get_array (GstElement * e, const char *name)
+{
+  GValue array = G_VALUE_INIT;
+  g_value_init (&array, GST_TYPE_ARRAY);
+  g_object_get_property (G_OBJECT (e), name, &array);
+  std::vector<double> out;
+  for (guint i = 0; i < gst_value_array_get_size (&array); i++)
+    out.push_back (g_value_get_double (gst_value_array_get_value (&array, i)));
+  g_value_unset (&array);
+  return out;
+}
+
+/* Sets every property of clconvolve `e` to `conv`, overrides cleared first
+ * so that the size may change. */
+static void
+apply (GstElement * e, const Conv & conv)
+{
+  static const char *const names[] = {"red-kernel", "green-kernel", "blue-kernel"};
+  for (const char *name : names)
+    set_array (e, name, {});
+  set_array (e, "kernel", conv.main.k);
+  for (int c = 0; c < 3; c++)
+    if (conv.overrides[c].n)
+      set_array (e, names[c], conv.overrides[c].k);
+  g_object_set (e, "normalize", conv.normalize, "bias", conv.bias, "border", conv.border,
+      nullptr);
+}
+
+/* One context for every harness of a test: programs are built once. */
+static GstClContext *
+shared_context ()
+{
+  static GstClContext *context = nullptr;
+  if (!context) {
+    GError *error = nullptr;
+    context = gst_cl_context_new (nullptr, &error);
+    fail_unless (context != nullptr, "no OpenCL device: %s", error ? error->message : "");
+  }
+  return context;
+}
+
+/* A harness around `description`, whose element under test is named "c". */
+static GstHarness *
+make_harness (const std::string & description, GstElement ** element)
+{
+  GError *error = nullptr;
+  GstElement *bin = gst_parse_bin_from_description (description.c_str (), TRUE, &error);
+  fail_unless (bin != nullptr, "%s", error ? error->message : "");
+  gst_object_ref_sink (bin);
+  GstContext *context = gst_context_new_cl_context (shared_context ());
+  gst_element_set_context (bin, context);
+  gst_context_unref (context);
+  *element = gst_bin_get_by_name (GST_BIN (bin), "c");
+  GstHarness *h = gst_harness_new_with_element (bin, "sink", "src");
+  gst_object_unref (bin);
+  return h;
+}
+
+static GstVideoInfo
+negotiated_output (GstHarness * h)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstVideoInfo info;
+  fail_unless (caps && gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  return info;
+}
+
+/* Pushes one random frame and checks the output against `conv`. */
+static void
+push_and_check (GstHarness * h, const Format & f, int w, int hgt, int pad, uint32_t seed,
+    const Conv & conv, const char *what)
+{
+  GstVideoInfo info = video_info (f.name, w, hgt), layout;
+  GstBuffer *in = random_frame (&info, pad, seed, &layout);
+  GST_BUFFER_PTS (in) = seed * GST_MSECOND;
+  gst_buffer_ref (in);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  fail_unless (out != nullptr);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), seed * GST_MSECOND);
+  GstVideoInfo out_info = negotiated_output (h);
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info), GST_VIDEO_INFO_FORMAT (&info));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info), hgt);
+  check_output (in, &layout, out, &out_info, f, conv, what);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+}
+
+/* A random convolution of side n: kind 0 one kernel, 1 one rank-1 kernel,
+ * 2 a kernel per channel, 3 a rank-1 kernel per channel. */
+static Conv
+random_conv (int n, int kind, int border, std::mt19937 & rng)
+{
+  static const double gains[] = {1.0, 3.7, -2.0, 0.8};
+  std::uniform_int_distribution<int> pick (0, 3);
+  Conv conv;
+  conv.border = border;
+  conv.normalize = pick (rng) != 0;
+  conv.bias = conv.normalize ? 0.0 : (pick (rng) - 1) * 20.5;
+  /* Normalised kernels may have any gain; others keep the sum near 1. */
+  auto gain = [&] () { return conv.normalize ? gains[pick (rng)] : 0.8 + 0.1 * pick (rng); };
+  const bool separable = kind == 1 || kind == 3;
+  auto make = [&] () { return separable ? random_separable (n, rng, gain ()) :
+        random_kernel (n, rng, gain ()); };
+  conv.main = make ();
+  if (kind >= 2)
+    for (auto &o : conv.overrides)
+      o = make ();
+  return conv;
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* Every side, border and kind of kernel on small frames, in system memory
+ * (with and without padded strides) and in OpenCL memory; the kernel changes
+ * between frames of one harness. */
+static void
+run_format (const Format & f)
+{
+  static const int small[][2] = {{1, 1}, {2, 2}, {33, 17}};
+  std::mt19937 rng (1234 + f.bpp * 7 + f.off[0]);
+  uint32_t seed = 1;
+  for (auto &s : small) {
+    for (bool cl_input : {false, true}) {
+      GstElement *c;
+      GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+          "clconvolve name=c", &c);
+      gst_harness_set_src_caps_str (h, caps_string (f.name, s[0], s[1]).c_str ());
+      for (int n : sides)
+        for (int border = 0; border < 3; border++)
+          for (int kind = 0; kind < 4; kind++) {
+            Conv conv = random_conv (n, kind, border, rng);
+            apply (c, conv);
+            if (n > 1) {
+              gboolean separable;
+              g_object_get (c, "separable", &separable, nullptr);
+              fail_unless_equals_int (separable, kind == 1 || kind == 3);
+            }
+            push_and_check (h, f, s[0], s[1], seed % 2 ? 7 : 0, seed, conv,
+                cl_input ? "OpenCL memory" : "system memory");
+            seed++;
+          }
+      gst_object_unref (c);
+      gst_harness_teardown (h);
+    }
+  }
+}
+
+#define FORMAT_TEST(i) \
+  GST_START_TEST (test_format_##i) { run_format (formats[i]); } GST_END_TEST
+FORMAT_TEST (0) FORMAT_TEST (1) FORMAT_TEST (2) FORMAT_TEST (3) FORMAT_TEST (4)
+FORMAT_TEST (5) FORMAT_TEST (6) FORMAT_TEST (7) FORMAT_TEST (8) FORMAT_TEST (9)
+FORMAT_TEST (10)
+
+/* 640x480 and 1920x1080 with a subset of sides, formats and kinds; N=31
+ * only at 640x480 or rank 1. */
+GST_START_TEST (test_large_frames)
+{
+  struct Case { int format, w, h, n, kind, border; bool cl_input; int pad; };
+  static const Case cases[] = {
+    {3, 640, 480, 31, 0, REFLECT, true, 0},        /* RGBA, tiled */
+    {0, 640, 480, 15, 2, CONSTANT, false, 12},     /* GRAY8, tiled */
+    {2, 640, 480, 5, 2, REPLICATE, false, 0},      /* BGR, direct, per channel */
+    {9, 640, 480, 3, 0, CONSTANT, true, 0},        /* xRGB, 3x3 */
+    {1, 640, 480, 31, 3, REFLECT, false, 5},       /* RGB, separable per channel */
+    {5, 1920, 1080, 3, 2, REFLECT, false, 8},      /* RGBx, 3x3 */
+    {0, 1920, 1080, 7, 0, REPLICATE, true, 0},     /* GRAY8, tiled */
+    {4, 1920, 1080, 31, 1, CONSTANT, true, 0},     /* BGRA, separable */
+    {8, 1920, 1080, 1, 0, REPLICATE, false, 4},    /* ABGR, 1x1 */
+    {1, 1920, 1080, 15, 3, REPLICATE, false, 0},   /* RGB, separable */
+  };
+  std::mt19937 rng (99);
+  uint32_t seed = 500;
+  for (const Case &t : cases) {
+    const Format &f = formats[t.format];
+    GstElement *c;
+    GstHarness *h = make_harness (t.cl_input ? "clupload ! clconvolve name=c" :
+        "clconvolve name=c", &c);
+    gst_harness_set_src_caps_str (h, caps_string (f.name, t.w, t.h).c_str ());
+    Conv conv = random_conv (t.n, t.kind, t.border, rng);
+    apply (c, conv);
+    push_and_check (h, f, t.w, t.h, t.pad, seed++, conv, "large");
+    gst_object_unref (c);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST
+
+/* clfir: the default coefficients and random ones (negative too), on every
+ * format and border, small and large frames. */
+GST_START_TEST (test_fir)
+{
+  static const int fir_sizes[][2] = {{1, 1}, {2, 2}, {33, 17}, {640, 480}, {1920, 1080}};
+  const std::vector<double> default_k = {30 / 256.0, 5 / 256.0, 6 / 256.0, 19 / 256.0,
+      30 / 256.0, 9 / 256.0, 15 / 256.0, 5 / 256.0, 40 / 256.0};
+  std::mt19937 rng (7);
+  uint32_t seed = 900;
+  for (int fi = 0; fi < (int) G_N_ELEMENTS (formats); fi++) {
+    const Format &f = formats[fi];
+    for (int si = 0; si < 5; si++) {
+      const int w = fir_sizes[si][0], hgt = fir_sizes[si][1];
+      /* Large frames on a few formats only. */
+      if ((si == 3 && fi % 3 != 0) || (si == 4 && fi % 5 != 1))
+        continue;
+      const bool cl_input = (fi + si) % 2 == 1;
+      GstElement *c;
+      GstHarness *h = make_harness (cl_input ? "clupload ! clfir name=c" :
+          "clfir name=c", &c);
+      gst_harness_set_src_caps_str (h, caps_string (f.name, w, hgt).c_str ());
+      fail_unless (get_array (c, "coefficients") == default_k);
+      for (int border = 0; border < 3; border++) {
+        Conv conv;
+        conv.normalize = false;
+        conv.border = border;
+        conv.main.n = 3;
+        conv.main.k = default_k;
+        g_object_set (c, "border", border, nullptr);
+        if (border > 0) {
+          conv.main = random_kernel (3, rng, border == 1 ? 1.0 : -1.0);
+          conv.main.k[1] -= 0.5;
+          if (border == 2)
+            conv.main.k[4] += 2.0;  /* sum 1 again: not all black */
+          set_array (c, "coefficients", conv.main.k);
+        }
+        push_and_check (h, f, w, hgt, seed % 2 ? 3 : 0, seed, conv, "clfir");
+        seed++;
+      }
+      gst_object_unref (c);
+      gst_harness_teardown (h);
+    }
+  }
+}
+GST_END_TEST
+
+/* Kernel, per-channel kernels, normalize, bias and border changed between
+ * frames while playing: each frame shows the settings of its push, none
+ * before, even though all frames are read back only at the end (output in
+ * OpenCL memory, so the device may still be working on earlier frames). */
+GST_START_TEST (test_change_while_playing)
+{
+  const Format &f = formats[kRGBA];
+  const int w = 45, hgt = 23;
+  GstElement *c;
+  GstHarness *h = make_harness ("clupload ! clconvolve name=c", &c);
+  gst_harness_set_src_caps_str (h, caps_string (f.name, w, hgt).c_str ());
+  gst_harness_set_sink_caps_str (h, caps_string (f.name, w, hgt, true).c_str ());
+
+  std::mt19937 rng (5);
+  std::vector<Conv> convs;
+  Conv identity;
+  convs.push_back (identity);                       /* the default: <1> */
+  convs.push_back (random_conv (5, 0, REPLICATE, rng));
+  convs.push_back (random_conv (5, 2, REPLICATE, rng));   /* same N, per channel */
+  Conv c3 = convs.back ();
+  c3.overrides[1] = Kernel ();                      /* green back to kernel */
+  convs.push_back (c3);
+  Conv c4 = c3;
+  c4.bias = 30;
+  c4.normalize = !c4.normalize;
+  convs.push_back (c4);
+  Conv c5 = c4;
+  c5.border = CONSTANT;
+  convs.push_back (c5);
+  convs.push_back (random_conv (15, 1, REFLECT, rng));    /* separable */
+  convs.push_back (random_conv (3, 0, CONSTANT, rng));    /* 3x3 path */
+  convs.push_back (random_conv (31, 0, REFLECT, rng));    /* tiled */
+
+  struct Sent { GstBuffer *in; GstVideoInfo layout; size_t conv; };
+  std::vector<Sent> sent;
+  uint32_t seed = 3000;
+  for (size_t i = 0; i < convs.size (); i++) {
+    if (i > 0)
+      apply (c, convs[i]);
+    for (int frame = 0; frame < 3; frame++) {   /* several frames per setting */
+      GstVideoInfo info = video_info (f.name, w, hgt), layout;
+      GstBuffer *in = random_frame (&info, frame == 1 ? 9 : 0, seed++, &layout);
+      sent.push_back ({gst_buffer_ref (in), layout, i});
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    }
+  }
+  GstVideoInfo out_info = negotiated_output (h);
+  for (const Sent &s : sent) {
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != nullptr);
+    fail_unless (gst_is_cl_memory (gst_buffer_peek_memory (out, 0)));
+    char what[64];
+    g_snprintf (what, sizeof what, "setting %u", (unsigned) s.conv);
+    check_output (s.in, &s.layout, out, &out_info, f, convs[s.conv], what);
+    gst_buffer_unref (out);
+    gst_buffer_unref (s.in);
+  }
+  gst_object_unref (c);
+  gst_harness_teardown (h);
+}
+GST_END_TEST
+
+/* Frames from videotestsrc go up once and down once through the chain. */
+static void
+check_stays_on_device (const char *filters, int frames)
+{
+  std::string description = "videotestsrc pattern=ball num-buffers=" +
+      std::to_string (frames) + " ! video/x-raw,format=RGBA,width=160,height=120 ! "
+      "clupload ! " + filters + " ! cldownload ! appsink name=sink sync=false";
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch (description.c_str (), &error);
+  fail_unless (pipeline != nullptr, "%s", error ? error->message : "");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstClMemoryStats before, after;
+  gst_cl_memory_get_stats (&before);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  int pulled = 0;
+  while (GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+    pulled++;
+    gst_sample_unref (sample);
+  }
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *error_msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (error_msg == nullptr, "%s: error message", filters);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_cl_memory_get_stats (&after);
+  fail_unless_equals_int (pulled, frames);
+  fail_unless_equals_int ((int) (after.uploads - before.uploads), frames);
+  fail_unless_equals_int ((int) (after.downloads - before.downloads), frames);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+GST_START_TEST (test_chain_stays_on_device)
+{
+  check_stays_on_device ("clconvolve kernel=\"<1,2,1,2,4,2,1,2,1>\" ! clsobel", 10);
+  check_stays_on_device ("clconvolve kernel=\"<1,4,6,4,1,4,16,24,16,4,6,24,36,24,6,"
+      "4,16,24,16,4,1,4,6,4,1>\" ! clsobel", 10);
+  check_stays_on_device ("clfir ! clconvolve red-kernel=\"<2>\" ! clsobel", 10);
+}
+GST_END_TEST
+
+/* Pops the next warning of `bus`, if any, and says whether its text
+ * mentions `needle`. */
+static bool
+warned (GstBus * bus, const char *needle)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  if (!msg)
+    return false;
+  GError *error = nullptr;
+  gst_message_parse_warning (msg, &error, nullptr);
+  const bool found = strstr (error->message, needle) != nullptr;
+  if (!found)
+    GST_ERROR ("warning '%s' lacks '%s'", error->message, needle);
+  g_error_free (error);
+  gst_message_unref (msg);
+  return found;
+}
+
+/* Bad kernels are refused with a warning; the kernel in force stays, for
+ * the property and for the frames. */
+GST_START_TEST (test_bad_values_refused)
+{
+  const Format &f = formats[kRGBA];
+  GstElement *c;
+  GstHarness *h = make_harness ("clconvolve name=c", &c);
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, caps_string (f.name, 19, 11).c_str ());
+
+  std::mt19937 rng (11);
+  Conv good = random_conv (5, 0, REFLECT, rng);
+  good.overrides[2] = random_kernel (5, rng, 1.0);
+  apply (c, good);
+  fail_unless (gst_bus_pop (bus) == nullptr);
+
+  const double nan = std::nan (""), inf = INFINITY;
+  struct Bad { const char *property; std::vector<double> values; const char *reason; };
+  const std::vector<Bad> bad = {
+    {"kernel", {1, 2, 3, 4}, "N odd"},                        /* even N */
+    {"kernel", std::vector<double> (10, 1.0), "N odd"},        /* not square */
+    {"kernel", std::vector<double> (33 * 33, 1.0), "N odd"},   /* N > 31 */
+    {"kernel", {}, "N odd"},                                   /* empty */
+    {"kernel", std::vector<double> (9, 1.0), "clear the per-channel"},  /* size change */
+    {"kernel", {1, 1, 1, 1, nan, 1, 1, 1, 1}, "finite"},
+    {"red-kernel", std::vector<double> (9, 1.0), "size"},      /* not 5x5 */
+    {"green-kernel", std::vector<double> (25, inf), "finite"},
+    {"blue-kernel", std::vector<double> (24, 1.0), "N odd"},
+  };
+  for (const Bad &b : bad) {
+    set_array (c, b.property, b.values);
+    fail_unless (warned (bus, b.reason), "%s: no warning", b.property);
+    fail_unless (get_array (c, "kernel") == good.main.k);
+    fail_unless (get_array (c, "red-kernel").empty ());
+    fail_unless (get_array (c, "blue-kernel") == good.overrides[2].k);
+    push_and_check (h, f, 19, 11, 0, 77, good, "after a refused value");
+  }
+  /* A good value in between, from a string as gst-launch sets it. */
+  gst_util_set_object_arg (G_OBJECT (c), "bias", "2");
+  good.bias = 2;
+  fail_unless (gst_bus_pop (bus) == nullptr);
+  push_and_check (h, f, 19, 11, 0, 78, good, "after a good value");
+
+  /* Clearing overrides, then a new size, is accepted. */
+  set_array (c, "blue-kernel", {});
+  gst_util_set_object_arg (G_OBJECT (c), "kernel", "<1,2,1,2,4,2,1,2,1>");
+  fail_unless (gst_bus_pop (bus) == nullptr);
+  fail_unless (get_array (c, "kernel") == std::vector<double> ({1, 2, 1, 2, 4, 2, 1, 2, 1}));
+
+  gst_element_set_bus (h->element, nullptr);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_harness_teardown (h);
+
+  /* clfir takes 9 finite coefficients only. */
+  GstHarness *fh = make_harness ("clfir name=c", &c);
+  bus = gst_bus_new ();
+  gst_element_set_bus (fh->element, bus);
+  const std::vector<double> before = get_array (c, "coefficients");
+  set_array (c, "coefficients", std::vector<double> (25, 0.04));
+  fail_unless (warned (bus, "9"));
+  set_array (c, "coefficients", {1, 1, 1, 1, inf, 1, 1, 1, 1});
+  fail_unless (warned (bus, "finite"));
+  fail_unless (get_array (c, "coefficients") == before);
+  gst_element_set_bus (fh->element, nullptr);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_harness_teardown (fh);
+}
+GST_END_TEST
+
+/* Semantics of the properties: the default is the identity; a kernel whose
+ * sum is 0 is not divided (edge detection + bias 128); GRAY8 uses kernel and
+ * ignores per-channel kernels; rank-1 detection tolerates rounding noise. */
+GST_START_TEST (test_semantics)
+{
+  GstElement *c;
+  GstHarness *h = make_harness ("clconvolve name=c", &c);
+  const Format &f = formats[kRGBA];
+  gst_harness_set_src_caps_str (h, caps_string (f.name, 21, 13).c_str ());
+  Conv identity;
+  push_and_check (h, f, 21, 13, 0, 1, identity, "default");
+
+  Conv edges;
+  edges.main.n = 3;
+  edges.main.k = {-1, -1, -1, -1, 8, -1, -1, -1, -1};
+  edges.bias = 128;
+  apply (c, edges);
+  push_and_check (h, f, 21, 13, 0, 2, edges, "zero sum");
+
+  /* A Gaussian rounded to 4 digits is still found rank 1. */
+  Conv gauss;
+  gauss.main.n = 7;
+  gauss.main.k.clear ();
+  for (int i = 0; i < 7; i++)
+    for (int j = 0; j < 7; j++)
+      gauss.main.k.push_back (std::round (1e4 * std::exp (-((i - 3) * (i - 3) +
+                      (j - 3) * (j - 3)) / 4.5)) / 1e4);
+  apply (c, gauss);
+  gboolean separable = FALSE;
+  g_object_get (c, "separable", &separable, nullptr);
+  fail_unless (separable);
+  push_and_check (h, f, 21, 13, 3, 3, gauss, "rounded gaussian");
+  /* One channel not rank 1: the whole kernel runs in 2-D. */
+  std::mt19937 rng (3);
+  gauss.overrides[0] = random_kernel (7, rng, 1.0);
+  apply (c, gauss);
+  g_object_get (c, "separable", &separable, nullptr);
+  fail_unless (!separable);
+  push_and_check (h, f, 21, 13, 0, 4, gauss, "one channel not rank 1");
+  gst_object_unref (c);
+  gst_harness_teardown (h);
+
+  h = make_harness ("clconvolve name=c", &c);
+  gst_harness_set_src_caps_str (h, caps_string ("GRAY8", 21, 13).c_str ());
+  Conv gray = random_conv (5, 2, REPLICATE, rng);   /* overrides set: ignored */
+  apply (c, gray);
+  push_and_check (h, formats[kGray], 21, 13, 0, 5, gray, "GRAY8 with overrides");
+  gst_object_unref (c);
+  gst_harness_teardown (h);
+}
+GST_END_TEST
+
+static Suite *
+convolve_suite (void)
+{
+  Suite *s = suite_create ("clconvolve");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_format_0);
+  tcase_add_test (tc, test_format_1);
+  tcase_add_test (tc, test_format_2);
+  tcase_add_test (tc, test_format_3);
+  tcase_add_test (tc, test_format_4);
+  tcase_add_test (tc, test_format_5);
+  tcase_add_test (tc, test_format_6);
+  tcase_add_test (tc, test_format_7);
+  tcase_add_test (tc, test_format_8);
+  tcase_add_test (tc, test_format_9);
+  tcase_add_test (tc, test_format_10);
+  tcase_add_test (tc, test_large_frames);
+  tcase_add_test (tc, test_fir);
+  tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_bad_values_refused);
+  tcase_add_test (tc, test_semantics);
+  return s;
+}
+
+GST_CHECK_MAIN (convolve);
