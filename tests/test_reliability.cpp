@@ -19,6 +19,10 @@ static const Case cases[] = {
   {"clupload", "video/x-raw,format=RGBA,width=67,height=33"},
   {"cldownload", "video/x-raw,format=RGBA,width=67,height=33"},
   {"clsobel", "video/x-raw,format=BGRx,width=67,height=33"},
+  {"clkernel", "video/x-raw,format=RGB,width=67,height=33"},
+  {"clconvolve kernel=<1,2,1,2,4,2,1,2,1>", "video/x-raw,format=ARGB,width=67,height=33"},
+  {"clfir", "video/x-raw,format=GRAY8,width=67,height=33"},
+  {"cldebayer", "video/x-bayer,format=grbg,width=66,height=34"},
   {"clupload ! clsobel ! cldownload", "video/x-raw,format=GRAY8,width=67,height=33"},
 };
 
@@ -64,7 +68,8 @@ wait_end (GstElement * pipeline, GstClockTime timeout = 60 * GST_SECOND)
 
 GST_START_TEST (test_state_cycling_unlinked)
 {
-  const char *factories[] = {"clupload", "cldownload", "clsobel"};
+  const char *factories[] = {"clupload", "cldownload", "clsobel", "clkernel", "clconvolve",
+      "clfir", "cldebayer"};
   const GstState orders[][6] = {
     {GST_STATE_READY, GST_STATE_NULL, GST_STATE_READY, GST_STATE_NULL},
     {GST_STATE_PAUSED, GST_STATE_NULL, GST_STATE_PLAYING, GST_STATE_NULL},
@@ -114,11 +119,12 @@ GST_START_TEST (test_nothing_lost)
     gst_harness_set_src_caps_str (h, c.input_caps);
     GstCaps *caps = gst_caps_from_string (c.input_caps);
     GstVideoInfo info;
-    fail_unless (gst_video_info_from_caps (&info, caps));
+    fail_unless (gst_cl_video_info_from_caps (&info, caps));
+    const bool bayer = gst_structure_has_name (gst_caps_get_structure (caps, 0), "video/x-bayer");
     gst_caps_unref (caps);
     GstCaps *ref_caps = gst_caps_from_string ("timestamp/x-test");
     for (guint i = 0; i < frames; i++) {
-      GstBuffer *b = cltest::random_frame (&info, i % 2 ? 7 : 0, i);
+      GstBuffer *b = cltest::random_frame (&info, i % 2 && !bayer ? 7 : 0, i);
       GST_BUFFER_PTS (b) = i * 40 * GST_MSECOND;
       GST_BUFFER_DTS (b) = i * 40 * GST_MSECOND - GST_MSECOND;
       GST_BUFFER_DURATION (b) = 40 * GST_MSECOND;
