@@ -30,6 +30,8 @@ static const char *kUsage =
     "  --concurrent N          N pipelines at once on one device (default 8, 0: off)\n"
     "  --limit-mib N           bytes of the bandwidth tests in MiB (default 256)\n"
     "  --fresh-kernel-cache    empty driver kernel caches (PoCL, NVIDIA) for cold figures\n"
+    "  --system-input          system-memory input frames even where the first element\n"
+    "                          offers its (pinned) buffer pool\n"
     "  --only SUBSTRING        only the cases whose name contains it\n"
     "  --list                  print the cases and exit\n"
     "  --json FILE             write the results as JSON\n"
@@ -102,6 +104,8 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error)
       *list = true;
     else if (a == "--fresh-kernel-cache")
       o->fresh_kernel_cache = true;
+    else if (a == "--system-input")
+      o->system_input = true;
     else if (a == "--help" || a == "-h") {
       std::fputs (kUsage, stdout);
       std::exit (0);
@@ -280,14 +284,15 @@ main (int argc, char **argv)
     std::fprintf (stderr, "gst-opencl-bench: %s\n", e.what ());
     return 1;
   }
-  gchar *gst_version = gst_version_string ();
-  env.gstreamer = gst_version;
-  g_free (gst_version);
+  guint major, minor, micro, nano;
+  gst_version (&major, &minor, &micro, &nano);
+  env.gstreamer = std::to_string (major) + "." + std::to_string (minor) + "." +
+      std::to_string (micro) + (nano ? "." + std::to_string (nano) : "");
   env.host = host_description ();
   env.date = now_iso ();
   for (int i = 0; i < argc; i++)
     env.command_line += (i ? " " : "") + std::string (argv[i]);
-  std::fprintf (stderr, "device: %s (%s, %s, driver %s); %s\n",
+  std::fprintf (stderr, "device: %s (%s, %s, driver %s); GStreamer %s\n",
       env.device.full_name ().c_str (), env.device.type_name (), env.device.version.c_str (),
       env.device.driver_version.c_str (), env.gstreamer.c_str ());
 

@@ -222,6 +222,7 @@ report_json (const Suite &s, const Environment &env)
   o["max_seconds"] = s.opt.max_seconds;
   o["concurrent"] = s.opt.concurrent;
   o["fresh_kernel_cache"] = s.opt.fresh_kernel_cache;
+  o["system_input"] = s.opt.system_input;
   Json sizes = Json::array ();
   for (const Size &z : s.opt.sizes)
     sizes.push (z.name);

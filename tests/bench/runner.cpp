@@ -93,13 +93,15 @@ setup_pool (RunState * st)
   const bool raw = gst_structure_has_name (gst_caps_get_structure (st->caps, 0),
       "video/x-raw");
 
-  GstPad *srcpad = gst_element_get_static_pad (st->src, "src");
-  GstQuery *query = gst_query_new_allocation (st->caps, TRUE);
   GstBufferPool *pool = nullptr;
-  if (gst_pad_peer_query (srcpad, query) && gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, nullptr, nullptr, nullptr);
-  gst_query_unref (query);
-  gst_object_unref (srcpad);
+  if (st->spec.proposed_pool) {
+    GstPad *srcpad = gst_element_get_static_pad (st->src, "src");
+    GstQuery *query = gst_query_new_allocation (st->caps, TRUE);
+    if (gst_pad_peer_query (srcpad, query) && gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_parse_nth_allocation_pool (query, 0, &pool, nullptr, nullptr, nullptr);
+    gst_query_unref (query);
+    gst_object_unref (srcpad);
+  }
 
   if (pool && configure_pool (pool, st->caps, size, raw)) {
     st->cl_pool = GST_IS_CL_BUFFER_POOL (pool);

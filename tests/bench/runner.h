@@ -22,6 +22,9 @@ struct RunSpec {
    * an OpenCL pool's buffers are uploaded once. Otherwise every push marks
    * the frame as newly written by the host, as a producer would. */
   bool resident_input = false;
+  /* Take the input frames from the pool the first element proposes, when it
+   * does (an OpenCL element's pinned buffers); else from system memory. */
+  bool proposed_pool = true;
   /* Set on the pipeline when given (the elements then use it); with it, the
    * queue is finished at the warmup boundary and at the end, and kernel
    * profiling counters cover exactly the timed frames. */

@@ -32,6 +32,7 @@ spec_for (const Suite &suite, const Case &c, const Size &size, Mode mode)
   spec.warmup = suite.opt.warmup;
   spec.max_seconds = suite.opt.max_seconds;
   spec.resident_input = mode == Mode::DEVICE;
+  spec.proposed_pool = mode == Mode::DEVICE || !suite.opt.system_input;
   spec.context = mode == Mode::DEVICE ? suite.profiling_context : nullptr;
   return spec;
 }

@@ -29,6 +29,7 @@ struct Options {
   size_t limit_bytes = 256u << 20;
   int limit_reps = 10;
   bool fresh_kernel_cache = false;
+  bool system_input = false;    /* never use the pool the first element proposes */
   std::string json_path, markdown_path, only;
 };
 
