@@ -224,15 +224,14 @@ now_iso ()
   return buf;
 }
 
+/* The benchmark's own context on the device, wrapped for the pipelines. */
 static GstClContext *
-make_profiling_context (const gstcl::DeviceEntry &dev, cl::Context *ctx, cl::CommandQueue *q)
+wrap_context (const cl::Context &ctx, const gstcl::DeviceEntry &dev, const cl::CommandQueue &q)
 {
-  *ctx = cl::Context (dev.device);
-  *q = cl::CommandQueue (*ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
   GError *err = nullptr;
-  GstClContext *c = gst_cl_context_new_wrapped ((*ctx) (), dev.device (), (*q) (), &err);
+  GstClContext *c = gst_cl_context_new_wrapped (ctx (), dev.device (), q (), &err);
   if (!c) {
-    std::fprintf (stderr, "no profiling context: %s\n", err ? err->message : "?");
+    std::fprintf (stderr, "cannot wrap the OpenCL context: %s\n", err ? err->message : "?");
     g_clear_error (&err);
   }
   return c;
@@ -297,9 +296,13 @@ main (int argc, char **argv)
       env.device.driver_version.c_str (), env.gstreamer.c_str ());
 
   cl::Context cl_ctx;
-  cl::CommandQueue cl_queue;
+  cl::CommandQueue cl_queue, cl_plain_queue;
   try {
-    suite.profiling_context = make_profiling_context (env.device, &cl_ctx, &cl_queue);
+    cl_ctx = cl::Context (env.device.device);
+    cl_queue = cl::CommandQueue (cl_ctx, env.device.device, CL_QUEUE_PROFILING_ENABLE);
+    cl_plain_queue = cl::CommandQueue (cl_ctx, env.device.device);
+    suite.profiling_context = wrap_context (cl_ctx, env.device, cl_queue);
+    suite.shared_context = wrap_context (cl_ctx, env.device, cl_plain_queue);
     std::fprintf (stderr, "measuring device limits with %zu MiB...\n", opt.limit_bytes >> 20);
     suite.limits = measure_limits (cl_ctx, env.device.device, cl_queue, opt.limit_bytes,
         opt.limit_reps);
@@ -335,7 +338,8 @@ main (int argc, char **argv)
     }
     if (i == concurrent_size && opt.concurrent > 0 && concurrent_case &&
         (opt.only.empty () || concurrent_case->name.find (opt.only) != std::string::npos))
-      suite.run_concurrent (*concurrent_case, size, opt.concurrent);
+      for (bool shared : {false, true})
+        suite.run_concurrent (*concurrent_case, size, opt.concurrent, shared);
   }
 
   bool ok = true;
@@ -349,9 +353,12 @@ main (int argc, char **argv)
 
   if (suite.profiling_context)
     gst_object_unref (suite.profiling_context);
+  if (suite.shared_context)
+    gst_object_unref (suite.shared_context);
   if (!cache_dir.empty ()) {
     std::error_code ec;
     std::filesystem::remove_all (cache_dir, ec);
   }
+  gst_deinit ();
   return ok ? 0 : 1;
 }

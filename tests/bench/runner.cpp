@@ -194,7 +194,7 @@ on_arrival (GstPad *, GstPadProbeInfo * info, gpointer user_data)
   const int i = st->n_out.load ();
   if (i >= (int) st->arrivals.size ())
     return GST_PAD_PROBE_OK;
-  if (st->spec.context && i == st->spec.warmup) {
+  if (st->spec.device_timing && i == st->spec.warmup) {
     /* Timing and kernel counts start with nothing in flight. */
     drain (st->spec.context);
     gst_cl_kernel_profile_reset ();
@@ -257,6 +257,7 @@ bool
 Run::start ()
 {
   RunState *st = st_.get ();
+  g_return_val_if_fail (!spec_.device_timing || spec_.context, false);
   std::string desc = "appsrc name=bench_src ! " + spec_.fragment;
   if (!spec_.sink_caps.empty ())
     desc += " ! capsfilter caps=\"" + spec_.sink_caps + "\"";
@@ -318,7 +319,7 @@ Run::poll (int timeout_ms)
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
       st->error = take_error (msg);
     gst_message_unref (msg);
-    if (spec_.context)
+    if (spec_.device_timing)
       drain (spec_.context);
     st->t_end = now_ns ();
     st->done = true;
@@ -367,7 +368,7 @@ Run::finish ()
     return r;
   }
   r.timed_frames = n - 1 - w;
-  const gint64 end = spec_.context ? st->t_end : (n > 0 ? st->arrivals[n - 1] : 0);
+  const gint64 end = spec_.device_timing ? st->t_end : (n > 0 ? st->arrivals[n - 1] : 0);
   if (r.timed_frames < 1 || end <= st->arrivals[w]) {
     r.error = "too few frames came out (" + std::to_string (n) + ")";
     return r;
@@ -378,7 +379,7 @@ Run::finish ()
     if (st->latencies[i] >= 0)
       lat.push_back (st->latencies[i] / 1e6);
   r.latency_ms = median_of (lat);
-  if (spec_.context) {
+  if (spec_.device_timing) {
     gchar **names = gst_cl_kernel_profile_names ();
     for (gchar **p = names; *p; p++) {
       KernelTime k;

@@ -25,10 +25,13 @@ struct RunSpec {
   /* Take the input frames from the pool the first element proposes, when it
    * does (an OpenCL element's pinned buffers); else from system memory. */
   bool proposed_pool = true;
-  /* Set on the pipeline when given (the elements then use it); with it, the
-   * queue is finished at the warmup boundary and at the end, and kernel
-   * profiling counters cover exactly the timed frames. */
+  /* Set on the pipeline when given (the elements then use it). */
   GstClContext *context = nullptr;
+  /* Device timing (needs `context`, with a profiling queue for kernel
+   * times): the queue is finished at the warmup boundary and at the end, and
+   * the kernel counters cover exactly the timed frames. Only for a pipeline
+   * that runs alone. */
+  bool device_timing = false;
 };
 
 struct KernelTime {
@@ -49,7 +52,7 @@ struct RunResult {
   gsize in_frame_bytes = 0, out_frame_bytes = 0;
   gsize in_transfer_bytes = 0, out_transfer_bytes = 0;  /* host <-> device, per frame */
   std::string out_caps;
-  std::vector<KernelTime> kernels;  /* with a context: device time of the timed frames */
+  std::vector<KernelTime> kernels;  /* with device_timing: kernels of the timed frames */
 };
 
 struct RunState;

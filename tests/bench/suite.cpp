@@ -34,6 +34,7 @@ spec_for (const Suite &suite, const Case &c, const Size &size, Mode mode)
   spec.resident_input = mode == Mode::DEVICE;
   spec.proposed_pool = mode == Mode::DEVICE || !suite.opt.system_input;
   spec.context = mode == Mode::DEVICE ? suite.profiling_context : nullptr;
+  spec.device_timing = mode == Mode::DEVICE;
   return spec;
 }
 
@@ -195,23 +196,30 @@ Suite::run_case (const Case &c, const Size &size, Mode mode)
 }
 
 void
-Suite::run_concurrent (const Case &c, const Size &size, int n)
+Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
 {
   ConcurrentResult cr;
   cr.c = &c;
   cr.size = size;
   cr.pipelines = n;
+  cr.shared = shared;
   Json j = base_json (c, size, Mode::SYSTEM);
   j["pipelines"] = n;
+  j["contexts"] = shared ? "one shared" : "one per pipeline";
+  const char *how = shared ? "one shared context" : "own contexts";
   const std::vector<std::string> missing = missing_elements (c.sys);
   if (!missing.empty ()) {
     cr.status = "skipped";
     cr.message = "element not available: " + missing.front ();
+  } else if (shared && !shared_context) {
+    cr.status = "skipped";
+    cr.message = "no shared context";
   }
   std::vector<std::unique_ptr<Run>> runs;
   std::vector<RunResult> out;
   if (cr.status == "ok") {
-    const RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
+    RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
+    spec.context = shared ? shared_context : nullptr;
     for (int i = 0; i < n; i++)
       runs.emplace_back (new Run (spec));
     for (auto &run : runs)
@@ -272,12 +280,12 @@ Suite::run_concurrent (const Case &c, const Size &size, int n)
       j["duplex_transfer_limit_fps"] = duplex;
       j["fraction_of_duplex_transfer_limit"] = cr.duplex_fraction;
     }
-    std::fprintf (stderr, "[concurrent] %d x %s %dx%d: %.1f frames/s together\n", n,
-        c.name.c_str (), size.width, size.height, cr.aggregate_fps);
+    std::fprintf (stderr, "[concurrent] %d x %s %dx%d, %s: %.1f frames/s together\n", n,
+        c.name.c_str (), size.width, size.height, how, cr.aggregate_fps);
   } else {
     j["status"] = cr.status;
     j["message"] = cr.message;
-    std::fprintf (stderr, "[concurrent] %d x %s: %s %s\n", n, c.name.c_str (),
+    std::fprintf (stderr, "[concurrent] %d x %s, %s: %s %s\n", n, c.name.c_str (), how,
         cr.status.c_str (), cr.message.c_str ());
   }
   cr.json = j;

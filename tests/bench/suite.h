@@ -57,6 +57,7 @@ struct ConcurrentResult {
   const Case *c = nullptr;
   Size size;
   int pipelines = 0;
+  bool shared = false;          /* one OpenCL context for all, else one each */
   std::string status = "ok";
   std::string message;
   double aggregate_fps = NAN, per_pipeline_fps = NAN;
@@ -68,11 +69,12 @@ struct Suite {
   Options opt;
   Limits limits;
   GstClContext *profiling_context = nullptr;   /* for device-resident runs */
+  GstClContext *shared_context = nullptr;      /* for concurrent pipelines sharing one */
   std::vector<Result> results;
   std::vector<ConcurrentResult> concurrent;
 
   void run_case (const Case &c, const Size &size, Mode mode);
-  void run_concurrent (const Case &c, const Size &size, int n);
+  void run_concurrent (const Case &c, const Size &size, int n, bool shared);
   const Result *find (const std::string &case_name, const std::string &size, Mode mode) const;
 };
 
