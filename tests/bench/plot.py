@@ -14,9 +14,15 @@ import argparse
 import json
 import os
 
-import matplotlib
-matplotlib.use('Agg')
-import matplotlib.pyplot as plt  # noqa: E402
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+except ImportError:
+    sys.exit('plot.py needs matplotlib (apt-get install python3-matplotlib, or pip install '
+             'matplotlib)')
 
 OURS, PEER, TARGET = '#1f77b4', '#ff7f0e', '#d62728'
 
@@ -34,7 +40,8 @@ def barh(ax, labels, values, colors, title, xlabel, errors=None, log=False, line
     shown = [min(v, clip) if clip else v for v in values]
     ax.barh(y, shown, color=colors, xerr=errors, capsize=3 if errors else 0)
     for i, v in enumerate(values):
-        ax.text(shown[i], i, ' ' + fmt.format(v), va='center', fontsize=7)
+        end = shown[i] + (errors[1][i] if errors else 0)
+        ax.text(end, i, ' ' + fmt.format(v), va='center', fontsize=7)
     ax.set_yticks(y)
     ax.set_yticklabels(labels, fontsize=8)
     ax.invert_yaxis()
@@ -63,7 +70,7 @@ def size_figure(report, size, path):
     barh(axes[0], [r['case'] for r in system], med,
          [PEER if r['peer'] else OURS for r in system],
          f'{size}: frames/s, system memory in and out (orange: peers)', 'frames/s',
-         errors=err if system else None, log=True)
+         errors=err if system else None, log=True, fmt='{:,.1f}')
 
     frac = [100 * r['kernel'].get('fraction_of_copy', 0) for r in device]
     barh(axes[1], [r['case'] for r in device], frac, [OURS] * len(device),
