@@ -31,7 +31,9 @@ cl::Program program (GstClContext *ctx, const std::string &source,
 unsigned program_builds ();
 
 /* Enqueues `kernel` over at least w x h work-items, in lw x lh groups (global
- * size rounded up; kernels check bounds). Zero-sized ranges enqueue nothing. */
+ * size rounded up; kernels check bounds). Zero-sized ranges enqueue nothing.
+ * Every kernel should go through here: on a queue with profiling enabled its
+ * device time is counted (gstclprofile.h). */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8);
 

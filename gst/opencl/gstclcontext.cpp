@@ -15,6 +15,7 @@ struct ClContextPriv {
   cl::CommandQueue queue;
   std::string name;
   bool unified = false;
+  bool profiling = false;  /* the queue has CL_QUEUE_PROFILING_ENABLE */
   std::mutex programs_lock;
   std::map<std::pair<std::string, std::string>, cl::Program> programs;
 };
@@ -71,6 +72,7 @@ context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
     p->unified = false;
   else if (!g_strcmp0 (mode, "mapped"))
     p->unified = true;
+  p->profiling = (p->queue.getInfo<CL_QUEUE_PROPERTIES> () & CL_QUEUE_PROFILING_ENABLE) != 0;
   GST_CAT_INFO (gst_cl_runtime_debug, "new context %p on %s (%s memory)", self,
       p->name.c_str (), p->unified ? "unified" : "discrete");
   return self;
@@ -316,6 +318,9 @@ gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
 
 namespace gstcl {
 
+/* gstclprofile.cpp: counts the kernel's device time when its event completes. */
+void track_kernel (const cl::Kernel &kernel, const cl::Event &event);
+
 const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
@@ -327,8 +332,15 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
   if (w == 0 || h == 0)
     return;
   auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
-  ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange,
-      cl::NDRange (up (w, lw), up (h, lh)), cl::NDRange (lw, lh));
+  const cl::NDRange global (up (w, lw), up (h, lh)), local (lw, lh);
+  if (!ctx->priv->profiling) {
+    ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local);
+    return;
+  }
+  cl::Event event;
+  ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local, nullptr,
+      &event);
+  track_kernel (kernel, event);
 }
 
 cl::Program program (GstClContext *ctx, const std::string &source,

@@ -17,7 +17,8 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject)
 GST_CL_API GstClContext *gst_cl_context_new (const gchar * selector, GError ** error);
 
 /* Wraps an application's own OpenCL objects (each is retained). `queue` may be
- * NULL; it must be in-order when given. */
+ * NULL; it must be in-order when given. A queue with CL_QUEUE_PROFILING_ENABLE
+ * turns on kernel profiling (gstclprofile.h) for this context. */
 GST_CL_API GstClContext *gst_cl_context_new_wrapped (cl_context context,
     cl_device_id device, cl_command_queue queue, GError ** error);
 

@@ -7,3 +7,4 @@
 #include <gst/opencl/gstclvideo.h>
 #include <gst/opencl/gstclbasetransform.h>
 #include <gst/opencl/gstclfilter.h>
+#include <gst/opencl/gstclprofile.h>

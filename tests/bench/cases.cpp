@@ -1,0 +1,124 @@
+#include "cases.h"
+
+#include <gst/gst.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace bench {
+
+/* "<a,b,...>" of the outer product of `taps` with itself, divided by `div`:
+ * a GstValueArray of doubles as gst-launch writes it. */
+static std::string
+square_kernel (const std::vector<int> &taps, double div)
+{
+  std::string s = "\"<";
+  for (size_t i = 0; i < taps.size (); i++)
+    for (size_t j = 0; j < taps.size (); j++) {
+      char buf[40];
+      std::snprintf (buf, sizeof buf, "%s%.12g", (i || j) ? "," : "",
+          taps[i] * taps[j] / div);
+      s += buf;
+    }
+  return s + ">\"";
+}
+
+static std::vector<Case>
+make_cases ()
+{
+  const std::string k3 = "kernel=" + square_kernel ({1, 2, 1}, 16.0);
+  const std::string gauss7 = "kernel=" + square_kernel ({1, 6, 15, 20, 15, 6, 1}, 4096.0);
+  /* The founding FIR sample's coefficients, / 256. */
+  const std::string fir = "coefficients=\"<0.1171875,0.01953125,0.0234375,0.07421875,"
+      "0.1171875,0.03515625,0.05859375,0.01953125,0.15625>\"";
+  const std::string gray = "video/x-raw,format=GRAY8", rgb = "video/x-raw,format=RGB",
+      rgba = "video/x-raw,format=RGBA", nv12 = "video/x-raw,format=NV12",
+      bayer = "video/x-bayer,format=rggb", bayer12 = "video/x-bayer,format=rggb12le";
+  const std::string to_rgba = " ! video/x-raw,format=RGBA";
+  const std::string to_cl_rgba = " ! video/x-raw(memory:OpenCLMemory),format=RGBA";
+
+  auto ours = [] (std::string name, std::string caps, std::string element) {
+    return Case{std::move (name), std::move (caps), element, "clupload ! " + element};
+  };
+  return {
+    /* Sobel */
+    ours ("clsobel GRAY8", gray, "clsobel"),
+    ours ("clsobel RGB", rgb, "clsobel"),
+    ours ("clsobel RGBA", rgba, "clsobel"),
+    ours ("clsobel NV12", nv12, "clsobel"),
+    {"cvsobel RGB", rgb, "cvsobel", "", true},
+    /* Debayer */
+    {"cldebayer bilinear rggb>RGBA", bayer, "cldebayer method=bilinear" + to_rgba,
+      "clupload ! cldebayer method=bilinear" + to_cl_rgba, false},
+    {"cldebayer malvar rggb>RGBA", bayer, "cldebayer method=malvar" + to_rgba,
+      "clupload ! cldebayer method=malvar" + to_cl_rgba, false},
+    {"cldebayer malvar rggb12le>RGBA64_LE", bayer12,
+      "cldebayer method=malvar ! video/x-raw,format=RGBA64_LE",
+      "clupload ! cldebayer method=malvar ! video/x-raw(memory:OpenCLMemory),format=RGBA64_LE",
+      false},
+    {"bayer2rgb rggb>RGBA", bayer, "bayer2rgb" + to_rgba, "", true},
+    /* Convolution */
+    ours ("clconvolve 3x3 GRAY8", gray, "clconvolve " + k3),
+    ours ("clconvolve 3x3 RGBA", rgba, "clconvolve " + k3),
+    ours ("clconvolve 7x7 RGBA", rgba, "clconvolve " + gauss7),
+    ours ("clconvolve 7x7 RGB", rgb, "clconvolve " + gauss7),
+    {"cvsmooth 7x7 RGB", rgb, "cvsmooth type=gaussian kernel-width=7 kernel-height=7", "",
+      true},
+    ours ("clfir GRAY8", gray, "clfir " + fir),
+    ours ("clfir RGBA", rgba, "clfir " + fir),
+    /* Chains that keep frames on the device between elements */
+    {"chain debayer>sobel", bayer, "clupload ! cldebayer ! clsobel ! cldownload",
+      "clupload ! cldebayer ! clsobel", false},
+    {"chain convolve3x3>sobel RGBA", rgba, "clupload ! clconvolve " + k3 +
+          " ! clsobel ! cldownload", "clupload ! clconvolve " + k3 + " ! clsobel", false},
+    /* The upload alone, system memory in, device memory out */
+    {"clupload RGBA", rgba, "clupload", "", false, BENCH_DEVICE_SINK_CAPS},
+  };
+}
+
+const std::vector<Case> &
+all_cases ()
+{
+  static const std::vector<Case> cases = make_cases ();
+  return cases;
+}
+
+const std::vector<Comparison> &
+all_comparisons ()
+{
+  static const std::vector<Comparison> c = {
+    {"clsobel RGB", "cvsobel RGB"},
+    {"cldebayer bilinear rggb>RGBA", "bayer2rgb rggb>RGBA"},
+    {"cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA"},
+    {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
+  };
+  return c;
+}
+
+const char *
+concurrent_case_name ()
+{
+  return "clsobel GRAY8";
+}
+
+std::vector<std::string>
+missing_elements (const std::string &fragment)
+{
+  std::vector<std::string> missing;
+  gchar **parts = g_strsplit (fragment.c_str (), "!", -1);
+  for (gchar **p = parts; *p; p++) {
+    gchar *part = g_strstrip (*p);
+    std::string word (part, strcspn (part, " \t"));
+    if (word.empty () || word.find_first_of ("/(=,") != std::string::npos)
+      continue;  /* a caps filter */
+    GstElementFactory *f = gst_element_factory_find (word.c_str ());
+    if (f)
+      gst_object_unref (f);
+    else
+      missing.push_back (word);
+  }
+  g_strfreev (parts);
+  return missing;
+}
+
+}  // namespace bench

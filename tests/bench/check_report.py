@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""bench-quick: runs gst-opencl-bench --quick and checks its report: valid
+JSON, the device limits and every measured figure positive, no case failing
+(cases whose element is not installed are skipped, which is allowed)."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def positive(value):
+    return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
+
+
+def main():
+    bench, outdir = sys.argv[1], sys.argv[2]
+    json_path = os.path.join(outdir, 'bench-quick.json')
+    md_path = os.path.join(outdir, 'bench-quick.md')
+    for p in (json_path, md_path):
+        if os.path.exists(p):
+            os.remove(p)
+    proc = subprocess.run([bench, '--quick', '--json', json_path, '--markdown', md_path],
+                          timeout=110)
+    if proc.returncode != 0:
+        sys.exit(f'gst-opencl-bench exited with {proc.returncode}')
+    with open(json_path) as f:
+        report = json.load(f)
+    errors = []
+
+    for key in ('name', 'driver_version'):
+        if not report['device'].get(key):
+            errors.append(f'device.{key} missing')
+    if not report.get('gstreamer'):
+        errors.append('gstreamer version missing')
+    limits = report['limits']
+    for key in ('copy_gbps', 'h2d_pinned_gbps', 'd2h_pinned_gbps', 'h2d_malloc_gbps',
+                'd2h_malloc_gbps'):
+        if not positive(limits.get(key)):
+            errors.append(f'limits.{key} = {limits.get(key)}')
+
+    measured = 0
+    for r in report['results']:
+        name = f"{r['case']} [{r['mode']}] {r['size']}"
+        if r['status'] == 'skipped':
+            print(f'{name}: skipped ({r.get("message")})')
+            continue
+        if r['status'] != 'ok':
+            errors.append(f'{name}: {r["status"]}: {r.get("message")}')
+            continue
+        measured += 1
+        figures = [r['fps']['median'], r['mpixel_s'], r['latency_ms']['median'],
+                   r['first_frame_ms']['first_run'], r['in_frame_bytes'], r['out_frame_bytes']]
+        if r['mode'] == 'device':
+            figures += [r['kernel']['ms_per_frame']['median'], r['kernel']['gbps'],
+                        r['kernel']['fraction_of_copy']]
+        elif not r['peer']:
+            figures.append(r['fraction_of_transfer_limit'])
+        if not all(positive(v) for v in figures):
+            errors.append(f'{name}: a figure is not positive: {figures}')
+    if measured == 0:
+        errors.append('no case was measured')
+    for c in report['concurrent']:
+        if c['status'] != 'ok' or not positive(c.get('aggregate_fps')):
+            errors.append(f"concurrent {c['case']}: {c['status']} {c.get('message')}")
+    if not report['targets']:
+        errors.append('no targets listed')
+    with open(md_path) as f:
+        if '| case |' not in f.read():
+            errors.append('the Markdown report has no table')
+
+    for e in errors:
+        print('FAIL:', e)
+    print(f'{measured} results checked')
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == '__main__':
+    main()

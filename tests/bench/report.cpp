@@ -1,0 +1,368 @@
+#include "report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace bench {
+
+namespace {
+
+struct Comparison_ {
+  const Result *ours, *peer;
+  double ratio;
+};
+
+/* A target of the project, evaluated on this run. */
+struct Target {
+  std::string what;
+  double measured = NAN;
+  double required = NAN;
+  std::string unit;         /* "x" (ratio), "%" (fraction shown in percent), "ms" (at most) */
+  std::string state;        /* "pass", "fail", "n/a" */
+  std::string note;
+};
+
+std::vector<Comparison_>
+comparisons (const Suite &s)
+{
+  std::vector<Comparison_> out;
+  for (const Comparison &c : all_comparisons ())
+    for (const Size &size : s.opt.sizes) {
+      const Result *a = s.find (c.ours, size.name, Mode::SYSTEM);
+      const Result *b = s.find (c.peer, size.name, Mode::SYSTEM);
+      if (a && b && b->fps > 0)
+        out.push_back ({a, b, a->fps / b->fps});
+    }
+  return out;
+}
+
+bool
+is_gpu (const Environment &env)
+{
+  return (env.device.type & CL_DEVICE_TYPE_GPU) != 0;
+}
+
+bool
+is_cpu (const Environment &env)
+{
+  return (env.device.type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
+Target
+at_least (std::string what, double measured, double required, std::string unit,
+    bool applies, std::string why_not)
+{
+  Target t;
+  t.what = std::move (what);
+  t.measured = measured;
+  t.required = required;
+  t.unit = std::move (unit);
+  if (!applies) {
+    t.state = "n/a";
+    t.note = std::move (why_not);
+  } else if (std::isnan (measured)) {
+    t.state = "n/a";
+    t.note = "not measured in this run";
+  } else {
+    t.state = measured >= required ? "pass" : "fail";
+  }
+  return t;
+}
+
+std::vector<Target>
+targets (const Suite &s, const Environment &env)
+{
+  std::vector<Target> t;
+  const bool gpu = is_gpu (env), cpu = is_cpu (env);
+  const std::string not_gpu = "device is not a GPU", not_cpu = "device is not a CPU";
+  auto value = [&] (const std::string &name, const char *size, Mode mode, double Result::*field) {
+    const Result *r = s.find (name, size, mode);
+    return r ? r->*field : NAN;
+  };
+  auto ratio = [&] (const std::string &ours, const std::string &peer, const char *size) {
+    const Result *a = s.find (ours, size, Mode::SYSTEM), *b = s.find (peer, size, Mode::SYSTEM);
+    return a && b && b->fps > 0 ? a->fps / b->fps : NAN;
+  };
+
+  const struct { const char *name; double req; } kernels[] = {
+    {"clsobel GRAY8", 0.80}, {"cldebayer bilinear rggb>RGBA", 0.70},
+    {"cldebayer malvar rggb>RGBA", 0.70}, {"clconvolve 3x3 RGBA", 0.70},
+    {"clconvolve 7x7 RGBA", 0.50},
+  };
+  for (const auto &k : kernels)
+    t.push_back (at_least (std::string ("GPU 4K kernel only: ") + k.name +
+            " vs device copy bandwidth, same bytes", value (k.name, "4k", Mode::DEVICE,
+                &Result::kernel_fraction), k.req, "%", gpu, not_gpu));
+
+  bool any_sys = false;
+  for (const Result &r : s.results)
+    if (r.size.name == "4k" && r.mode == Mode::SYSTEM && !r.c->peer && r.status == "ok") {
+      t.push_back (at_least ("GPU 4K system memory in/out: " + r.c->name +
+              " vs host-device transfer limit", r.transfer_fraction, 0.70, "%", gpu, not_gpu));
+      any_sys = true;
+    }
+  if (!any_sys)
+    t.push_back (at_least ("GPU 4K system memory in/out: every element and chain vs "
+            "host-device transfer limit", NAN, 0.70, "%", gpu, not_gpu));
+  for (const char *m : {"cldebayer bilinear rggb>RGBA", "cldebayer malvar rggb>RGBA"})
+    t.push_back (at_least (std::string ("GPU 4K: ") + m + " frames/s vs bayer2rgb",
+            ratio (m, "bayer2rgb rggb>RGBA", "4k"), 10.0, "x", gpu, not_gpu));
+  /* Concurrent: the better of "one context each" and "one shared context". */
+  double conc = NAN;
+  int conc_n = 0;
+  std::string conc_how;
+  for (const ConcurrentResult &c : s.concurrent)
+    if (c.size.name == "4k" && c.status == "ok" &&
+        (std::isnan (conc) || c.transfer_fraction > conc)) {
+      conc = c.transfer_fraction;
+      conc_n = c.pipelines;
+      conc_how = c.shared ? "one shared context" : "one context each";
+    }
+  Target ct = at_least ("GPU 4K: " + std::to_string (conc_n ? conc_n : 8) +
+      " concurrent pipelines together vs host-device transfer limit", conc, 0.70, "%", gpu,
+      not_gpu);
+  if (ct.state != "n/a")
+    ct.note = conc_how + (conc_n != 8 ? "; the target is for 8 pipelines" : "");
+  t.push_back (ct);
+
+  t.push_back (at_least ("CPU 1080p: clsobel vs cvsobel (RGB)",
+          ratio ("clsobel RGB", "cvsobel RGB", "1080p"), 1.5, "x", cpu, not_cpu));
+  t.push_back (at_least ("CPU 1080p: cldebayer bilinear vs bayer2rgb",
+          ratio ("cldebayer bilinear rggb>RGBA", "bayer2rgb rggb>RGBA", "1080p"), 1.0, "x",
+          cpu, not_cpu));
+  t.push_back (at_least ("CPU 1080p: cldebayer malvar vs bayer2rgb",
+          ratio ("cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA", "1080p"), 0.5, "x",
+          cpu, not_cpu));
+  t.push_back (at_least ("CPU 1080p: clconvolve 7x7 gaussian vs cvsmooth (RGB)",
+          ratio ("clconvolve 7x7 RGB", "cvsmooth 7x7 RGB", "1080p"), 1.0, "x", cpu, not_cpu));
+
+  /* First frame: the worst of our system-memory pipelines. */
+  double worst_warm = NAN, worst_first = NAN;
+  std::string worst_case;
+  for (const Result &r : s.results)
+    if (r.mode == Mode::SYSTEM && !r.c->peer && r.status == "ok") {
+      if (!std::isnan (r.first_frame_warm_ms) &&
+          (std::isnan (worst_warm) || r.first_frame_warm_ms > worst_warm)) {
+        worst_warm = r.first_frame_warm_ms;
+        worst_case = r.c->name + " " + r.size.name;
+      }
+      if (std::isnan (worst_first) || r.first_frame_first_ms > worst_first)
+        worst_first = r.first_frame_first_ms;
+    }
+  Target ff;
+  ff.what = "First frame within 1 s of PLAYING, kernels cached (worst warm run)";
+  ff.measured = worst_warm;
+  ff.required = 1000;
+  ff.unit = "ms";
+  ff.state = std::isnan (worst_warm) ? "n/a" : worst_warm <= 1000 ? "pass" : "fail";
+  ff.note = std::isnan (worst_warm) ? "needs --repeats >= 2" : worst_case;
+  if (!std::isnan (worst_first)) {
+    char buf[96];
+    std::snprintf (buf, sizeof buf, "%s%sworst first run %.0f ms", ff.note.c_str (),
+        ff.note.empty () ? "" : "; ", worst_first);
+    ff.note = buf;
+  }
+  t.push_back (ff);
+  return t;
+}
+
+std::string
+fmt (double v, const char *f = "%.1f")
+{
+  if (std::isnan (v))
+    return "–";
+  char buf[64];
+  std::snprintf (buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string
+pct (double v)
+{
+  return std::isnan (v) ? "–" : fmt (100 * v, "%.0f %%");
+}
+
+std::string
+show (const Target &t, double v)
+{
+  if (t.unit == "%")
+    return pct (v);
+  if (t.unit == "x")
+    return fmt (v, "%.2fx");
+  return fmt (v, "%.0f ms");
+}
+
+}  // namespace
+
+Json
+report_json (const Suite &s, const Environment &env)
+{
+  Json j = Json::object ();
+  j["schema"] = 1;
+  j["tool"] = "gst-opencl-bench";
+  j["version"] = VERSION;
+  j["date"] = env.date;
+  j["command_line"] = env.command_line;
+  j["gstreamer"] = env.gstreamer;
+  j["host"] = env.host;
+  Json d = Json::object ();
+  d["name"] = env.device.full_name ();
+  d["platform"] = env.device.platform_name;
+  d["device"] = env.device.device_name;
+  d["type"] = env.device.type_name ();
+  d["driver_version"] = env.device.driver_version;
+  d["opencl_version"] = env.device.version;
+  d["opencl_c_version"] = env.device.c_version;
+  d["compute_units"] = env.device.compute_units;
+  d["global_mem_bytes"] = env.device.global_mem;
+  d["host_unified_memory"] = env.device.host_unified_memory;
+  j["device"] = d;
+  Json o = Json::object ();
+  o["quick"] = s.opt.quick;
+  o["frames"] = s.opt.frames;
+  o["warmup"] = s.opt.warmup;
+  o["repeats"] = s.opt.repeats;
+  o["max_seconds"] = s.opt.max_seconds;
+  o["concurrent"] = s.opt.concurrent;
+  o["fresh_kernel_cache"] = s.opt.fresh_kernel_cache;
+  o["system_input"] = s.opt.system_input;
+  Json sizes = Json::array ();
+  for (const Size &z : s.opt.sizes)
+    sizes.push (z.name);
+  o["sizes"] = sizes;
+  j["settings"] = o;
+  j["limits"] = limits_json (s.limits);
+  Json results = Json::array ();
+  for (const Result &r : s.results)
+    results.push (r.json);
+  j["results"] = results;
+  Json comps = Json::array ();
+  for (const Comparison_ &c : comparisons (s)) {
+    Json one = Json::object ();
+    one["size"] = c.ours->size.name;
+    one["ours"] = c.ours->c->name;
+    one["peer"] = c.peer->c->name;
+    one["ours_fps"] = c.ours->fps;
+    one["peer_fps"] = c.peer->fps;
+    one["ratio"] = c.ratio;
+    comps.push (one);
+  }
+  j["comparisons"] = comps;
+  Json conc = Json::array ();
+  for (const ConcurrentResult &c : s.concurrent)
+    conc.push (c.json);
+  j["concurrent"] = conc;
+  Json tj = Json::array ();
+  for (const Target &t : targets (s, env)) {
+    Json one = Json::object ();
+    one["target"] = t.what;
+    one["measured"] = t.measured;
+    one["required"] = t.required;
+    one["unit"] = t.unit;
+    one["state"] = t.state;
+    if (!t.note.empty ())
+      one["note"] = t.note;
+    tj.push (one);
+  }
+  j["targets"] = tj;
+  return j;
+}
+
+std::string
+report_markdown (const Suite &s, const Environment &env)
+{
+  std::ostringstream md;
+  md << "# gst-opencl benchmark\n\n";
+  md << "- Device: " << env.device.full_name () << " (" << env.device.type_name () << ", "
+     << env.device.version << ", driver " << env.device.driver_version << ")\n";
+  md << "- GStreamer " << env.gstreamer << "; host: " << env.host << "; " << env.date << "\n";
+  md << "- Settings: " << s.opt.frames << " frames a run (" << s.opt.warmup
+     << " warmup), " << s.opt.repeats << " repeats; medians with [min–max] over repeats\n";
+  md << "- Command: `" << env.command_line << "`\n\n";
+
+  const Limits &l = s.limits;
+  md << "## Device limits\n\n";
+  if (!l.ok)
+    md << "Not measured: " << l.error << "\n\n";
+  md << "| device copy (read+write) | host→device pinned | device→host pinned | "
+        "host→device malloc | device→host malloc |\n|---|---|---|---|---|\n";
+  md << "| " << fmt (l.copy_gbps) << " GB/s | " << fmt (l.h2d_pinned_gbps) << " GB/s | "
+     << fmt (l.d2h_pinned_gbps) << " GB/s | " << fmt (l.h2d_malloc_gbps) << " GB/s | "
+     << fmt (l.d2h_malloc_gbps) << " GB/s |\n\n";
+
+  for (const Size &size : s.opt.sizes) {
+    const std::string dims = std::to_string (size.width) + "x" + std::to_string (size.height);
+    md << "## System memory in and out, " << dims << "\n\n";
+    md << "| case | frames/s | Mpixel/s | latency ms | first frame ms (first / warm) | "
+          "of transfer limit | input frames |\n|---|---|---|---|---|---|---|\n";
+    for (const Result &r : s.results) {
+      if (r.size.name != size.name || r.mode != Mode::SYSTEM || r.status != "ok")
+        continue;
+      md << "| " << r.c->name << (r.c->peer ? " (peer)" : "") << " | " << fmt (r.fps)
+         << " [" << fmt (r.fps_min) << "–" << fmt (r.fps_max) << "] | " << fmt (r.mpixel_s, "%.0f")
+         << " | " << fmt (r.latency_ms, "%.2f") << " | " << fmt (r.first_frame_first_ms, "%.0f")
+         << " / " << fmt (r.first_frame_warm_ms, "%.0f") << " | " << pct (r.transfer_fraction)
+         << " | " << r.runs.front ().input_memory << " |\n";
+    }
+    md << "\n## Device-resident, kernels only, " << dims << "\n\n";
+    md << "| case | kernel ms/frame | kernel GB/s (frame in+out) | of copy bandwidth | "
+          "frames/s on the device |\n|---|---|---|---|---|\n";
+    for (const Result &r : s.results) {
+      if (r.size.name != size.name || r.mode != Mode::DEVICE || r.status != "ok")
+        continue;
+      md << "| " << r.c->name << " | " << fmt (r.kernel_ms, "%.3f") << " | "
+         << fmt (r.kernel_gbps) << " | " << pct (r.kernel_fraction) << " | " << fmt (r.fps)
+         << " |\n";
+    }
+    md << "\n";
+  }
+
+  const auto comps = comparisons (s);
+  if (!comps.empty ()) {
+    md << "## Against the peers (same frames, system memory)\n\n";
+    md << "| size | ours | peer | ours frames/s | peer frames/s | ratio |\n"
+          "|---|---|---|---|---|---|\n";
+    for (const Comparison_ &c : comps)
+      md << "| " << c.ours->size.name << " | " << c.ours->c->name << " | " << c.peer->c->name
+         << " | " << fmt (c.ours->fps) << " | " << fmt (c.peer->fps) << " | "
+         << fmt (c.ratio, "%.2fx") << " |\n";
+    md << "\n";
+  }
+  if (!s.concurrent.empty ()) {
+    md << "## Concurrent pipelines on one device\n\n";
+    md << "| case | size | pipelines | OpenCL contexts | frames/s together | per pipeline | "
+          "of transfer limit (serial / duplex) |\n|---|---|---|---|---|---|---|\n";
+    for (const ConcurrentResult &c : s.concurrent)
+      md << "| " << c.c->name << " | " << c.size.name << " | " << c.pipelines << " | "
+         << (c.shared ? "one shared" : "one each") << " | "
+         << (c.status == "ok" ? fmt (c.aggregate_fps) : c.status + ": " + c.message) << " | "
+         << fmt (c.per_pipeline_fps) << " | " << pct (c.transfer_fraction) << " / "
+         << pct (c.duplex_fraction) << " |\n";
+    md << "\n";
+  }
+  md << "## Targets\n\n| target | measured | required | result |\n|---|---|---|---|\n";
+  for (const Target &t : targets (s, env))
+    md << "| " << t.what << " | " << show (t, t.measured) << " | "
+       << (t.unit == "ms" ? "≤ " : "≥ ") << show (t, t.required) << " | " << t.state
+       << (t.note.empty () ? "" : " (" + t.note + ")") << " |\n";
+  md << "\n";
+
+  bool header = false;
+  for (const Result &r : s.results) {
+    if (r.status == "ok")
+      continue;
+    if (!header)
+      md << "## Not measured\n\n| case | mode | size | status |\n|---|---|---|---|\n";
+    header = true;
+    std::string msg = r.message.substr (0, 300);
+    for (char &ch : msg)
+      if (ch == '|' || ch == '\n')
+        ch = ' ';
+    md << "| " << r.c->name << " | " << mode_name (r.mode) << " | " << r.size.name << " | "
+       << r.status << ": " << msg << " |\n";
+  }
+  return md.str ();
+}
+
+}  // namespace bench

@@ -1,0 +1,86 @@
+/* Runs one pipeline "appsrc ! FRAGMENT ! fakesink" on frames prepared before
+ * the clock starts, and times what reaches the sink. */
+#pragma once
+
+#include <gst/opencl/opencl.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct RunSpec {
+  std::string fragment;      /* between appsrc and the sink */
+  std::string caps;          /* fixed input caps */
+  std::string sink_caps;     /* what the sink accepts; empty: anything */
+  int frames = 100;
+  int warmup = 5;            /* frames not timed */
+  double max_seconds = 5;    /* stop feeding after this long (slow elements) */
+  /* Device-resident input: the frames are not rewritten between pushes, so
+   * an OpenCL pool's buffers are uploaded once. Otherwise every push marks
+   * the frame as newly written by the host, as a producer would. */
+  bool resident_input = false;
+  /* Take the input frames from the pool the first element proposes, when it
+   * does (an OpenCL element's pinned buffers); else from system memory. */
+  bool proposed_pool = true;
+  /* Set on the pipeline when given (the elements then use it). */
+  GstClContext *context = nullptr;
+  /* Device timing (needs `context`, with a profiling queue for kernel
+   * times): the queue is finished at the warmup boundary and at the end, and
+   * the kernel counters cover exactly the timed frames. Only for a pipeline
+   * that runs alone. */
+  bool device_timing = false;
+};
+
+struct KernelTime {
+  std::string name;
+  guint64 count = 0;
+  guint64 ns = 0;
+};
+
+struct RunResult {
+  bool ok = false;
+  std::string error;
+  int frames_out = 0;
+  int timed_frames = 0;
+  double fps = 0;             /* timed frames / their time */
+  double latency_ms = 0;      /* median, push (PTS) -> arrival at the sink */
+  double first_frame_ms = 0;  /* set_state (PLAYING) -> first buffer at the sink */
+  std::string input_memory;   /* "opencl-pool" (proposed by the first element) or "system-pool" */
+  gsize in_frame_bytes = 0, out_frame_bytes = 0;
+  gsize in_transfer_bytes = 0, out_transfer_bytes = 0;  /* host <-> device, per frame */
+  std::string out_caps;
+  std::vector<KernelTime> kernels;  /* with device_timing: kernels of the timed frames */
+};
+
+struct RunState;
+
+/* One pipeline; several can run at once. */
+class Run {
+public:
+  explicit Run (const RunSpec &spec);
+  ~Run ();
+  Run (const Run &) = delete;
+  Run &operator= (const Run &) = delete;
+
+  bool start ();                /* parse and set PLAYING; false on error */
+  bool poll (int timeout_ms);   /* true once finished (EOS, error or timeout) */
+  RunResult finish ();          /* stops the pipeline and computes the figures */
+
+  /* Arrival times at the sink (monotonic ns) and the index of the first timed one. */
+  const std::vector<gint64> &arrivals () const;
+  int warmup () const { return spec_.warmup; }
+
+private:
+  RunSpec spec_;
+  std::unique_ptr<RunState> st_;
+};
+
+/* start + poll + finish. */
+RunResult run_once (const RunSpec &spec);
+
+gint64 now_ns ();
+
+}  // namespace bench

@@ -1,0 +1,304 @@
+#include "suite.h"
+#include "stats.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+namespace bench {
+
+const char *
+mode_name (Mode m)
+{
+  return m == Mode::SYSTEM ? "system" : "device";
+}
+
+static std::string
+caps_at (const Case &c, const Size &s)
+{
+  return c.caps + ",width=" + std::to_string (s.width) + ",height=" +
+      std::to_string (s.height) + ",framerate=30/1";
+}
+
+static RunSpec
+spec_for (const Suite &suite, const Case &c, const Size &size, Mode mode)
+{
+  RunSpec spec;
+  spec.fragment = mode == Mode::SYSTEM ? c.sys : c.dev;
+  spec.caps = caps_at (c, size);
+  spec.sink_caps = mode == Mode::SYSTEM ? c.sys_sink : BENCH_DEVICE_SINK_CAPS;
+  spec.frames = suite.opt.frames;
+  spec.warmup = suite.opt.warmup;
+  spec.max_seconds = suite.opt.max_seconds;
+  spec.resident_input = mode == Mode::DEVICE;
+  spec.proposed_pool = mode == Mode::DEVICE || !suite.opt.system_input;
+  spec.context = mode == Mode::DEVICE ? suite.profiling_context : nullptr;
+  spec.device_timing = mode == Mode::DEVICE;
+  return spec;
+}
+
+static Json
+base_json (const Case &c, const Size &size, Mode mode)
+{
+  const std::string &fragment = mode == Mode::SYSTEM ? c.sys : c.dev;
+  const std::string sink = mode == Mode::SYSTEM ? c.sys_sink : BENCH_DEVICE_SINK_CAPS;
+  Json j = Json::object ();
+  j["case"] = c.name;
+  j["peer"] = c.peer;
+  j["mode"] = mode_name (mode);
+  j["size"] = size.name;
+  j["width"] = size.width;
+  j["height"] = size.height;
+  j["pipeline"] = "appsrc ! " + fragment + " ! " + sink + " ! fakesink";
+  j["caps"] = caps_at (c, size);
+  return j;
+}
+
+static void
+summarize (Result &r, const Suite &suite)
+{
+  const double pixels = (double) r.size.width * r.size.height;
+  std::vector<double> fps, lat, first, kernel_ms;
+  std::map<std::string, std::vector<double>> per_kernel_ms, per_kernel_launches;
+  for (const RunResult &run : r.runs) {
+    fps.push_back (run.fps);
+    lat.push_back (run.latency_ms);
+    first.push_back (run.first_frame_ms);
+    if (r.mode == Mode::DEVICE && run.timed_frames > 0 && !run.kernels.empty ()) {
+      double ns = 0;
+      for (const KernelTime &k : run.kernels) {
+        ns += (double) k.ns;
+        per_kernel_ms[k.name].push_back (k.ns / 1e6 / run.timed_frames);
+        per_kernel_launches[k.name].push_back ((double) k.count / run.timed_frames);
+      }
+      kernel_ms.push_back (ns / 1e6 / run.timed_frames);
+    }
+  }
+  const RunResult &any = r.runs.front ();
+  const Spread f = spread_of (fps);
+  r.fps = f.median;
+  r.fps_min = f.min;
+  r.fps_max = f.max;
+  r.mpixel_s = f.median * pixels / 1e6;
+  r.latency_ms = median_of (lat);
+  r.first_frame_first_ms = first.front ();
+  if (first.size () > 1)
+    r.first_frame_warm_ms = median_of (std::vector<double> (first.begin () + 1, first.end ()));
+
+  Json &j = r.json;
+  j["status"] = "ok";
+  j["repeats"] = (int) r.runs.size ();
+  j["frames_timed"] = any.timed_frames;
+  j["input_memory"] = any.input_memory;
+  j["output_caps"] = any.out_caps;
+  j["in_frame_bytes"] = any.in_frame_bytes;
+  j["out_frame_bytes"] = any.out_frame_bytes;
+  j["in_transfer_bytes"] = any.in_transfer_bytes;
+  j["out_transfer_bytes"] = any.out_transfer_bytes;
+  j["fps"] = spread_json (fps);
+  j["mpixel_s"] = r.mpixel_s;
+  j["latency_ms"] = spread_json (lat);
+  Json ff = Json::object ();
+  ff["first_run"] = r.first_frame_first_ms;
+  ff["warm_median"] = r.first_frame_warm_ms;
+  ff["runs"] = spread_json (first)["runs"];
+  j["first_frame_ms"] = ff;
+
+  if (r.mode == Mode::SYSTEM && !r.c->peer) {
+    r.transfer_limit_fps = transfer_limit_fps (suite.limits, (double) any.in_transfer_bytes,
+        (double) any.out_transfer_bytes);
+    if (r.transfer_limit_fps > 0) {
+      r.transfer_fraction = r.fps / r.transfer_limit_fps;
+      j["transfer_limit_fps"] = r.transfer_limit_fps;
+      j["fraction_of_transfer_limit"] = r.transfer_fraction;
+    }
+  }
+  if (!kernel_ms.empty ()) {
+    r.kernel_ms = median_of (kernel_ms);
+    const double bytes = (double) (any.in_frame_bytes + any.out_frame_bytes);
+    r.kernel_gbps = bytes / (r.kernel_ms * 1e6);
+    Json k = Json::object ();
+    k["ms_per_frame"] = spread_json (kernel_ms);
+    k["bytes_per_frame"] = bytes;
+    k["gbps"] = r.kernel_gbps;
+    if (suite.limits.ok) {
+      r.kernel_fraction = r.kernel_gbps / suite.limits.copy_gbps;
+      k["fraction_of_copy"] = r.kernel_fraction;
+    }
+    Json names = Json::object ();
+    for (const auto &kv : per_kernel_ms) {
+      Json one = Json::object ();
+      one["ms_per_frame"] = median_of (kv.second);
+      one["launches_per_frame"] = median_of (per_kernel_launches[kv.first]);
+      names[kv.first] = one;
+    }
+    k["kernels"] = names;
+    j["kernel"] = k;
+  }
+}
+
+void
+Suite::run_case (const Case &c, const Size &size, Mode mode)
+{
+  Result r;
+  r.c = &c;
+  r.size = size;
+  r.mode = mode;
+  r.fragment = mode == Mode::SYSTEM ? c.sys : c.dev;
+  r.json = base_json (c, size, mode);
+  const std::string label = "[" + std::string (mode_name (mode)) + "] " + c.name + " " +
+      std::to_string (size.width) + "x" + std::to_string (size.height);
+
+  std::vector<std::string> missing = missing_elements (r.fragment);
+  if (mode == Mode::DEVICE && !profiling_context) {
+    r.status = "skipped";
+    r.message = "no profiling context";
+  } else if (!missing.empty ()) {
+    r.status = "skipped";
+    r.message = "element not available: " + missing.front ();
+  }
+  if (r.status == "skipped") {
+    std::fprintf (stderr, "%s: skipped, %s\n", label.c_str (), r.message.c_str ());
+    r.json["status"] = r.status;
+    r.json["message"] = r.message;
+    results.push_back (std::move (r));
+    return;
+  }
+
+  const RunSpec spec = spec_for (*this, c, size, mode);
+  for (int i = 0; i < opt.repeats; i++) {
+    RunResult run = run_once (spec);
+    if (!run.ok) {
+      r.status = "error";
+      r.message = run.error;
+      std::fprintf (stderr, "%s: ERROR %s\n", label.c_str (), run.error.c_str ());
+      break;
+    }
+    double kms = 0;
+    for (const KernelTime &k : run.kernels)
+      kms += k.ns / 1e6;
+    if (run.timed_frames > 0)
+      kms /= run.timed_frames;
+    std::fprintf (stderr, "%s run %d/%d: %.1f frames/s, latency %.2f ms, first frame "
+        "%.0f ms%s%s\n", label.c_str (), i + 1, opt.repeats, run.fps, run.latency_ms,
+        run.first_frame_ms, mode == Mode::DEVICE ? ", kernels " : "",
+        mode == Mode::DEVICE ? (std::to_string (kms) + " ms/frame").c_str () : "");
+    r.runs.push_back (std::move (run));
+  }
+  if (r.status == "ok")
+    summarize (r, *this);
+  else {
+    r.json["status"] = r.status;
+    r.json["message"] = r.message;
+  }
+  results.push_back (std::move (r));
+}
+
+void
+Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
+{
+  ConcurrentResult cr;
+  cr.c = &c;
+  cr.size = size;
+  cr.pipelines = n;
+  cr.shared = shared;
+  Json j = base_json (c, size, Mode::SYSTEM);
+  j["pipelines"] = n;
+  j["contexts"] = shared ? "one shared" : "one per pipeline";
+  const char *how = shared ? "one shared context" : "own contexts";
+  const std::vector<std::string> missing = missing_elements (c.sys);
+  if (!missing.empty ()) {
+    cr.status = "skipped";
+    cr.message = "element not available: " + missing.front ();
+  } else if (shared && !shared_context) {
+    cr.status = "skipped";
+    cr.message = "no shared context";
+  }
+  std::vector<std::unique_ptr<Run>> runs;
+  std::vector<RunResult> out;
+  if (cr.status == "ok") {
+    RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
+    spec.context = shared ? shared_context : nullptr;
+    for (int i = 0; i < n; i++)
+      runs.emplace_back (new Run (spec));
+    for (auto &run : runs)
+      run->start ();
+    for (bool all_done = false; !all_done;) {
+      all_done = true;
+      for (auto &run : runs)
+        all_done = run->poll (10) && all_done;
+    }
+    for (auto &run : runs) {
+      out.push_back (run->finish ());
+      if (!out.back ().ok && cr.status == "ok") {
+        cr.status = "error";
+        cr.message = out.back ().error;
+      }
+    }
+  }
+  if (cr.status == "ok") {
+    /* Steady state: from when the last pipeline finished its warmup to when
+     * the first one stopped, every pipeline running. */
+    gint64 start = 0, end = G_MAXINT64;
+    for (size_t i = 0; i < runs.size (); i++) {
+      const auto &a = runs[i]->arrivals ();
+      start = std::max (start, a[runs[i]->warmup ()]);
+      end = std::min (end, a[out[i].frames_out - 1]);
+    }
+    std::vector<double> each;
+    long frames = 0;
+    for (size_t i = 0; i < runs.size (); i++) {
+      each.push_back (out[i].fps);
+      const auto &a = runs[i]->arrivals ();
+      for (int k = 0; k < out[i].frames_out; k++)
+        frames += a[k] > start && a[k] <= end;
+    }
+    if (end > start && frames > 0) {
+      cr.aggregate_fps = frames / ((end - start) / 1e9);
+    } else {
+      /* The pipelines did not overlap in steady state: sum of their rates. */
+      cr.aggregate_fps = 0;
+      for (double f : each)
+        cr.aggregate_fps += f;
+      j["note"] = "no common steady-state window; aggregate is the sum of the rates";
+    }
+    cr.per_pipeline_fps = median_of (each);
+    const double in = (double) out[0].in_transfer_bytes, o = (double) out[0].out_transfer_bytes;
+    const double serial = transfer_limit_fps (limits, in, o), duplex =
+        transfer_limit_fps (limits, in, o, true);
+    j["status"] = "ok";
+    j["aggregate_fps"] = cr.aggregate_fps;
+    j["aggregate_mpixel_s"] = cr.aggregate_fps * size.width * size.height / 1e6;
+    j["per_pipeline_fps"] = spread_json (each);
+    j["input_memory"] = out[0].input_memory;
+    if (serial > 0) {
+      cr.transfer_fraction = cr.aggregate_fps / serial;
+      cr.duplex_fraction = cr.aggregate_fps / duplex;
+      j["transfer_limit_fps"] = serial;
+      j["fraction_of_transfer_limit"] = cr.transfer_fraction;
+      j["duplex_transfer_limit_fps"] = duplex;
+      j["fraction_of_duplex_transfer_limit"] = cr.duplex_fraction;
+    }
+    std::fprintf (stderr, "[concurrent] %d x %s %dx%d, %s: %.1f frames/s together\n", n,
+        c.name.c_str (), size.width, size.height, how, cr.aggregate_fps);
+  } else {
+    j["status"] = cr.status;
+    j["message"] = cr.message;
+    std::fprintf (stderr, "[concurrent] %d x %s, %s: %s %s\n", n, c.name.c_str (), how,
+        cr.status.c_str (), cr.message.c_str ());
+  }
+  cr.json = j;
+  concurrent.push_back (std::move (cr));
+}
+
+const Result *
+Suite::find (const std::string &case_name, const std::string &size, Mode mode) const
+{
+  for (const Result &r : results)
+    if (r.c->name == case_name && r.size.name == size && r.mode == mode && r.status == "ok")
+      return &r;
+  return nullptr;
+}
+
+}  // namespace bench

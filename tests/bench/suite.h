@@ -1,0 +1,83 @@
+/* Runs the cases and keeps what the report needs. */
+#pragma once
+
+#include "cases.h"
+#include "json.h"
+#include "device_limits.h"
+#include "runner.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Size {
+  std::string name;   /* "1080p", "4k", "8k" or "WxH" */
+  int width = 0, height = 0;
+};
+
+struct Options {
+  bool quick = false;
+  std::vector<Size> sizes;
+  std::string device;
+  int repeats = 5;
+  int frames = 100;
+  int warmup = 5;
+  int concurrent = 8;
+  double max_seconds = 5;
+  size_t limit_bytes = 256u << 20;
+  int limit_reps = 10;
+  bool fresh_kernel_cache = false;
+  bool system_input = false;    /* never use the pool the first element proposes */
+  std::string json_path, markdown_path, only;
+};
+
+enum class Mode { SYSTEM, DEVICE };
+
+/* One case at one size in one mode, over the repeats. */
+struct Result {
+  const Case *c = nullptr;
+  Size size;
+  Mode mode = Mode::SYSTEM;
+  std::string fragment;
+  std::string status = "ok";    /* "ok", "skipped", "error" */
+  std::string message;
+  std::vector<RunResult> runs;  /* the successful repeats */
+
+  /* medians over the repeats (NAN when not measured) */
+  double fps = NAN, fps_min = NAN, fps_max = NAN, mpixel_s = NAN, latency_ms = NAN;
+  double first_frame_first_ms = NAN, first_frame_warm_ms = NAN;
+  double transfer_limit_fps = NAN, transfer_fraction = NAN;
+  double kernel_ms = NAN, kernel_gbps = NAN, kernel_fraction = NAN;
+  Json json;
+};
+
+struct ConcurrentResult {
+  const Case *c = nullptr;
+  Size size;
+  int pipelines = 0;
+  bool shared = false;          /* one OpenCL context for all, else one each */
+  std::string status = "ok";
+  std::string message;
+  double aggregate_fps = NAN, per_pipeline_fps = NAN;
+  double transfer_fraction = NAN, duplex_fraction = NAN;
+  Json json;
+};
+
+struct Suite {
+  Options opt;
+  Limits limits;
+  GstClContext *profiling_context = nullptr;   /* for device-resident runs */
+  GstClContext *shared_context = nullptr;      /* for concurrent pipelines sharing one */
+  std::vector<Result> results;
+  std::vector<ConcurrentResult> concurrent;
+
+  void run_case (const Case &c, const Size &size, Mode mode);
+  void run_concurrent (const Case &c, const Size &size, int n, bool shared);
+  const Result *find (const std::string &case_name, const std::string &size, Mode mode) const;
+};
+
+const char *mode_name (Mode m);
+
+}  // namespace bench

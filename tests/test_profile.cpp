@@ -1,0 +1,93 @@
+/* Kernel profiling (gstclprofile.h): kernels run on an application's context
+ * whose queue has profiling enabled are counted, per kernel name; kernels on
+ * ordinary contexts are not. */
+#include "cltest.h"
+
+#include <gst/opencl/opencl.h>
+#include <gst/opencl/gstcldevice.hpp>
+
+static const int kFrames = 3;
+
+/* Runs kFrames 64x48 GRAY8 frames through clsobel, on `context` if given. */
+static void
+run_sobel (GstClContext * context)
+{
+  GError *err = nullptr;
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=GRAY8,width=64,height=48 ! clsobel ! fakesink", &err);
+  fail_unless (pipeline != nullptr && err == nullptr);
+  if (context) {
+    GstContext *c = gst_context_new_cl_context (context);
+    gst_element_set_context (pipeline, c);
+    gst_context_unref (c);
+  }
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+static void
+wait_counted (cl_command_queue queue)
+{
+  clFinish (queue);
+  for (int i = 0; i < 5000 && gst_cl_kernel_profile_pending () > 0; i++)
+    g_usleep (1000);
+  fail_unless_equals_int ((int) gst_cl_kernel_profile_pending (), 0);
+}
+
+GST_START_TEST (test_profiling_queue_counts_kernels)
+{
+  gstcl::DeviceEntry dev = gstcl::select_device ("");
+  cl::Context ctx (dev.device);
+  cl::CommandQueue queue (ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
+  GstClContext *context = gst_cl_context_new_wrapped (ctx (), dev.device (), queue (), nullptr);
+  fail_unless (context != nullptr);
+
+  gst_cl_kernel_profile_reset ();
+  run_sobel (context);
+  wait_counted (queue ());
+  gchar **names = gst_cl_kernel_profile_names ();
+  fail_unless_equals_int (g_strv_length (names), 1);
+  fail_unless_equals_string (names[0], "sobel");
+  g_strfreev (names);
+  guint64 count = 0, ns = 0;
+  fail_unless (gst_cl_kernel_profile_get ("sobel", &count, &ns));
+  fail_unless_equals_int ((int) count, kFrames);
+  fail_unless (ns > 0);
+
+  gst_cl_kernel_profile_reset ();
+  fail_if (gst_cl_kernel_profile_get ("sobel", &count, &ns));
+  fail_unless (count == 0 && ns == 0);
+  gst_object_unref (context);
+}
+GST_END_TEST
+
+GST_START_TEST (test_ordinary_context_counts_nothing)
+{
+  gst_cl_kernel_profile_reset ();
+  run_sobel (nullptr);  /* clsobel makes its own context, without profiling */
+  fail_unless_equals_int ((int) gst_cl_kernel_profile_pending (), 0);
+  gchar **names = gst_cl_kernel_profile_names ();
+  fail_unless_equals_int (g_strv_length (names), 0);
+  g_strfreev (names);
+}
+GST_END_TEST
+
+static Suite *
+profile_suite (void)
+{
+  Suite *s = suite_create ("profile");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_profiling_queue_counts_kernels);
+  tcase_add_test (tc, test_ordinary_context_counts_nothing);
+  return s;
+}
+
+GST_CHECK_MAIN (profile);
