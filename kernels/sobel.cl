@@ -1,10 +1,12 @@
 /* Sobel edges on 8-bit luma.
  *
  * Each work-item computes PX = 16 consecutive outputs of one row. Interior
- * items read their 18 x 3 luma window with vector loads and store 16 results
- * at once; items that touch the border use the scalar path with the border
- * rule. The arithmetic is the same in both paths, so results do not depend
- * on where an item falls.
+ * items work on whole vectors, as the founding sample did: each of the three
+ * rows is read as three 16-wide luma vectors starting at x-1, x and x+1, and
+ * dx, dy and the result are computed 16 at a time (short16 holds the sums,
+ * which lie in [-1020, 1020]). Items that touch the border take the scalar
+ * path with the border rule. Both paths do the same arithmetic, so results do
+ * not depend on where an item falls.
  *
  * Build options:
  *   IN_BPP            bytes per input pixel: 1 (a luma plane), 3 or 4 (RGB)
@@ -65,22 +67,43 @@ inline out_t sobel_result (int dx, int dy, float scale, float threshold)
   return CONVERT_OUT (scaled);
 }
 
-/* Luma of pixels x0-1 .. x0+PX of a row; the caller guarantees they exist. */
-inline void load_row (__global const uchar * row, int x0, int l[PX + 2])
+/* Luma of the 16 pixels x .. x+15 of a row; the caller guarantees they
+ * exist. Integer arithmetic as luma_of(), on whole vectors. */
+inline ushort16 luma16 (__global const uchar * row, int x)
 {
 #if IN_BPP == 1
-  const uchar16 v = vload16 (0, row + x0);
-  l[0] = row[x0 - 1];
-  l[1] = v.s0; l[2] = v.s1; l[3] = v.s2; l[4] = v.s3;
-  l[5] = v.s4; l[6] = v.s5; l[7] = v.s6; l[8] = v.s7;
-  l[9] = v.s8; l[10] = v.s9; l[11] = v.sa; l[12] = v.sb;
-  l[13] = v.sc; l[14] = v.sd; l[15] = v.se; l[16] = v.sf;
-  l[17] = row[x0 + PX];
+  return convert_ushort16 (vload16 (0, row + x));
 #else
-  __global const uchar *p = row + (size_t) (x0 - 1) * IN_BPP;
-#pragma unroll
-  for (int i = 0; i < PX + 2; i++)
-    l[i] = luma_of (p + i * IN_BPP);
+  __global const uchar *p = row + (size_t) x * IN_BPP;
+  ushort16 r, g, b;
+#if IN_BPP == 4
+  const ushort16 v0 = convert_ushort16 (vload16 (0, p));
+  const ushort16 v1 = convert_ushort16 (vload16 (1, p));
+  const ushort16 v2 = convert_ushort16 (vload16 (2, p));
+  const ushort16 v3 = convert_ushort16 (vload16 (3, p));
+#define CHANNEL4(s) (ushort16) (v0.s, v1.s, v2.s, v3.s)
+#define PICK4_0 CHANNEL4 (s048c)
+#define PICK4_1 CHANNEL4 (s159d)
+#define PICK4_2 CHANNEL4 (s26ae)
+#define PICK4_3 CHANNEL4 (s37bf)
+#define PICK4(o) PICK4_##o
+#define PICK(o) PICK4 (o)
+#else /* IN_BPP == 3: 16 pixels are 48 bytes, three vectors */
+  const ushort16 v0 = convert_ushort16 (vload16 (0, p));
+  const ushort16 v1 = convert_ushort16 (vload16 (1, p));
+  const ushort16 v2 = convert_ushort16 (vload16 (2, p));
+#define PICK3_0 (ushort16) (v0.s0369, v0.scf, v1.s258, v1.sbe, v2.s147a, v2.sd)
+#define PICK3_1 (ushort16) (v0.s147a, v0.sd, v1.s0369, v1.scf, v2.s258, v2.sbe)
+#define PICK3_2 (ushort16) (v0.s258, v0.sbe, v1.s147a, v1.sd, v2.s0369, v2.scf)
+#define PICK3(o) PICK3_##o
+#define PICK(o) PICK3 (o)
+#endif
+#define PICK_EXPAND(o) PICK (o)
+  r = PICK_EXPAND (R_OFF);
+  g = PICK_EXPAND (G_OFF);
+  b = PICK_EXPAND (B_OFF);
+  return ((ushort16) (77) * r + (ushort16) (150) * g + (ushort16) (29) * b + (ushort16) (128))
+      >> (ushort16) (8);
 #endif
 }
 
@@ -96,24 +119,38 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
   __global out_t *orow = (__global out_t *) (out + out_offset + (size_t) y * out_stride);
 
   if (x0 >= 1 && x0 + PX < width && y >= 1 && y + 1 < height) {
-    int t[PX + 2], m[PX + 2], b[PX + 2];
-    load_row (in + (size_t) (y - 1) * in_stride, x0, t);
-    load_row (in + (size_t) y * in_stride, x0, m);
-    load_row (in + (size_t) (y + 1) * in_stride, x0, b);
-    out_t r[PX];
-#pragma unroll
-    for (int i = 0; i < PX; i++) {
-      /* pixel x0 + i sits at index i + 1 of the window */
-      const int dx = (t[i + 2] + 2 * m[i + 2] + b[i + 2]) - (t[i] + 2 * m[i] + b[i]);
-      const int dy = (t[i] + 2 * t[i + 1] + t[i + 2]) - (b[i] + 2 * b[i + 1] + b[i + 2]);
-      r[i] = sobel_result (dx, dy, scale, threshold);
-    }
-#if OUT_16
-    vstore16 ((ushort16) (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-            r[10], r[11], r[12], r[13], r[14], r[15]), 0, orow + x0);
+    /* Rows above, at and below, each as the windows starting at x-1, x, x+1. */
+    __global const uchar *rt = in + (size_t) (y - 1) * in_stride;
+    __global const uchar *rm = in + (size_t) y * in_stride;
+    __global const uchar *rb = in + (size_t) (y + 1) * in_stride;
+    const short16 t0 = as_short16 (luma16 (rt, x0 - 1)), t1 = as_short16 (luma16 (rt, x0)),
+        t2 = as_short16 (luma16 (rt, x0 + 1));
+    const short16 m0 = as_short16 (luma16 (rm, x0 - 1)), m2 = as_short16 (luma16 (rm, x0 + 1));
+    const short16 b0 = as_short16 (luma16 (rb, x0 - 1)), b1 = as_short16 (luma16 (rb, x0)),
+        b2 = as_short16 (luma16 (rb, x0 + 1));
+    const short16 dx = (t2 + (short16) (2) * m2 + b2) - (t0 + (short16) (2) * m0 + b0);
+    const short16 dy = (t0 + (short16) (2) * t1 + t2) - (b0 + (short16) (2) * b1 + b2);
+#if OUTPUT == 1
+    const float16 value = convert_float16 (abs (dx));
+#elif OUTPUT == 2
+    const float16 value = convert_float16 (abs (dy));
+#elif NORM == 1
+    const float16 value = convert_float16 (abs (dx) + abs (dy));
 #else
-    vstore16 ((uchar16) (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9],
-            r[10], r[11], r[12], r[13], r[14], r[15]), 0, orow + x0);
+    const int16 dxi = convert_int16 (dx), dyi = convert_int16 (dy);
+    const float16 value = sqrt (convert_float16 (dxi * dxi + dyi * dyi));
+#endif
+    const float16 scaled = (float16) (scale) * value;
+#if OUT_16
+    ushort16 r = convert_ushort16_sat_rte (scaled);
+    if (threshold > 0.0f)
+      r = convert_ushort16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xffff));
+    vstore16 (r, 0, orow + x0);
+#else
+    uchar16 r = convert_uchar16_sat_rte (scaled);
+    if (threshold > 0.0f)
+      r = convert_uchar16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xff));
+    vstore16 (r, 0, orow + x0);
 #endif
     return;
   }
