@@ -9,6 +9,7 @@ ELEMENTS = {
     'clupload': ['device'],
     'cldownload': ['device'],
     'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
+    'cldebayer': ['device', 'method'],
 }
 
 def inspect(name):
@@ -31,7 +32,7 @@ for element, props in ELEMENTS.items():
             if 'memory:OpenCLMemory' not in block:
                 failures.append('%s %s template lacks memory:OpenCLMemory' % (element, pad))
         if element != 'clupload' or pad == 'SINK':
-            if not re.search(r'^\s+video/x-raw\s*$', block, re.M):
+            if not re.search(r'^\s+video/x-(raw|bayer)\s*$', block, re.M):
                 failures.append('%s %s template lacks system memory' % (element, pad))
     for prop in props:
         m = re.search(r'^  %s\s+: (.+)$' % re.escape(prop), out, re.M)
