@@ -290,8 +290,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   k.setArg (11, st->scale_mul);
   k.setArg (12, (cl_int) st->scale_shift);
   k.setArg (13, st->layout);
-  /* One work-item per 4x2 block of RGGB-aligned pixels. */
-  gstcl::enqueue_2d (ctx, k, (width + st->phase_x + 3) / 4, (height + st->phase_y + 1) / 2);
+  /* One work-item per 8x2 block of RGGB-aligned pixels (see debayer.cl). */
+  gstcl::enqueue_2d (ctx, k, (width + st->phase_x + 7) / 8, (height + st->phase_y + 1) / 2);
   return GST_FLOW_OK;
 }
 
