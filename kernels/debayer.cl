@@ -156,45 +156,46 @@ inline uint8 row_of (int4 even, int4 odd, Scale s)
 /* Stores one row of the block, pixels `first` .. `first + count - 1`, to the
  * image row `dst` where the block starts at pixel x0. `l` gives the channel
  * positions: for 4-channel formats r, g, b and a (alpha or padding, always
- * opaque); for RGB / BGR r is 0 or 2. */
+ * opaque); for RGB / BGR r is 0 or 2. A whole row goes out in vector
+ * stores; a partial one (at the left or right edge) through `px`. */
 inline void store_row (__global out_t * dst, int x0, int first, int count, uint8 r, uint8 g,
     uint8 b, int4 l)
 {
-  out_t px[BLOCK_W * OUT_CH];
 #if OUT_CH == 1
-  vstore8 (convert_uchar8 ((77 * r + 150 * g + 29 * b + 128) >> 8), 0, px);
+  const uchar8 luma = convert_uchar8 ((77 * r + 150 * g + 29 * b + 128) >> 8);
+#define STORE(to) vstore8 (luma, 0, (to))
 #elif OUT_CH == 3
-  const uchar8 first_ch = convert_uchar8 (l.s0 == 0 ? r : b);
-  const uchar8 last_ch = convert_uchar8 (l.s0 == 0 ? b : r);
-  const uchar8 green = convert_uchar8 (g);
-  vstore8 ((uchar8) (first_ch.s0, green.s0, last_ch.s0, first_ch.s1, green.s1, last_ch.s1,
-          first_ch.s2, green.s2), 0, px);
-  vstore8 ((uchar8) (last_ch.s2, first_ch.s3, green.s3, last_ch.s3, first_ch.s4, green.s4,
-          last_ch.s4, first_ch.s5), 0, px + 8);
-  vstore8 ((uchar8) (green.s5, last_ch.s5, first_ch.s6, green.s6, last_ch.s6, first_ch.s7,
-          green.s7, last_ch.s7), 0, px + 16);
+  const uchar8 c0 = convert_uchar8 (l.s0 == 0 ? r : b);
+  const uchar8 c2 = convert_uchar8 (l.s0 == 0 ? b : r);
+  const uchar8 c1 = convert_uchar8 (g);
+  const uchar8 v0 = (uchar8) (c0.s0, c1.s0, c2.s0, c0.s1, c1.s1, c2.s1, c0.s2, c1.s2);
+  const uchar8 v1 = (uchar8) (c2.s2, c0.s3, c1.s3, c2.s3, c0.s4, c1.s4, c2.s4, c0.s5);
+  const uchar8 v2 = (uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7);
+#define STORE(to) do { vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
 #elif OUT_16
-  for (int part = 0; part < 2; part++) {
-    const uint4 rh = part ? r.hi : r.lo, gh = part ? g.hi : g.lo, bh = part ? b.hi : b.lo;
-    const ulong4 words = (convert_ulong4 (rh) << (ulong) (16 * l.s0)) |
-        (convert_ulong4 (gh) << (ulong) (16 * l.s1)) |
-        (convert_ulong4 (bh) << (ulong) (16 * l.s2)) | ((ulong4) OUT_MAX << (ulong) (16 * l.s3));
-    vstore16 (as_ushort16 (words), part, px);
-  }
+  const ulong4 shift = (ulong4) (16 * l.s0, 16 * l.s1, 16 * l.s2, 16 * l.s3);
+  const ulong4 lo = (convert_ulong4 (r.lo) << shift.s0) | (convert_ulong4 (g.lo) << shift.s1) |
+      (convert_ulong4 (b.lo) << shift.s2) | ((ulong4) OUT_MAX << shift.s3);
+  const ulong4 hi = (convert_ulong4 (r.hi) << shift.s0) | (convert_ulong4 (g.hi) << shift.s1) |
+      (convert_ulong4 (b.hi) << shift.s2) | ((ulong4) OUT_MAX << shift.s3);
+#define STORE(to) do { \
+    vstore16 (as_ushort16 (lo), 0, (to)); vstore16 (as_ushort16 (hi), 1, (to)); } while (0)
 #else
   const uint8 words = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
       (b << (uint) (8 * l.s2)) | ((uint8) OUT_MAX << (uint) (8 * l.s3));
-  vstore16 (as_uchar16 (words.lo), 0, px);
-  vstore16 (as_uchar16 (words.hi), 0, px + 16);
+#define STORE(to) do { \
+    vstore16 (as_uchar16 (words.lo), 0, (to)); vstore16 (as_uchar16 (words.hi), 1, (to)); \
+  } while (0)
 #endif
   if (first == 0 && count == BLOCK_W) {
-    dst += x0 * OUT_CH;
-    for (int i = 0; i < OUT_CH; i++)   /* OUT_CH x 8 channels, 8 at a time */
-      vstore8 (vload8 (i, px), i, dst);
-    return;
+    STORE (dst + x0 * OUT_CH);
+  } else {
+    out_t px[BLOCK_W * OUT_CH];
+    STORE (px);
+    for (int i = first * OUT_CH; i < (first + count) * OUT_CH; i++)
+      dst[x0 * OUT_CH + i] = px[i];
   }
-  for (int i = first * OUT_CH; i < (first + count) * OUT_CH; i++)
-    dst[x0 * OUT_CH + i] = px[i];
+#undef STORE
 }
 
 __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
