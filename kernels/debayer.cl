@@ -126,7 +126,9 @@ inline int4 rb_at_br (const int8 * e, const int8 * o, int p, int r, int maxv)
 
 /* The output scaling, round (v * OUT_MAX / maxv), as an exact multiply and
  * shift (Granlund-Montgomery): floor (q / maxv) = (q * mul) >> shift for
- * every q < 2^30, which covers all but the 16-bit to 16-bit identity. */
+ * every q < 2^30, which covers all but the 16-bit to 16-bit identity. The
+ * shift is at least 32, so the high half of the 32 x 32-bit product (mul_hi)
+ * suffices: no 64-bit integers, which embedded-profile devices may lack. */
 typedef struct {
   int maxv;
   uint mul;
@@ -141,7 +143,7 @@ inline uint4 scale_out (int4 v, Scale s)
   if (s.maxv == (int) OUT_MAX)
     return as_uint4 (v);
   const uint4 q = as_uint4 (v) * OUT_MAX + (uint) (s.maxv >> 1);
-  return convert_uint4 ((convert_ulong4 (q) * s.mul) >> (ulong) s.shift);
+  return mul_hi (q, (uint4) s.mul) >> (uint) (s.shift - 32);
 #endif
 }
 
@@ -173,11 +175,16 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   const uchar8 v2 = (uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7);
 #define STORE(to) do { vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
 #elif OUT_16
-  const ulong4 shift = (ulong4) (16 * l.s0, 16 * l.s1, 16 * l.s2, 16 * l.s3);
-  const ulong4 lo = (convert_ulong4 (r.lo) << shift.s0) | (convert_ulong4 (g.lo) << shift.s1) |
-      (convert_ulong4 (b.lo) << shift.s2) | ((ulong4) OUT_MAX << shift.s3);
-  const ulong4 hi = (convert_ulong4 (r.hi) << shift.s0) | (convert_ulong4 (g.hi) << shift.s1) |
-      (convert_ulong4 (b.hi) << shift.s2) | ((ulong4) OUT_MAX << shift.s3);
+  /* Channel at position p goes to the 32-bit half p / 2 of the pixel, at bit
+   * 16 * (p % 2). */
+#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : (uint8) 0)
+#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
+    PLACE ((uint8) OUT_MAX, l.s3, half))
+  const uint8 h0 = HALF (0), h1 = HALF (1);
+#undef HALF
+#undef PLACE
+  const uint8 lo = (uint8) (h0.s0, h1.s0, h0.s1, h1.s1, h0.s2, h1.s2, h0.s3, h1.s3);
+  const uint8 hi = (uint8) (h0.s4, h1.s4, h0.s5, h1.s5, h0.s6, h1.s6, h0.s7, h1.s7);
 #define STORE(to) do { \
     vstore16 (as_ushort16 (lo), 0, (to)); vstore16 (as_ushort16 (hi), 1, (to)); } while (0)
 #else

@@ -391,6 +391,33 @@ GST_START_TEST (test_1920x1080)
 }
 GST_END_TEST
 
+/* Every sample value of every depth, as 6x6 patches of one value each, into
+ * 8-bit and 16-bit output: each value's scaling, round (v * 255 / maxv) and
+ * round (v * 65535 / maxv), is checked at least once exactly (a flat patch
+ * demosaics to its own value at its centre). */
+GST_START_TEST (test_every_value)
+{
+  for (int bits : depths)
+    for (const OutFormat *f : { &RGBA, &RGBA64 }) {
+      if (f->wide && bits == 8)
+        continue;
+      const int values = 1 << bits, per_row = 256;
+      Mosaic m;
+      m.w = per_row * 6;
+      m.h = (values / per_row) * 6;
+      m.bits = bits;
+      m.pattern = bits % 4;
+      m.v.resize ((size_t) m.w * m.h);
+      for (int y = 0; y < m.h; y++)
+        for (int x = 0; x < m.w; x++)
+          m.v[(size_t) y * m.w + x] = (y / 6) * per_row + x / 6;
+      Debayer d (*f, false);
+      d.check (m, 0, MALVAR);
+      d.check (m, 0, BILINEAR);
+    }
+}
+GST_END_TEST
+
 /* Caps change mid-stream: pattern, size and depth, and the method, on one
  * running element; each output matches the reference for its own caps. */
 GST_START_TEST (test_caps_change_mid_stream)
@@ -792,6 +819,7 @@ debayer_suite (void)
   tcase_add_test (tc, test_small_16bit);
   tcase_add_test (tc, test_451x300);
   tcase_add_test (tc, test_1920x1080);
+  tcase_add_test (tc, test_every_value);
   tcase_add_test (tc, test_caps_change_mid_stream);
   tcase_add_test (tc, test_too_small_is_refused);
   tcase_add_test (tc, test_bad_buffers_are_errors);
