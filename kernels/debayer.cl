@@ -173,7 +173,8 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   const uchar8 v0 = (uchar8) (c0.s0, c1.s0, c2.s0, c0.s1, c1.s1, c2.s1, c0.s2, c1.s2);
   const uchar8 v1 = (uchar8) (c2.s2, c0.s3, c1.s3, c2.s3, c0.s4, c1.s4, c2.s4, c0.s5);
   const uchar8 v2 = (uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7);
-#define STORE(to) do { vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
+#define STORE(to) do { \
+    vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
 #elif OUT_16
   /* Channel at position p goes to the 32-bit half p / 2 of the pixel, at bit
    * 16 * (p % 2). */

@@ -92,9 +92,10 @@ enum { PROP_0, PROP_METHOD };
 #define DEEP_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
 #define SIZE_AND_RATE ", width = (int) [ 1, max ], height = (int) [ 1, max ], " \
     "framerate = (fraction) [ 0, max ]"
-#define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " \
-    DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " DEEP_PATTERNS ("14le") ", " \
-    DEEP_PATTERNS ("16le") " }" SIZE_AND_RATE
+#define DEEP_FORMATS DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " \
+    DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")
+#define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " DEEP_FORMATS " }" \
+    SIZE_AND_RATE
 #define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR, GRAY8"
 #define SRC_CAPS "video/x-raw, format = (string) { " RGB8_FORMATS ", RGBA64_LE }" \
     SIZE_AND_RATE
@@ -188,10 +189,7 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
         shallow = deep = true;
       if (shallow || deep)
         out = gst_caps_merge_structure (out, convert_structure (s, "video/x-bayer",
-                shallow ? PATTERNS ", " DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le")
-                ", " DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le") :
-                DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", "
-                DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")));
+                shallow ? PATTERNS ", " DEEP_FORMATS : DEEP_FORMATS));
     }
   }
   return out;
