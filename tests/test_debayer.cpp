@@ -247,12 +247,22 @@ compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rg
   fail_unless (bad == 0, "%s: %d channels differ, worst by %d", what.c_str (), bad, worst);
 }
 
-/* Gives `element` the OpenCL context of this test process, so that the many
- * harnesses below build each program once. */
+/* One OpenCL context for the harnesses of a test, so that they build each
+ * program once; dropped after each test. */
+static GstClContext *shared = nullptr;
+
+static void
+drop_shared_context (void)
+{
+  if (shared)
+    gst_object_unref (shared);
+  shared = nullptr;
+}
+
+/* Gives `element` the shared context. */
 static void
 share_context (GstElement * element)
 {
-  static GstClContext *shared = nullptr;
   if (!shared) {
     GError *error = nullptr;
     shared = gst_cl_context_new (nullptr, &error);
@@ -853,6 +863,7 @@ debayer_suite (void)
   Suite *s = suite_create ("cldebayer");
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
   tcase_add_test (tc, test_small_8bit);
   tcase_add_test (tc, test_small_10bit);
   tcase_add_test (tc, test_small_12bit);
