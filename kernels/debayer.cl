@@ -2,11 +2,15 @@
  *
  * Every pattern is RGGB shifted by (phase_x, phase_y): the colour at (x, y)
  * is the RGGB colour at (x + phase_x, y + phase_y). Each work-item computes a
- * block of 4 x 2 pixels that starts on an RGGB cell, so the colour of every
- * pixel of the block, and thus the filter it needs, is known at compile time.
- * The block reads an 8 x 6 window (2 samples of margin for the 5x5 filters);
- * samples outside the image are mirrored about the edge sample (reflect-101,
- * repeated for images smaller than the filter), which keeps the Bayer phase.
+ * block of 8 x 2 pixels that starts on an RGGB cell: row 0 is R G R G ...,
+ * row 1 G B G B .... The four pixels of one colour in a row of the block
+ * (the even or the odd columns) are computed together as an int4, so every
+ * filter is a handful of vector operations (SIMD on CPUs through PoCL).
+ *
+ * The block reads a 12 x 6 window (2 samples of margin for the 5x5 filters),
+ * kept per row as its even and odd columns. Samples outside the image are
+ * mirrored about the edge sample (reflect-101, repeated for images smaller
+ * than the filter), which keeps the Bayer phase.
  *
  * Integer arithmetic throughout, so that the result is exactly defined
  * (maxv = 2^bits - 1, samples above it are clamped to it):
@@ -42,154 +46,187 @@ typedef uchar out_t;
 #define OUT_MAX 255u
 #endif
 
-#define WIN_W 8
+#define BLOCK_W 8
+#define WIN_W 12
 #define WIN_H 6
+
+/* Row r of the window as seen from the 4 pixels at the even (parity 0) or
+ * odd (parity 1) columns of the block, d columns to the side: window column
+ * 2 + parity + 2 i + d for i = 0..3. `e` and `o` hold the even and odd
+ * window columns of each row. */
+inline int4 at (const int8 * e, const int8 * o, int parity, int r, int d)
+{
+  switch (parity + d) {
+    case -2: return e[r].s0123;
+    case -1: return o[r].s0123;
+    case 0: return e[r].s1234;
+    case 1: return o[r].s1234;
+    case 2: return e[r].s2345;
+    default: return o[r].s2345;   /* 3: parity 1, d 2 */
+  }
+}
+
+/* Row r + dr, d columns to the side, of the pixels of parity p. */
+#define A(dr, d) at (e, o, p, r + (dr), (d))
+
+#if METHOD == 0
+inline int4 finish (int4 sum16, int maxv)
+{
+  return clamp ((sum16 + 8) >> 4, 0, maxv);
+}
+
+/* G at R or B sites. */
+inline int4 green_at_rb (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return finish (8 * A (0, 0) + 4 * (A (-1, 0) + A (1, 0) + A (0, -1) + A (0, 1))
+      - 2 * (A (-2, 0) + A (2, 0) + A (0, -2) + A (0, 2)), maxv);
+}
+
+/* R or B at G sites whose row holds that colour. */
+inline int4 rb_at_g_row (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return finish (10 * A (0, 0) + 8 * (A (0, -1) + A (0, 1)) - 2 * (A (0, -2) + A (0, 2))
+      - 2 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1)) + A (-2, 0) + A (2, 0), maxv);
+}
+
+/* R or B at G sites whose column holds that colour. */
+inline int4 rb_at_g_col (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return finish (10 * A (0, 0) + 8 * (A (-1, 0) + A (1, 0)) - 2 * (A (-2, 0) + A (2, 0))
+      - 2 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1)) + A (0, -2) + A (0, 2), maxv);
+}
+
+/* R at B sites, B at R sites. */
+inline int4 rb_at_br (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return finish (12 * A (0, 0) + 4 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1))
+      - 3 * (A (-2, 0) + A (2, 0) + A (0, -2) + A (0, 2)), maxv);
+}
+#else
+inline int4 green_at_rb (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return (A (-1, 0) + A (1, 0) + A (0, -1) + A (0, 1) + 2) >> 2;
+}
+
+inline int4 rb_at_g_row (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return (A (0, -1) + A (0, 1) + 1) >> 1;
+}
+
+inline int4 rb_at_g_col (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return (A (-1, 0) + A (1, 0) + 1) >> 1;
+}
+
+inline int4 rb_at_br (const int8 * e, const int8 * o, int p, int r, int maxv)
+{
+  return (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1) + 2) >> 2;
+}
+#endif
 
 /* The output scaling, round (v * OUT_MAX / maxv), as an exact multiply and
  * shift (Granlund-Montgomery): floor (q / maxv) = (q * mul) >> shift for
- * every q < 2^30, which covers all but the 16-bit to 16-bit identity. */
+ * every q < 2^30, which covers all but the 16-bit to 16-bit identity. The
+ * shift is at least 32, so the high half of the 32 x 32-bit product (mul_hi)
+ * suffices: no 64-bit integers, which embedded-profile devices may lack. */
 typedef struct {
   int maxv;
   uint mul;
   int shift;
 } Scale;
 
-inline uint scale_out (int v, Scale s)
+inline uint4 scale_out (int4 v, Scale s)
 {
 #if !IN_16 && !OUT_16
-  return (uint) v;
+  return as_uint4 (v);
 #else
   if (s.maxv == (int) OUT_MAX)
-    return (uint) v;
-  const uint q = (uint) v * OUT_MAX + (uint) (s.maxv >> 1);
-  return (uint) (((ulong) q * s.mul) >> s.shift);
+    return as_uint4 (v);
+  const uint4 q = as_uint4 (v) * OUT_MAX + (uint) (s.maxv >> 1);
+  return mul_hi (q, (uint4) s.mul) >> (uint) (s.shift - 32);
 #endif
 }
 
-/* The window as seen from the pixel (x, y) of it: w (dy, dx). */
-#define W(dy, dx) win[(y) + (dy)][(x) + (dx)]
-
-#if METHOD == 0
-#define finish(sum16) clamp (((sum16) + 8) >> 4, 0, maxv)
-
-/* G at an R or B site. */
-inline int green_at_rb (int (*win)[WIN_W], int x, int y, int maxv)
+/* Pixels 0..7 of a block row, scaled for output, from the values at its
+ * even and odd columns. */
+inline uint8 row_of (int4 even, int4 odd, Scale s)
 {
-  return finish (8 * W (0, 0) + 4 * (W (-1, 0) + W (1, 0) + W (0, -1) + W (0, 1))
-      - 2 * (W (-2, 0) + W (2, 0) + W (0, -2) + W (0, 2)));
+  const uint4 a = scale_out (even, s), b = scale_out (odd, s);
+  return (uint8) (a.s0, b.s0, a.s1, b.s1, a.s2, b.s2, a.s3, b.s3);
 }
 
-/* R or B at a G site whose row holds that colour. */
-inline int rb_at_g_row (int (*win)[WIN_W], int x, int y, int maxv)
+/* Stores one row of the block, pixels `first` .. `first + count - 1`, to the
+ * image row `dst` where the block starts at pixel x0. `l` gives the channel
+ * positions: for 4-channel formats r, g, b and a (alpha or padding, always
+ * opaque); for RGB / BGR r is 0 or 2. A whole row goes out in vector
+ * stores; a partial one (at the left or right edge) through `px`. */
+inline void store_row (__global out_t * dst, int x0, int first, int count, uint8 r, uint8 g,
+    uint8 b, int4 l)
 {
-  return finish (10 * W (0, 0) + 8 * (W (0, -1) + W (0, 1)) - 2 * (W (0, -2) + W (0, 2))
-      - 2 * (W (-1, -1) + W (-1, 1) + W (1, -1) + W (1, 1)) + W (-2, 0) + W (2, 0));
-}
-
-/* R or B at a G site whose column holds that colour. */
-inline int rb_at_g_col (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return finish (10 * W (0, 0) + 8 * (W (-1, 0) + W (1, 0)) - 2 * (W (-2, 0) + W (2, 0))
-      - 2 * (W (-1, -1) + W (-1, 1) + W (1, -1) + W (1, 1)) + W (0, -2) + W (0, 2));
-}
-
-/* R at a B site, or B at an R site. */
-inline int rb_at_br (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return finish (12 * W (0, 0) + 4 * (W (-1, -1) + W (-1, 1) + W (1, -1) + W (1, 1))
-      - 3 * (W (-2, 0) + W (2, 0) + W (0, -2) + W (0, 2)));
-}
-#else
-inline int green_at_rb (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return (W (-1, 0) + W (1, 0) + W (0, -1) + W (0, 1) + 2) >> 2;
-}
-
-inline int rb_at_g_row (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return (W (0, -1) + W (0, 1) + 1) >> 1;
-}
-
-inline int rb_at_g_col (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return (W (-1, 0) + W (1, 0) + 1) >> 1;
-}
-
-inline int rb_at_br (int (*win)[WIN_W], int x, int y, int maxv)
-{
-  return (W (-1, -1) + W (-1, 1) + W (1, -1) + W (1, 1) + 2) >> 2;
-}
-#endif
-
-/* Where the channels go in an output pixel: positions in channels, for the
- * 4-channel formats (a: alpha or padding, always opaque) and for RGB / BGR
- * (r is 0 or 2). */
-typedef struct {
-  int r, g, b, a;
-} Layout;
-
-/* Writes the pixel of colour (r, g, b) at position i of `px`. */
-inline void pack (out_t * px, int i, int r, int g, int b, Scale s, Layout l)
-{
-  const uint rs = scale_out (r, s), gs = scale_out (g, s), bs = scale_out (b, s);
 #if OUT_CH == 1
-  px[i] = (out_t) ((77 * rs + 150 * gs + 29 * bs + 128) >> 8);
+  const uchar8 luma = convert_uchar8 ((77 * r + 150 * g + 29 * b + 128) >> 8);
+#define STORE(to) vstore8 (luma, 0, (to))
 #elif OUT_CH == 3
-  px[i * 3] = (out_t) (l.r == 0 ? rs : bs);
-  px[i * 3 + 1] = (out_t) gs;
-  px[i * 3 + 2] = (out_t) (l.r == 0 ? bs : rs);
+  const uchar8 c0 = convert_uchar8 (l.s0 == 0 ? r : b);
+  const uchar8 c2 = convert_uchar8 (l.s0 == 0 ? b : r);
+  const uchar8 c1 = convert_uchar8 (g);
+  const uchar8 v0 = (uchar8) (c0.s0, c1.s0, c2.s0, c0.s1, c1.s1, c2.s1, c0.s2, c1.s2);
+  const uchar8 v1 = (uchar8) (c2.s2, c0.s3, c1.s3, c2.s3, c0.s4, c1.s4, c2.s4, c0.s5);
+  const uchar8 v2 = (uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7);
+#define STORE(to) do { \
+    vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
 #elif OUT_16
-  const ulong word = ((ulong) rs << (16 * l.r)) | ((ulong) gs << (16 * l.g)) |
-      ((ulong) bs << (16 * l.b)) | ((ulong) OUT_MAX << (16 * l.a));
-  vstore4 (as_ushort4 (word), i, px);
+  /* Channel at position p goes to the 32-bit half p / 2 of the pixel, at bit
+   * 16 * (p % 2). */
+#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : (uint8) 0)
+#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
+    PLACE ((uint8) OUT_MAX, l.s3, half))
+  const uint8 h0 = HALF (0), h1 = HALF (1);
+#undef HALF
+#undef PLACE
+  const uint8 lo = (uint8) (h0.s0, h1.s0, h0.s1, h1.s1, h0.s2, h1.s2, h0.s3, h1.s3);
+  const uint8 hi = (uint8) (h0.s4, h1.s4, h0.s5, h1.s5, h0.s6, h1.s6, h0.s7, h1.s7);
+#define STORE(to) do { \
+    vstore16 (as_ushort16 (lo), 0, (to)); vstore16 (as_ushort16 (hi), 1, (to)); } while (0)
 #else
-  const uint word = (rs << (8 * l.r)) | (gs << (8 * l.g)) | (bs << (8 * l.b)) |
-      (OUT_MAX << (8 * l.a));
-  vstore4 (as_uchar4 (word), i, px);
+  const uint8 words = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
+      (b << (uint) (8 * l.s2)) | ((uint8) OUT_MAX << (uint) (8 * l.s3));
+#define STORE(to) do { \
+    vstore16 (as_uchar16 (words.lo), 0, (to)); vstore16 (as_uchar16 (words.hi), 1, (to)); \
+  } while (0)
 #endif
-}
-
-/* Stores pixels first .. first + count - 1 of the block in `px` to the row
- * `dst`, where the block starts at pixel x0. */
-inline void store_row (__global out_t * dst, int x0, const out_t * px, int first, int count)
-{
-  if (first == 0 && count == 4) {
-    dst += x0 * OUT_CH;
-#if OUT_CH == 1
-    vstore4 (vload4 (0, px), 0, dst);
-#elif OUT_CH == 3
-    vstore8 (vload8 (0, px), 0, dst);
-    vstore4 (vload4 (0, px + 8), 0, dst + 8);
-#else
-    vstore16 (vload16 (0, px), 0, dst);
-#endif
-    return;
+  if (first == 0 && count == BLOCK_W) {
+    STORE (dst + x0 * OUT_CH);
+  } else {
+    out_t px[BLOCK_W * OUT_CH];
+    STORE (px);
+    for (int i = first * OUT_CH; i < (first + count) * OUT_CH; i++)
+      dst[x0 * OUT_CH + i] = px[i];
   }
-  for (int i = first * OUT_CH; i < (first + count) * OUT_CH; i++)
-    dst[x0 * OUT_CH + i] = px[i];
+#undef STORE
 }
 
 __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     int phase_x, int phase_y, int maxv, uint scale_mul, int scale_shift, int4 layout)
 {
-  const int x0 = (int) get_global_id (0) * 4 - phase_x;
+  const int x0 = (int) get_global_id (0) * BLOCK_W - phase_x;
   const int y0 = (int) get_global_id (1) * 2 - phase_y;
   if (x0 >= width || y0 >= height)
     return;
-  const Scale s = { maxv, scale_mul, scale_shift };
-  const Layout l = { layout.s0, layout.s1, layout.s2, layout.s3 };
 
-  int win[WIN_H][WIN_W];
+  /* The window: columns x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3, as the
+   * even and odd columns of each row (the last two lanes unused). */
+  int8 e[WIN_H], o[WIN_H];
   in += in_offset;
-  if (x0 >= 2 && x0 + 5 < width && y0 >= 2 && y0 + 3 < height) {
+  if (x0 >= 2 && x0 + 9 < width && y0 >= 2 && y0 + 3 < height) {
     for (int r = 0; r < WIN_H; r++) {
-      __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) * in_stride);
-      int8 v = convert_int8 (vload8 (0, row + x0 - 2));
-#if IN_16
-      v = min (v, (int8) maxv);
-#endif
-      vstore8 (v, 0, win[r]);
+      __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) * in_stride)
+          + x0 - 2;
+      const int8 a = convert_int8 (vload8 (0, row));
+      const int4 b = convert_int4 (vload4 (2, row));
+      e[r] = min ((int8) (a.even, b.even, 0, 0), maxv);
+      o[r] = min ((int8) (a.odd, b.odd, 0, 0), maxv);
     }
   } else {
     int cols[WIN_W];
@@ -198,35 +235,32 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
     for (int r = 0; r < WIN_H; r++) {
       __global const in_t *row = (__global const in_t *)
           (in + (size_t) border_reflect101 (y0 - 2 + r, height) * in_stride);
+      int w[WIN_W];
       for (int c = 0; c < WIN_W; c++)
-        win[r][c] = min ((int) row[cols[c]], maxv);
+        w[c] = min ((int) row[cols[c]], maxv);
+      e[r] = (int8) (w[0], w[2], w[4], w[6], w[8], w[10], 0, 0);
+      o[r] = (int8) (w[1], w[3], w[5], w[7], w[9], w[11], 0, 0);
     }
   }
 
-  /* Window pixel (2 + dx, 2 + dy) is output pixel (x0 + dx, y0 + dy). Row 0
-   * of the block is an R G R G row, row 1 a G B G B row. */
-  out_t px[2][4 * OUT_CH];
-  for (int dx = 0; dx < 4; dx += 2) {
-    const int x = 2 + dx;
-    /* R site, then G in an R row. */
-    pack (px[0], dx, win[2][x], green_at_rb (win, x, 2, maxv), rb_at_br (win, x, 2, maxv),
-        s, l);
-    pack (px[0], dx + 1, rb_at_g_row (win, x + 1, 2, maxv), win[2][x + 1],
-        rb_at_g_col (win, x + 1, 2, maxv), s, l);
-    /* G in a B row, then B site. */
-    pack (px[1], dx, rb_at_g_col (win, x, 3, maxv), win[3][x], rb_at_g_row (win, x, 3, maxv),
-        s, l);
-    pack (px[1], dx + 1, rb_at_br (win, x + 1, 3, maxv), green_at_rb (win, x + 1, 3, maxv),
-        win[3][x + 1], s, l);
-  }
+  /* Row 0 of the block is window row 2: R at even, G at odd columns. Row 1
+   * is window row 3: G at even, B at odd columns. */
+  const Scale sc = { maxv, scale_mul, scale_shift };
+  uint8 red[2], green[2], blue[2];
+  red[0] = row_of (at (e, o, 0, 2, 0), rb_at_g_row (e, o, 1, 2, maxv), sc);
+  green[0] = row_of (green_at_rb (e, o, 0, 2, maxv), at (e, o, 1, 2, 0), sc);
+  blue[0] = row_of (rb_at_br (e, o, 0, 2, maxv), rb_at_g_col (e, o, 1, 2, maxv), sc);
+  red[1] = row_of (rb_at_g_col (e, o, 0, 3, maxv), rb_at_br (e, o, 1, 3, maxv), sc);
+  green[1] = row_of (at (e, o, 0, 3, 0), green_at_rb (e, o, 1, 3, maxv), sc);
+  blue[1] = row_of (rb_at_g_row (e, o, 0, 3, maxv), at (e, o, 1, 3, 0), sc);
 
   const int first = max (0, -x0);
-  const int count = min (4, width - x0) - first;
+  const int count = min (BLOCK_W, width - x0) - first;
   for (int dy = 0; dy < 2; dy++) {
     const int y = y0 + dy;
     if (y < 0 || y >= height)
       continue;
-    store_row ((__global out_t *) (out + out_offset + (size_t) y * out_stride), x0, px[dy],
-        first, count);
+    store_row ((__global out_t *) (out + out_offset + (size_t) y * out_stride), x0, first, count,
+        red[dy], green[dy], blue[dy], layout);
   }
 }

@@ -13,6 +13,7 @@ ELEMENTS = {
     'clconvolve': ['device', 'kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
                    'normalize', 'bias', 'border', 'separable'],
     'clfir': ['device', 'coefficients', 'border'],
+    'cldebayer': ['device', 'method'],
 }
 
 def inspect(name):
@@ -35,7 +36,7 @@ for element, props in ELEMENTS.items():
             if 'memory:OpenCLMemory' not in block:
                 failures.append('%s %s template lacks memory:OpenCLMemory' % (element, pad))
         if element != 'clupload' or pad == 'SINK':
-            if not re.search(r'^\s+video/x-raw\s*$', block, re.M):
+            if not re.search(r'^\s+video/x-(raw|bayer)\s*$', block, re.M):
                 failures.append('%s %s template lacks system memory' % (element, pad))
     for prop in props:
         m = re.search(r'^  %s\s+: (.+)$' % re.escape(prop), out, re.M)

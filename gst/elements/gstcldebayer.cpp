@@ -92,9 +92,10 @@ enum { PROP_0, PROP_METHOD };
 #define DEEP_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
 #define SIZE_AND_RATE ", width = (int) [ 1, max ], height = (int) [ 1, max ], " \
     "framerate = (fraction) [ 0, max ]"
-#define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " \
-    DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " DEEP_PATTERNS ("14le") ", " \
-    DEEP_PATTERNS ("16le") " }" SIZE_AND_RATE
+#define DEEP_FORMATS DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " \
+    DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")
+#define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " DEEP_FORMATS " }" \
+    SIZE_AND_RATE
 #define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR, GRAY8"
 #define SRC_CAPS "video/x-raw, format = (string) { " RGB8_FORMATS ", RGBA64_LE }" \
     SIZE_AND_RATE
@@ -188,10 +189,7 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
         shallow = deep = true;
       if (shallow || deep)
         out = gst_caps_merge_structure (out, convert_structure (s, "video/x-bayer",
-                shallow ? PATTERNS ", " DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le")
-                ", " DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le") :
-                DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", "
-                DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")));
+                shallow ? PATTERNS ", " DEEP_FORMATS : DEEP_FORMATS));
     }
   }
   return out;
@@ -290,8 +288,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   k.setArg (11, st->scale_mul);
   k.setArg (12, (cl_int) st->scale_shift);
   k.setArg (13, st->layout);
-  /* One work-item per 4x2 block of RGGB-aligned pixels. */
-  gstcl::enqueue_2d (ctx, k, (width + st->phase_x + 3) / 4, (height + st->phase_y + 1) / 2);
+  /* One work-item per 8x2 block of RGGB-aligned pixels (see debayer.cl). */
+  gstcl::enqueue_2d (ctx, k, (width + st->phase_x + 7) / 8, (height + st->phase_y + 1) / 2);
   return GST_FLOW_OK;
 }
 

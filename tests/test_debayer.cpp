@@ -1,0 +1,885 @@
+/* cldebayer against a CPU reference written here (5x5 coefficient tables,
+ * independent of the kernel's formulation): every pattern, depth, output
+ * format and method, sizes from 2x2 to 1920x1080, padded strides, system and
+ * OpenCL memory, caps changes mid-stream; both methods must be bit-exact. Also
+ * the quality of a round trip through rgb2bayer (PSNR), frames staying on the
+ * device in a chain with clsobel, and refusals of bad input. */
+#include "cltest.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclcontext.h>
+#include <gst/opencl/gstclmemory.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+using namespace cltest;
+
+static const char *const patterns[] = { "bggr", "gbrg", "grbg", "rggb" };
+static const int depths[] = { 8, 10, 12, 14, 16 };
+enum Method { MALVAR = 0, BILINEAR = 1 };
+
+struct OutFormat {
+  const char *name;
+  int channels;      /* per pixel */
+  bool wide;         /* 16-bit channels */
+  int r, g, b, a;    /* positions in channels; a = -1: none */
+};
+
+static const OutFormat out_formats[] = {
+  {"RGBA", 4, false, 0, 1, 2, 3}, {"BGRA", 4, false, 2, 1, 0, 3},
+  {"RGBx", 4, false, 0, 1, 2, 3}, {"BGRx", 4, false, 2, 1, 0, 3},
+  {"ARGB", 4, false, 1, 2, 3, 0}, {"ABGR", 4, false, 3, 2, 1, 0},
+  {"xRGB", 4, false, 1, 2, 3, 0}, {"xBGR", 4, false, 3, 2, 1, 0},
+  {"RGB", 3, false, 0, 1, 2, -1}, {"BGR", 3, false, 2, 1, 0, -1},
+  {"GRAY8", 1, false, 0, 0, 0, -1}, {"RGBA64_LE", 4, true, 0, 1, 2, 3},
+};
+static const OutFormat &RGBA = out_formats[0];
+static const OutFormat &BGRx = out_formats[3];
+static const OutFormat &RGB = out_formats[8];
+static const OutFormat &BGR = out_formats[9];
+static const OutFormat &GRAY8 = out_formats[10];
+static const OutFormat &RGBA64 = out_formats[11];
+
+/* A Bayer frame: samples row by row, its pattern and depth. */
+struct Mosaic {
+  int w = 0, h = 0, pattern = 3, bits = 8;
+  std::vector<int> v;
+  int maxv () const { return (1 << bits) - 1; }
+  int at (int x, int y) const { return v[(size_t) y * w + x]; }
+  std::string format () const
+  {
+    return std::string (patterns[pattern]) + (bits > 8 ? std::to_string (bits) + "le" : "");
+  }
+  std::string caps () const
+  {
+    return "video/x-bayer,format=" + format () + ",width=" + std::to_string (w) +
+        ",height=" + std::to_string (h) + ",framerate=30/1";
+  }
+};
+
+/* Random samples in [0, 2^bits - 1], with extra 0 and maximum values to reach
+ * the clamps; for 16-bit words 1 in 50 samples also has bits above the depth
+ * set (they are clamped to the maximum). */
+static Mosaic
+random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
+{
+  Mosaic m;
+  m.w = w;
+  m.h = h;
+  m.pattern = pattern;
+  m.bits = bits;
+  m.v.resize ((size_t) w * h);
+  std::mt19937 rng (seed);
+  for (auto &s : m.v) {
+    uint32_t r = rng ();
+    switch (r % 50) {
+      case 0: s = 0; break;
+      case 1: case 2: s = m.maxv (); break;
+      case 3: s = bits > 8 ? (int) (r >> 16) : m.maxv (); break;
+      default: s = (int) ((r >> 8) % (uint32_t) (m.maxv () + 1));
+    }
+  }
+  return m;
+}
+
+/* The frame as a buffer: rows of width (8-bit) or 2 x width bytes rounded up
+ * to 4, or with `pad` more bytes per row and before the first, described by a
+ * GstVideoMeta. */
+static GstBuffer *
+mosaic_buffer (const Mosaic & m, int pad)
+{
+  const int bps = m.bits > 8 ? 2 : 1;
+  const int stride = GST_ROUND_UP_4 (m.w * bps) + pad;
+  const gsize size = (gsize) pad + (gsize) stride * m.h;
+  GstBuffer *buf = gst_buffer_new_allocate (nullptr, size, nullptr);
+  GstMapInfo map;
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (map.data, 0xa5, map.size);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      guint8 *p = map.data + pad + (gsize) y * stride + (gsize) x * bps;
+      p[0] = (guint8) m.at (x, y);
+      if (bps == 2)
+        p[1] = (guint8) (m.at (x, y) >> 8);
+    }
+  gst_buffer_unmap (buf, &map);
+  if (pad) {
+    gsize offset[GST_VIDEO_MAX_PLANES] = { (gsize) pad };
+    gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        bps == 2 ? GST_VIDEO_FORMAT_GRAY16_LE : GST_VIDEO_FORMAT_GRAY8, m.w, m.h, 1,
+        offset, strides);
+  }
+  return buf;
+}
+
+typedef std::array<int, 3> Rgb;
+
+/* Colour of the pattern at (x, y), for any integer coordinates. */
+static char
+colour_at (const Mosaic & m, int x, int y)
+{
+  return patterns[m.pattern][((y & 1) << 1) | (x & 1)];
+}
+
+/* Malvar-He-Cutler 2004 filters, coefficients x 16. */
+static const int malvar_g_at_rb[5][5] = {
+  { 0, 0, -2, 0, 0 }, { 0, 0, 4, 0, 0 }, { -2, 4, 8, 4, -2 }, { 0, 0, 4, 0, 0 },
+  { 0, 0, -2, 0, 0 } };
+static const int malvar_rb_in_row[5][5] = {   /* R at G of an R row (B alike) */
+  { 0, 0, 1, 0, 0 }, { 0, -2, 0, -2, 0 }, { -2, 8, 10, 8, -2 }, { 0, -2, 0, -2, 0 },
+  { 0, 0, 1, 0, 0 } };
+static const int malvar_rb_in_col[5][5] = {   /* transposed */
+  { 0, 0, -2, 0, 0 }, { 0, -2, 8, -2, 0 }, { 1, 0, 10, 0, 1 }, { 0, -2, 8, -2, 0 },
+  { 0, 0, -2, 0, 0 } };
+static const int malvar_rb_at_br[5][5] = {    /* R at B, B at R */
+  { 0, 0, -3, 0, 0 }, { 0, 4, 0, 4, 0 }, { -3, 0, 12, 0, -3 }, { 0, 4, 0, 4, 0 },
+  { 0, 0, -3, 0, 0 } };
+/* Bilinear: the same roles with 3x3 weights, divided by the weights' sum. */
+static const int bilinear_g_at_rb[5][5] = {
+  {0}, { 0, 0, 1, 0, 0 }, { 0, 1, 0, 1, 0 }, { 0, 0, 1, 0, 0 }, {0} };
+static const int bilinear_rb_in_row[5][5] = { {0}, {0}, { 0, 1, 0, 1, 0 }, {0}, {0} };
+static const int bilinear_rb_in_col[5][5] = {
+  {0}, { 0, 0, 1, 0, 0 }, {0}, { 0, 0, 1, 0, 0 }, {0} };
+static const int bilinear_rb_at_br[5][5] = {
+  {0}, { 0, 1, 0, 1, 0 }, {0}, { 0, 1, 0, 1, 0 }, {0} };
+
+/* Demosaics `m` on the CPU: samples clamped to 2^bits - 1, mirrored
+ * (reflect-101) outside the image. */
+static std::vector<Rgb>
+demosaic_reference (const Mosaic & m, Method method)
+{
+  const int maxv = m.maxv ();
+  auto sample = [&] (int x, int y) {
+    return std::min (m.at (border_index (x, m.w, REFLECT), border_index (y, m.h, REFLECT)),
+        maxv);
+  };
+  auto apply = [&] (const int (&k)[5][5], int x, int y) {
+    int sum = 0, weights = 0;
+    for (int j = 0; j < 5; j++)
+      for (int i = 0; i < 5; i++) {
+        sum += k[j][i] * sample (x + i - 2, y + j - 2);
+        weights += k[j][i];
+      }
+    /* round half up, then clamp */
+    const int v = (int) std::floor ((sum + weights / 2.0) / weights);
+    return std::clamp (v, 0, maxv);
+  };
+  const bool malvar = method == MALVAR;
+  std::vector<Rgb> out ((size_t) m.w * m.h);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      const char c = colour_at (m, x, y);
+      Rgb &p = out[(size_t) y * m.w + x];
+      const int own = sample (x, y);
+      if (c == 'g') {
+        const int in_row = apply (malvar ? malvar_rb_in_row : bilinear_rb_in_row, x, y);
+        const int in_col = apply (malvar ? malvar_rb_in_col : bilinear_rb_in_col, x, y);
+        const bool r_in_row = colour_at (m, x + 1, y) == 'r';
+        p = { r_in_row ? in_row : in_col, own, r_in_row ? in_col : in_row };
+      } else {
+        const int g = apply (malvar ? malvar_g_at_rb : bilinear_g_at_rb, x, y);
+        const int other = apply (malvar ? malvar_rb_at_br : bilinear_rb_at_br, x, y);
+        p = c == 'r' ? Rgb { own, g, other } : Rgb { other, g, own };
+      }
+    }
+  return out;
+}
+
+/* The documented output scaling: round (v * out_max / (2^bits - 1)). */
+static int
+scale (int v, int maxv, int out_max)
+{
+  return (int) std::floor ((double) v * out_max / maxv + 0.5);
+}
+
+/* The expected channels of one output pixel, in memory order. */
+static std::vector<int>
+expected_pixel (const Rgb & p, int maxv, const OutFormat & f)
+{
+  const int out_max = f.wide ? 65535 : 255;
+  const int r = scale (p[0], maxv, out_max), g = scale (p[1], maxv, out_max),
+      b = scale (p[2], maxv, out_max);
+  if (f.channels == 1)
+    return { (77 * r + 150 * g + 29 * b + 128) >> 8 };
+  std::vector<int> px (f.channels, out_max);   /* alpha and padding opaque */
+  px[f.r] = r;
+  px[f.g] = g;
+  px[f.b] = b;
+  return px;
+}
+
+/* Compares `out` with the reference; at most `tolerance` per channel. */
+static void
+compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rgb> &ref,
+    const OutFormat & f, const std::string &what)
+{
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_string (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+      f.name);
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), m.w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), m.h);
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  int bad = 0, worst = 0;
+  for (int y = 0; y < m.h; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int x = 0; x < m.w; x++) {
+      const std::vector<int> want = expected_pixel (ref[(size_t) y * m.w + x], m.maxv (), f);
+      for (int c = 0; c < f.channels; c++) {
+        const int got = f.wide ? ((const guint16 *) row)[x * 4 + c] : row[x * f.channels + c];
+        const int diff = std::abs (got - want[c]);
+        if (diff && bad++ < 3)
+          GST_ERROR ("%s: (%d,%d) channel %d got %d want %d", what.c_str (), x, y, c, got,
+              want[c]);
+        worst = std::max (worst, diff);
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  fail_unless (bad == 0, "%s: %d channels differ, worst by %d", what.c_str (), bad, worst);
+}
+
+/* One OpenCL context for the harnesses of a test, so that they build each
+ * program once; dropped after each test. */
+static GstClContext *shared = nullptr;
+
+static void
+drop_shared_context (void)
+{
+  if (shared)
+    gst_object_unref (shared);
+  shared = nullptr;
+}
+
+/* Gives `element` the shared context. */
+static void
+share_context (GstElement * element)
+{
+  if (!shared) {
+    GError *error = nullptr;
+    shared = gst_cl_context_new (nullptr, &error);
+    fail_unless (shared != nullptr, "%s", error ? error->message : "");
+  }
+  GstContext *context = gst_context_new_cl_context (shared);
+  gst_element_set_context (element, context);
+  gst_context_unref (context);
+}
+
+/* A harness around cldebayer (after clupload for OpenCL-memory input) with
+ * output format `f`, remembering the caps last set. */
+struct Debayer {
+  GstHarness *h;
+  GstElement *element;
+  std::string caps;
+  const OutFormat *format;
+
+  Debayer (const OutFormat & f, bool cl_input)
+  {
+    GstElement *e = cl_input ?
+        gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
+        gst_element_factory_make ("cldebayer", nullptr);
+    share_context (e);
+    h = gst_harness_new_with_element (e, "sink", "src");
+    gst_object_unref (e);
+    element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
+        GST_ELEMENT (gst_object_ref (h->element));
+    format = &f;
+    gst_harness_set_sink_caps_str (h, ("video/x-raw,format=" + std::string (f.name)).c_str ());
+  }
+  ~Debayer ()
+  {
+    gst_object_unref (element);
+    gst_harness_teardown (h);
+  }
+
+  /* Pushes `m` (padded by `pad` bytes) with `method` and checks the output. */
+  void check (const Mosaic & m, int pad, Method method, const char *label = "")
+  {
+    if (m.caps () != caps) {
+      caps = m.caps ();
+      gst_harness_set_src_caps_str (h, caps.c_str ());
+    }
+    g_object_set (element, "method", (int) method, nullptr);
+    GstBuffer *in = mosaic_buffer (m, pad);
+    static guint64 pts = 0;
+    GST_BUFFER_PTS (in) = ++pts * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != nullptr);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts * GST_MSECOND);
+    GstCaps *out_caps = gst_pad_get_current_caps (h->sinkpad);
+    const std::string what = std::string (label) + m.format () + " " + std::to_string (m.w) +
+        "x" + std::to_string (m.h) + " pad " + std::to_string (pad) + " " +
+        (method == MALVAR ? "malvar" : "bilinear") + " -> " + format->name;
+    compare (out, out_caps, m, demosaic_reference (m, method), *format, what);
+    gst_caps_unref (out_caps);
+    gst_buffer_unref (out);
+  }
+};
+
+/* Every pattern, both methods, 2x2 / 3x3 / 5x7, into every output format of
+ * `bits`-deep input, from system memory (default and padded rows, so also
+ * caps changes of pattern and size) and from OpenCL memory. */
+static void
+run_small_matrix (int bits)
+{
+  static const int sizes[][2] = { {2, 2}, {3, 3}, {5, 7} };
+  const int pad = bits > 8 ? 6 : 5;
+  uint32_t seed = bits * 1000;
+  const unsigned builds_before = gstcl::program_builds ();
+  for (const OutFormat & f : out_formats) {
+    if (f.wide && bits == 8)
+      continue;
+    for (bool cl_input : { false, true }) {
+      Debayer d (f, cl_input);
+      for (int p = 0; p < 4; p++)
+        for (auto &s : sizes)
+          for (Method method : { MALVAR, BILINEAR }) {
+            const Mosaic m = random_mosaic (s[0], s[1], p, bits, seed++);
+            d.check (m, cl_input ? (seed & 1) * pad : 0, method, cl_input ? "cl " : "");
+            if (!cl_input)
+              d.check (m, pad, method);
+          }
+    }
+  }
+  /* Pattern, depth and channel order are kernel arguments: one program per
+   * method and output pixel size (1, 3 or 4 channels, 8 or 16 bits). */
+  const unsigned builds = gstcl::program_builds () - builds_before;
+  fail_unless (builds <= 8, "%u programs built", builds);
+}
+
+GST_START_TEST (test_small_8bit) { run_small_matrix (8); } GST_END_TEST
+GST_START_TEST (test_small_10bit) { run_small_matrix (10); } GST_END_TEST
+GST_START_TEST (test_small_12bit) { run_small_matrix (12); } GST_END_TEST
+GST_START_TEST (test_small_14bit) { run_small_matrix (14); } GST_END_TEST
+GST_START_TEST (test_small_16bit) { run_small_matrix (16); } GST_END_TEST
+
+/* 451x300 (odd width): every depth and pattern, both methods, into RGBA
+ * (padded rows), BGR (OpenCL memory), GRAY8 and RGBA64_LE (OpenCL memory). */
+GST_START_TEST (test_451x300)
+{
+  uint32_t seed = 7;
+  for (int bits : depths) {
+    struct { const OutFormat *f; bool cl; int pad; } runs[] = {
+      { &RGBA, false, 10 }, { &BGR, true, 0 }, { &GRAY8, false, 0 }, { &RGBA64, true, 0 } };
+    for (auto &r : runs) {
+      if (r.f->wide && bits == 8)
+        continue;
+      Debayer d (*r.f, r.cl);
+      for (int p = 0; p < 4; p++)
+        for (Method method : { MALVAR, BILINEAR })
+          d.check (random_mosaic (451, 300, p, bits, seed++), r.pad, method);
+    }
+  }
+}
+GST_END_TEST
+
+/* 1920x1080: a subset covering each pattern, several depths, both methods,
+ * both memories, padded and default rows. */
+GST_START_TEST (test_1920x1080)
+{
+  struct { int pattern, bits; Method method; const OutFormat *f; bool cl; int pad; } runs[] = {
+    { 3, 8, MALVAR, &RGBA, true, 0 },
+    { 0, 12, BILINEAR, &RGBA64, false, 64 },
+    { 1, 16, MALVAR, &BGRx, false, 0 },
+    { 2, 8, BILINEAR, &GRAY8, false, 3 },
+    { 2, 10, MALVAR, &RGB, true, 0 },
+  };
+  uint32_t seed = 99;
+  for (auto &r : runs) {
+    Debayer d (*r.f, r.cl);
+    d.check (random_mosaic (1920, 1080, r.pattern, r.bits, seed++), r.pad, r.method);
+  }
+}
+GST_END_TEST
+
+/* Every sample value of every depth, as 6x6 patches of one value each, into
+ * 8-bit and 16-bit output: each value's scaling, round (v * 255 / maxv) and
+ * round (v * 65535 / maxv), is checked at least once exactly (a flat patch
+ * demosaics to its own value at its centre). */
+GST_START_TEST (test_every_value)
+{
+  for (int bits : depths)
+    for (const OutFormat *f : { &RGBA, &RGBA64 }) {
+      if (f->wide && bits == 8)
+        continue;
+      const int values = 1 << bits, per_row = 256;
+      Mosaic m;
+      m.w = per_row * 6;
+      m.h = (values / per_row) * 6;
+      m.bits = bits;
+      m.pattern = bits % 4;
+      m.v.resize ((size_t) m.w * m.h);
+      for (int y = 0; y < m.h; y++)
+        for (int x = 0; x < m.w; x++)
+          m.v[(size_t) y * m.w + x] = (y / 6) * per_row + x / 6;
+      Debayer d (*f, false);
+      d.check (m, 0, MALVAR);
+      d.check (m, 0, BILINEAR);
+    }
+}
+GST_END_TEST
+
+/* Caps change mid-stream: pattern, size and depth, and the method, on one
+ * running element; each output matches the reference for its own caps. */
+GST_START_TEST (test_caps_change_mid_stream)
+{
+  for (bool cl_input : { false, true }) {
+    Debayer d (RGBA, cl_input);
+    d.check (random_mosaic (64, 48, 3, 8, 1), 0, MALVAR);
+    d.check (random_mosaic (64, 48, 0, 8, 2), 0, MALVAR);        /* pattern */
+    d.check (random_mosaic (37, 21, 0, 8, 3), 0, MALVAR);        /* size */
+    d.check (random_mosaic (37, 21, 0, 12, 4), 0, MALVAR);       /* depth */
+    d.check (random_mosaic (2, 2, 1, 16, 5), 0, BILINEAR);       /* all, and method */
+    d.check (random_mosaic (451, 300, 2, 10, 6), 0, MALVAR);
+    d.check (random_mosaic (64, 48, 3, 8, 7), 0, MALVAR);        /* back to the first */
+  }
+}
+GST_END_TEST
+
+/* Pushes `m` into a fresh cldebayer and returns the flow and the text of the
+ * element error it posted ("" if none). */
+static GstFlowReturn
+push_expecting_error (const Mosaic & m, GstBuffer * buf, std::string *error)
+{
+  GstHarness *h = gst_harness_new ("cldebayer");
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  gst_harness_set_src_caps_str (h, m.caps ().c_str ());
+  GstFlowReturn ret = gst_harness_push (h, buf ? buf : mosaic_buffer (m, 0));
+  error->clear ();
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *e = nullptr;
+    gst_message_parse_error (msg, &e, nullptr);
+    *error = e->message;
+    g_error_free (e);
+    gst_message_unref (msg);
+  }
+  gst_element_set_bus (h->element, nullptr);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+  return ret;
+}
+
+/* Frames below 2x2 are refused with a message that says why; never a crash. */
+GST_START_TEST (test_too_small_is_refused)
+{
+  for (auto s : { std::pair<int, int> {1, 1}, {1, 6}, {7, 1} }) {
+    std::string error;
+    GstFlowReturn ret = push_expecting_error (random_mosaic (s.first, s.second, 3, 8, 1),
+        nullptr, &error);
+    fail_unless (ret != GST_FLOW_OK, "%dx%d accepted", s.first, s.second);
+    fail_unless (error.find ("at least 2x2") != std::string::npos, "%dx%d: error '%s'",
+        s.first, s.second, error.c_str ());
+  }
+}
+GST_END_TEST
+
+/* 16-bit rows at odd addresses, and buffers shorter than the caps say, are
+ * element errors. */
+GST_START_TEST (test_bad_buffers_are_errors)
+{
+  std::string error;
+  const Mosaic m = random_mosaic (16, 8, 3, 12, 1);
+  fail_unless_equals_int (push_expecting_error (m, mosaic_buffer (m, 3), &error),
+      GST_FLOW_ERROR);
+  fail_unless (error.find ("aligned") != std::string::npos, "error '%s'", error.c_str ());
+
+  GstBuffer *short_buf = gst_buffer_new_allocate (nullptr, 16 * 2 * 7, nullptr);
+  gst_buffer_memset (short_buf, 0, 0, gst_buffer_get_size (short_buf));
+  fail_unless_equals_int (push_expecting_error (m, short_buf, &error), GST_FLOW_ERROR);
+  fail_unless (!error.empty ());
+}
+GST_END_TEST
+
+/* RGBA64_LE is offered for 10..16-bit input only; 8-bit input negotiates
+ * only 8-bit formats. */
+GST_START_TEST (test_caps)
+{
+  GstHarness *h = gst_harness_new ("cldebayer");
+  auto transform = [&] (GstPadDirection direction, const std::string &caps) {
+    GstCaps *in = gst_caps_from_string (caps.c_str ());
+    GstCaps *out = GST_BASE_TRANSFORM_GET_CLASS (h->element)->transform_caps (
+        GST_BASE_TRANSFORM (h->element), direction, in, nullptr);
+    gchar *str = gst_caps_to_string (out);
+    std::string s = str;
+    g_free (str);
+    gst_caps_unref (out);
+    gst_caps_unref (in);
+    return s;
+  };
+  auto src_formats = [&] (const char *bayer) {
+    return transform (GST_PAD_SINK, std::string ("video/x-bayer,format=") + bayer +
+        ",width=8,height=8");
+  };
+  fail_unless (src_formats ("rggb").find ("RGBA64_LE") == std::string::npos);
+  fail_unless (src_formats ("rggb").find ("GRAY8") != std::string::npos);
+  fail_unless (src_formats ("rggb12le").find ("RGBA64_LE") != std::string::npos);
+  fail_unless (src_formats ("bggr16le").find ("xRGB") != std::string::npos);
+
+  const std::string bayer = transform (GST_PAD_SRC,
+      "video/x-raw,format=RGBA64_LE,width=8,height=8");
+  fail_unless (bayer.find ("rggb10le") != std::string::npos &&
+      bayer.find ("rggb,") == std::string::npos && bayer.find ("rggb }") == std::string::npos,
+      "%s", bayer.c_str ());
+  fail_unless (transform (GST_PAD_SRC, "video/x-raw,format=BGRx").find ("bggr,") !=
+      std::string::npos);
+  fail_unless_equals_string (transform (GST_PAD_SRC, "video/x-raw,format=I420").c_str (),
+      "EMPTY");
+  gst_harness_teardown (h);
+}
+GST_END_TEST
+
+/* Against bayer2rgb (bilinear too, 8-bit, even sizes only: it crashes on odd
+ * widths): bayer2rgb averages pairs of averages, so it may differ by 1, and
+ * it treats the two outermost rows and columns its own way, so they are left
+ * out. */
+GST_START_TEST (test_matches_bayer2rgb)
+{
+  const int w = 640, h = 480;
+  for (int p = 0; p < 4; p++) {
+    const Mosaic m = random_mosaic (w, h, p, 8, 500 + p);
+    std::vector<Rgb> outputs[2];
+    for (int i = 0; i < 2; i++) {
+      GstHarness *hn = gst_harness_new_parse (i ? "bayer2rgb" : "cldebayer method=bilinear");
+      gst_harness_set_src_caps_str (hn, m.caps ().c_str ());
+      gst_harness_set_sink_caps_str (hn, "video/x-raw,format=RGBA");
+      fail_unless_equals_int (gst_harness_push (hn, mosaic_buffer (m, 0)), GST_FLOW_OK);
+      GstBuffer *out = gst_harness_pull (hn);
+      GstMapInfo map;
+      gst_buffer_map (out, &map, GST_MAP_READ);
+      for (size_t k = 0; k < (size_t) w * h; k++)
+        outputs[i].push_back ({ map.data[k * 4], map.data[k * 4 + 1], map.data[k * 4 + 2] });
+      gst_buffer_unmap (out, &map);
+      gst_buffer_unref (out);
+      gst_harness_teardown (hn);
+    }
+    int worst = 0;
+    long differ = 0;
+    for (int y = 2; y < h - 2; y++)
+      for (int x = 2; x < w - 2; x++)
+        for (int k = 0; k < 3; k++) {
+          const int d = std::abs (outputs[0][(size_t) y * w + x][k] -
+              outputs[1][(size_t) y * w + x][k]);
+          worst = std::max (worst, d);
+          differ += d != 0;
+        }
+    std::printf ("bayer2rgb vs cldebayer bilinear, %s: %ld of %d channels differ, by at most %d\n",
+        patterns[p], differ, (w - 4) * (h - 4) * 3, worst);
+    fail_unless (worst <= 1, "%s: differs by %d", patterns[p], worst);
+  }
+}
+GST_END_TEST
+
+/* ---- Round trip through rgb2bayer ---- */
+
+/* Smoothly interpolated random values in [-1, 1] on a grid of `cell` pixels. */
+static std::vector<double>
+value_noise (int w, int h, int cell, std::mt19937 & rng)
+{
+  const int gw = w / cell + 2, gh = h / cell + 2;
+  std::uniform_real_distribution<double> u (-1.0, 1.0);
+  std::vector<double> grid ((size_t) gw * gh);
+  for (auto &g : grid)
+    g = u (rng);
+  auto g = [&] (int i, int j) { return grid[(size_t) j * gw + i]; };
+  std::vector<double> out ((size_t) w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const double fx = (double) x / cell, fy = (double) y / cell;
+      const int ix = (int) fx, iy = (int) fy;
+      double tx = fx - ix, ty = fy - iy;
+      tx = tx * tx * (3 - 2 * tx);
+      ty = ty * ty * (3 - 2 * ty);
+      out[(size_t) y * w + x] = (g (ix, iy) * (1 - tx) + g (ix + 1, iy) * tx) * (1 - ty) +
+          (g (ix, iy + 1) * (1 - tx) + g (ix + 1, iy + 1) * tx) * ty;
+    }
+  return out;
+}
+
+/* A natural-looking colour image, as a camera with an optical low-pass filter
+ * would see it: smooth colour fields under a luminance texture at every
+ * scale from 64 down to 2 pixels (shared by the channels, as in photographs),
+ * an antialiased red ball and a blue sign with dark stripes, a [1 2 1] / 4
+ * blur both ways, and mild noise. */
+static std::vector<Rgb>
+natural_image (int w, int h)
+{
+  std::mt19937 rng (42);
+  std::vector<double> texture ((size_t) w * h, 0.0);
+  for (int cell = 64; cell >= 2; cell /= 2) {
+    const std::vector<double> octave = value_noise (w, h, cell, rng);
+    for (size_t i = 0; i < texture.size (); i++)
+      texture[i] += 0.25 * octave[i];
+  }
+  std::vector<std::array<double, 3>> lin ((size_t) w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      std::array<double, 3> acc = { 0, 0, 0 };
+      for (int sy = 0; sy < 4; sy++)   /* 4x4 supersampling */
+        for (int sx = 0; sx < 4; sx++) {
+          const double fx = x + (sx + 0.5) / 4, fy = y + (sy + 0.5) / 4;
+          double c[3] = {
+            0.55 + 0.25 * std::sin (fx * 0.012 + 0.5),
+            0.50 + 0.25 * std::sin (fy * 0.017 + 1.0),
+            0.45 + 0.25 * std::cos ((fx + fy) * 0.009),
+          };
+          const double dx = fx - w * 0.3, dy = fy - h * 0.35;
+          if (dx * dx + dy * dy < (h * 0.18) * (h * 0.18)) {
+            c[0] = 0.85;
+            c[1] = 0.25 + 0.1 * dy / h;
+            c[2] = 0.15;
+          }
+          if (fx > w * 0.6 && fx < w * 0.9 && fy > h * 0.5 && fy < h * 0.85) {
+            c[0] = 0.15;
+            c[1] = 0.30;
+            c[2] = 0.75;
+            if (std::fmod (fy, 12.0) < 3.0 && fx > w * 0.65 && fx < w * 0.85)
+              for (double &v : c)
+                v *= 0.35;
+          }
+          for (int k = 0; k < 3; k++)
+            acc[k] += c[k] / 16;
+        }
+      for (int k = 0; k < 3; k++)
+        lin[(size_t) y * w + x][k] = 255.0 * acc[k] * (1.0 + texture[(size_t) y * w + x]);
+    }
+  for (int pass = 0; pass < 2; pass++) {
+    const std::vector<std::array<double, 3>> src = lin;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int k = 0; k < 3; k++) {
+          auto at = [&] (int i) {
+            return pass == 0 ? src[(size_t) y * w + std::clamp (x + i, 0, w - 1)][k] :
+                src[(size_t) std::clamp (y + i, 0, h - 1) * w + x][k];
+          };
+          lin[(size_t) y * w + x][k] = (at (-1) + 2 * at (0) + at (1)) / 4;
+        }
+  }
+  std::normal_distribution<double> noise (0.0, 0.5);
+  std::vector<Rgb> img ((size_t) w * h);
+  for (size_t i = 0; i < img.size (); i++)
+    for (int k = 0; k < 3; k++)
+      img[i][k] = std::clamp ((int) std::lround (lin[i][k] + noise (rng)), 0, 255);
+  return img;
+}
+
+static double
+psnr (const std::vector<Rgb> &a, const std::vector<Rgb> &b, int w, int h)
+{
+  double se = 0;
+  long n = 0;
+  for (int y = 2; y < h - 2; y++)
+    for (int x = 2; x < w - 2; x++)
+      for (int k = 0; k < 3; k++) {
+        const double d = a[(size_t) y * w + x][k] - b[(size_t) y * w + x][k];
+        se += d * d;
+        n++;
+      }
+  return 10.0 * std::log10 (255.0 * 255.0 / (se / n));
+}
+
+/* Runs the ARGB image through `pipeline` (whose input is ARGB and output
+ * RGBA) and returns the RGB of the output. */
+static std::vector<Rgb>
+run_image (const std::vector<Rgb> &img, int w, int h, const std::string &pipeline)
+{
+  GstHarness *hn = gst_harness_new_parse (pipeline.c_str ());
+  gst_harness_set_src_caps_str (hn, caps_string ("ARGB", w, h).c_str ());
+  gst_harness_set_sink_caps_str (hn, "video/x-raw,format=RGBA");
+  GstBuffer *in = gst_buffer_new_allocate (nullptr, (gsize) w * h * 4, nullptr);
+  GstMapInfo map;
+  gst_buffer_map (in, &map, GST_MAP_WRITE);
+  for (size_t i = 0; i < img.size (); i++) {
+    map.data[i * 4] = 255;
+    for (int k = 0; k < 3; k++)
+      map.data[i * 4 + 1 + k] = (guint8) img[i][k];
+  }
+  gst_buffer_unmap (in, &map);
+  fail_unless_equals_int (gst_harness_push (hn, in), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (hn);
+  fail_unless (out != nullptr);
+  GstCaps *caps = gst_pad_get_current_caps (hn->sinkpad);
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  std::vector<Rgb> rgb ((size_t) w * h);
+  for (int y = 0; y < h; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int x = 0; x < w; x++)
+      rgb[(size_t) y * w + x] = { row[x * 4], row[x * 4 + 1], row[x * 4 + 2] };
+  }
+  gst_video_frame_unmap (&frame);
+  gst_buffer_unref (out);
+  gst_harness_teardown (hn);
+  return rgb;
+}
+
+/* rgb2bayer ! cldebayer reaches the PSNR of the CPU Malvar reference, above
+ * bilinear; bayer2rgb (bilinear) is measured for comparison. */
+GST_START_TEST (test_round_trip_psnr)
+{
+  const int w = 512, h = 384;
+  const std::vector<Rgb> img = natural_image (w, h);
+  for (int p = 0; p < 4; p++) {
+    Mosaic m;
+    m.w = w;
+    m.h = h;
+    m.pattern = p;
+    m.v.resize ((size_t) w * h);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const char c = colour_at (m, x, y);
+        m.v[(size_t) y * w + x] = img[(size_t) y * w + x][c == 'r' ? 0 : c == 'g' ? 1 : 2];
+      }
+    const double ref_malvar = psnr (img, demosaic_reference (m, MALVAR), w, h);
+    const double ref_bilinear = psnr (img, demosaic_reference (m, BILINEAR), w, h);
+    const std::string mosaic = std::string ("rgb2bayer ! video/x-bayer,format=") +
+        patterns[p] + " ! ";
+    const double cl_malvar = psnr (img, run_image (img, w, h, mosaic + "cldebayer"), w, h);
+    const double cl_bilinear = psnr (img, run_image (img, w, h,
+            mosaic + "cldebayer method=bilinear"), w, h);
+    const double b2r = psnr (img, run_image (img, w, h, mosaic + "bayer2rgb"), w, h);
+    std::printf ("PSNR %s %dx%d: cldebayer malvar %.2f dB (CPU reference %.2f), "
+        "bilinear %.2f dB (CPU reference %.2f), bayer2rgb %.2f dB\n", patterns[p], w, h,
+        cl_malvar, ref_malvar, cl_bilinear, ref_bilinear, b2r);
+    fail_unless (std::fabs (cl_malvar - ref_malvar) < 0.1, "%s: %.3f vs %.3f dB", patterns[p],
+        cl_malvar, ref_malvar);
+    fail_unless (std::fabs (cl_bilinear - ref_bilinear) < 0.1);
+    fail_unless (cl_malvar > cl_bilinear + 0.5, "%s: malvar %.2f, bilinear %.2f dB",
+        patterns[p], cl_malvar, cl_bilinear);
+  }
+}
+GST_END_TEST
+
+/* ---- Chains ---- */
+
+/* Runs `desc` to EOS and returns the buffers that reached appsink "sink". */
+static std::vector<GstBuffer *>
+run_pipeline (const std::string &desc, std::string *negotiated = nullptr)
+{
+  GError *err = nullptr;
+  GstElement *pipeline = gst_parse_launch (desc.c_str (), &err);
+  fail_unless (pipeline != nullptr, "%s: %s", desc.c_str (), err ? err->message : "");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::vector<GstBuffer *> buffers;
+  while (GstSample *s = gst_app_sink_pull_sample (GST_APP_SINK (sink))) {
+    buffers.push_back (gst_buffer_ref (gst_sample_get_buffer (s)));
+    gst_sample_unref (s);
+  }
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *e = nullptr;
+    gst_message_parse_error (msg, &e, nullptr);
+    fail ("%s: %s", desc.c_str (), e->message);
+  }
+  gst_object_unref (bus);
+  if (negotiated) {
+    GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+    GstPad *pad = gst_element_get_static_pad (d, "src");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    gchar *str = gst_caps_to_string (caps);
+    *negotiated = str;
+    g_free (str);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (d);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  return buffers;
+}
+
+static bool
+same_bytes (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo ma, mb;
+  gst_buffer_map (a, &ma, GST_MAP_READ);
+  gst_buffer_map (b, &mb, GST_MAP_READ);
+  const bool same = ma.size == mb.size && memcmp (ma.data, mb.data, ma.size) == 0;
+  gst_buffer_unmap (a, &ma);
+  gst_buffer_unmap (b, &mb);
+  return same;
+}
+
+/* videotestsrc's Bayer frames through cldebayer ! clsobel: one upload and one
+ * download per frame (nothing between the two elements goes through the
+ * host), and the same result as with system memory between them. */
+GST_START_TEST (test_chain_stays_on_device)
+{
+  const guint frames = 8;
+  const std::string src = "videotestsrc num-buffers=" + std::to_string (frames) +
+      " pattern=colors ! video/x-bayer,format=rggb,width=320,height=240 ! ";
+  for (const char *chain : {
+          "clupload ! cldebayer name=d ! clsobel ! cldownload",
+          "cldebayer name=d ! clsobel" }) {
+    GstClMemoryStats before, after;
+    gst_cl_memory_get_stats (&before);
+    std::string negotiated;
+    std::vector<GstBuffer *> out = run_pipeline (src + chain +
+        " ! video/x-raw ! appsink name=sink sync=false", &negotiated);
+    gst_cl_memory_get_stats (&after);
+    fail_unless_equals_int (out.size (), frames);
+    fail_unless (negotiated.find ("memory:OpenCLMemory") != std::string::npos, "%s",
+        negotiated.c_str ());
+    fail_unless_equals_uint64 (after.uploads - before.uploads, frames);
+    fail_unless_equals_uint64 (after.downloads - before.downloads, frames);
+
+    /* The same formats with system memory between the two elements. */
+    GstCaps *caps = gst_caps_from_string (negotiated.c_str ());
+    const char *format = gst_structure_get_string (gst_caps_get_structure (caps, 0), "format");
+    std::vector<GstBuffer *> host = run_pipeline (src + "cldebayer ! video/x-raw,format=" +
+        format + " ! clsobel ! video/x-raw ! appsink name=sink sync=false");
+    gst_caps_unref (caps);
+    fail_unless_equals_int (host.size (), frames);
+    for (guint i = 0; i < frames; i++) {
+      fail_unless (same_bytes (out[i], host[i]), "%s: frame %u differs", chain, i);
+      gst_buffer_unref (out[i]);
+      gst_buffer_unref (host[i]);
+    }
+  }
+}
+GST_END_TEST
+
+static Suite *
+debayer_suite (void)
+{
+  Suite *s = suite_create ("cldebayer");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
+  tcase_add_test (tc, test_small_8bit);
+  tcase_add_test (tc, test_small_10bit);
+  tcase_add_test (tc, test_small_12bit);
+  tcase_add_test (tc, test_small_14bit);
+  tcase_add_test (tc, test_small_16bit);
+  tcase_add_test (tc, test_451x300);
+  tcase_add_test (tc, test_1920x1080);
+  tcase_add_test (tc, test_every_value);
+  tcase_add_test (tc, test_caps_change_mid_stream);
+  tcase_add_test (tc, test_too_small_is_refused);
+  tcase_add_test (tc, test_bad_buffers_are_errors);
+  tcase_add_test (tc, test_caps);
+  tcase_add_test (tc, test_matches_bayer2rgb);
+  tcase_add_test (tc, test_round_trip_psnr);
+  tcase_add_test (tc, test_chain_stays_on_device);
+  return s;
+}
+
+GST_CHECK_MAIN (debayer);
