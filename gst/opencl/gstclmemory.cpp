@@ -116,16 +116,20 @@ host_access (GstClMemory * m, bool write)
     q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
     count_download (&m->mem);
     p->host_valid = true;
-  } else if (p->host_busy () && write) {
+  } else if (p->host_busy ()) {
     p->host_busy.wait ();  /* an upload may still read the staging area */
   }
-  if (write)
-    p->device_valid = false;
+  /* Any host mapping may change the data: some producers write through a
+   * read mapping (rgb2bayer 1.22 does). The cost is small: a kernel that
+   * then overwrites the buffer maps it write-only, which uploads nothing. */
+  p->device_valid = false;
   return p->staging_ptr;
 }
 
+/* `discard`: the caller overwrites the buffer, its old contents are not
+ * needed on the device. */
 static cl_mem
-device_access (GstClMemory * m, bool write)
+device_access (GstClMemory * m, bool write, bool discard = false)
 {
   ClMemPriv *p = m->priv;
   const cl::CommandQueue &q = gstcl::queue_of (p->context);
@@ -140,12 +144,12 @@ device_access (GstClMemory * m, bool write)
     p->device_dirty |= write;
     return p->device ();
   }
-  if (!p->device_valid) {
+  if (!p->device_valid && !discard) {
     q.enqueueWriteBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr,
         nullptr, &p->host_busy);
     count_upload (&m->mem);
-    p->device_valid = true;
   }
+  p->device_valid = true;
   if (write)
     p->host_valid = false;
   return p->device ();
@@ -158,13 +162,16 @@ cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
 {
   auto *m = reinterpret_cast<GstClMemory *> (mem);
   const bool write = (info->flags & GST_MAP_WRITE) != 0;
+  GST_LOG ("map %p %s%s%s", mem, (info->flags & GST_MAP_READ) ? "r" : "", write ? "w" : "",
+      (info->flags & GST_MAP_CL) ? " cl" : " host");
   g_mutex_lock (&m->priv->lock);
   gpointer ret = nullptr;
   try {
     if (info->flags & GST_MAP_CL)
       /* gst_memory_map() adds mem->offset to what we return: take it off so
-       * that info.data is exactly the cl_mem. */
-      ret = (guint8 *) device_access (m, write) - mem->offset;
+       * that info.data is exactly the cl_mem. Write-only: old data not needed. */
+      ret = (guint8 *) device_access (m, write, write && !(info->flags & GST_MAP_READ)) -
+          mem->offset;
     else
       ret = host_access (m, write);
   } catch (const cl::Error & e) {
@@ -202,7 +209,7 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
   g_mutex_lock (&src->priv->lock);
   try {
     cl_mem from = device_access (src, false);
-    cl_mem to = device_access (dst, true);
+    cl_mem to = device_access (dst, true, true);
     if (size > 0)
       gstcl::queue_of (src->priv->context).enqueueCopyBuffer (cl::Buffer (from, true),
           cl::Buffer (to, true), mem->offset + offset, 0, size);
@@ -367,7 +374,7 @@ gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size)
       std::memcpy (host_access (m, true), data, size);
       return;
     }
-    cl_mem dev = device_access (m, true);
+    cl_mem dev = device_access (m, true, size == m->mem.maxsize);
     gstcl::queue_of (m->priv->context).enqueueWriteBuffer (cl::Buffer (dev, true),
         CL_TRUE, 0, size, data);
     count_upload (mem);

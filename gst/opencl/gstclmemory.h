@@ -12,7 +12,9 @@ G_BEGIN_DECLS
 #define GST_CAPS_FEATURE_MEMORY_CL "memory:OpenCLMemory"
 #define GST_CL_MEMORY_TYPE "OpenCLMemory"
 /* Map flag: info.data is the cl_mem of the memory (device access), whatever
- * the memory's offset; the data starts mem->offset bytes into it. */
+ * the memory's offset; the data starts mem->offset bytes into it. Mapped
+ * GST_MAP_WRITE without GST_MAP_READ, the old contents are discarded: the
+ * caller overwrites the buffer, so nothing is uploaded first. */
 #define GST_MAP_CL ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
 #define GST_TYPE_CL_ALLOCATOR (gst_cl_allocator_get_type ())
