@@ -220,6 +220,9 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
   if (cr.status == "ok") {
     RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
     spec.context = shared ? shared_context : nullptr;
+    /* Long enough that all pipelines stream at once after their start-up
+     * (a context of its own takes a while to create); max_seconds bounds it. */
+    spec.frames = std::max (spec.frames, 20 * spec.warmup + 2000);
     for (int i = 0; i < n; i++)
       runs.emplace_back (new Run (spec));
     for (auto &run : runs)
@@ -237,6 +240,7 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
       }
     }
   }
+  std::vector<double> each;
   if (cr.status == "ok") {
     /* Steady state: from when the last pipeline finished its warmup to when
      * the first one stopped, every pipeline running. */
@@ -246,7 +250,6 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
       start = std::max (start, a[runs[i]->warmup ()]);
       end = std::min (end, a[out[i].frames_out - 1]);
     }
-    std::vector<double> each;
     long frames = 0;
     for (size_t i = 0; i < runs.size (); i++) {
       each.push_back (out[i].fps);
@@ -257,12 +260,13 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
     if (end > start && frames > 0) {
       cr.aggregate_fps = frames / ((end - start) / 1e9);
     } else {
-      /* The pipelines did not overlap in steady state: sum of their rates. */
-      cr.aggregate_fps = 0;
-      for (double f : each)
-        cr.aggregate_fps += f;
-      j["note"] = "no common steady-state window; aggregate is the sum of the rates";
+      /* Summing rates of pipelines that ran one after the other would
+       * overstate what the device does at once: report no figure. */
+      cr.status = "error";
+      cr.message = "the pipelines never all streamed at the same time; use more --frames";
     }
+  }
+  if (cr.status == "ok") {
     cr.per_pipeline_fps = median_of (each);
     const double in = (double) out[0].in_transfer_bytes, o = (double) out[0].out_transfer_bytes;
     const double serial = transfer_limit_fps (limits, in, o), duplex =
