@@ -2,7 +2,8 @@
  *
  * Each work-item computes PX = 16 consecutive outputs of one row. Interior
  * items work on whole vectors, as the founding sample did: each of the three
- * rows is read as three 16-wide luma vectors starting at x-1, x and x+1, and
+ * rows is read once as a 16-wide luma vector plus its two neighbours, shifted
+ * into the windows starting at x-1, x and x+1, and
  * dx, dy and the result are computed 16 at a time (short16 holds the sums,
  * which lie in [-1020, 1020]). Items that touch the border take the scalar
  * path with the border rule. Both paths do the same arithmetic, so results do
@@ -15,6 +16,9 @@
  *   OUTPUT            0 magnitude, 1 |dx|, 2 |dy|
  *   NORM              0 L2 sqrt(dx^2 + dy^2), 1 L1 |dx| + |dy|
  *   OUT_16            0: GRAY8 output, 1: GRAY16_LE output
+ *   ALIGNED           1: input and output offsets and row strides are
+ *                     multiples of 16 bytes, so whole-vector accesses are
+ *                     aligned (128-bit loads and stores on GPUs)
  */
 #define PX 16
 
@@ -67,20 +71,29 @@ inline out_t sobel_result (int dx, int dy, float scale, float threshold)
   return CONVERT_OUT (scaled);
 }
 
-/* Luma of the 16 pixels x .. x+15 of a row; the caller guarantees they
- * exist. Integer arithmetic as luma_of(), on whole vectors. */
+/* 16 bytes at p: one aligned 128-bit load when the host vouched for the
+ * alignment (ALIGNED: buffer offset and row stride multiples of 16), else
+ * vload16, which NVIDIA splits into byte loads. */
+#if ALIGNED
+#define LOAD16(p) (*(__global const uchar16 *) (p))
+#else
+#define LOAD16(p) vload16 (0, (p))
+#endif
+
+/* Luma of the 16 pixels x .. x+15 of a row (x a multiple of 16); the caller
+ * guarantees they exist. Integer arithmetic as luma_of(), on whole vectors. */
 inline ushort16 luma16 (__global const uchar * row, int x)
 {
 #if IN_BPP == 1
-  return convert_ushort16 (vload16 (0, row + x));
+  return convert_ushort16 (LOAD16 (row + x));
 #else
   __global const uchar *p = row + (size_t) x * IN_BPP;
   ushort16 r, g, b;
 #if IN_BPP == 4
-  const ushort16 v0 = convert_ushort16 (vload16 (0, p));
-  const ushort16 v1 = convert_ushort16 (vload16 (1, p));
-  const ushort16 v2 = convert_ushort16 (vload16 (2, p));
-  const ushort16 v3 = convert_ushort16 (vload16 (3, p));
+  const ushort16 v0 = convert_ushort16 (LOAD16 (p));
+  const ushort16 v1 = convert_ushort16 (LOAD16 (p + 16));
+  const ushort16 v2 = convert_ushort16 (LOAD16 (p + 32));
+  const ushort16 v3 = convert_ushort16 (LOAD16 (p + 48));
 #define CHANNEL4(s) (ushort16) (v0.s, v1.s, v2.s, v3.s)
 #define PICK4_0 CHANNEL4 (s048c)
 #define PICK4_1 CHANNEL4 (s159d)
@@ -89,9 +102,9 @@ inline ushort16 luma16 (__global const uchar * row, int x)
 #define PICK4(o) PICK4_##o
 #define PICK(o) PICK4 (o)
 #else /* IN_BPP == 3: 16 pixels are 48 bytes, three vectors */
-  const ushort16 v0 = convert_ushort16 (vload16 (0, p));
-  const ushort16 v1 = convert_ushort16 (vload16 (1, p));
-  const ushort16 v2 = convert_ushort16 (vload16 (2, p));
+  const ushort16 v0 = convert_ushort16 (LOAD16 (p));
+  const ushort16 v1 = convert_ushort16 (LOAD16 (p + 16));
+  const ushort16 v2 = convert_ushort16 (LOAD16 (p + 32));
 #define PICK3_0 (ushort16) (v0.s0369, v0.scf, v1.s258, v1.sbe, v2.s147a, v2.sd)
 #define PICK3_1 (ushort16) (v0.s147a, v0.sd, v1.s0369, v1.scf, v2.s258, v2.sbe)
 #define PICK3_2 (ushort16) (v0.s258, v0.sbe, v1.s147a, v1.sd, v2.s0369, v2.scf)
@@ -107,6 +120,20 @@ inline ushort16 luma16 (__global const uchar * row, int x)
 #endif
 }
 
+/* The windows of a row starting at x-1, x and x+1: one vector load of the 16
+ * pixels and the two neighbours, shifted into place. */
+inline void row_windows (__global const uchar * row, int x, short16 * left, short16 * mid,
+    short16 * right)
+{
+  const ushort16 l = luma16 (row, x);
+  const ushort before = (ushort) luma_of (row + (size_t) (x - 1) * IN_BPP);
+  const ushort after = (ushort) luma_of (row + (size_t) (x + 16) * IN_BPP);
+  *mid = as_short16 (l);
+  /* swizzles take 1, 2, 3, 4, 8 or 16 components: 15 = 8 + 4 + 2 + 1 */
+  *left = as_short16 ((ushort16) (before, l.s01234567, l.s89ab, l.scd, l.se));
+  *right = as_short16 ((ushort16) (l.s12345678, l.s9abc, l.sde, l.sf, after));
+}
+
 __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     float scale, float threshold)
@@ -120,14 +147,10 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
 
   if (x0 >= 1 && x0 + PX < width && y >= 1 && y + 1 < height) {
     /* Rows above, at and below, each as the windows starting at x-1, x, x+1. */
-    __global const uchar *rt = in + (size_t) (y - 1) * in_stride;
-    __global const uchar *rm = in + (size_t) y * in_stride;
-    __global const uchar *rb = in + (size_t) (y + 1) * in_stride;
-    const short16 t0 = as_short16 (luma16 (rt, x0 - 1)), t1 = as_short16 (luma16 (rt, x0)),
-        t2 = as_short16 (luma16 (rt, x0 + 1));
-    const short16 m0 = as_short16 (luma16 (rm, x0 - 1)), m2 = as_short16 (luma16 (rm, x0 + 1));
-    const short16 b0 = as_short16 (luma16 (rb, x0 - 1)), b1 = as_short16 (luma16 (rb, x0)),
-        b2 = as_short16 (luma16 (rb, x0 + 1));
+    short16 t0, t1, t2, m0, m1, m2, b0, b1, b2;
+    row_windows (in + (size_t) (y - 1) * in_stride, x0, &t0, &t1, &t2);
+    row_windows (in + (size_t) y * in_stride, x0, &m0, &m1, &m2);
+    row_windows (in + (size_t) (y + 1) * in_stride, x0, &b0, &b1, &b2);
     const short16 dx = (t2 + (short16) (2) * m2 + b2) - (t0 + (short16) (2) * m0 + b0);
     const short16 dy = (t0 + (short16) (2) * t1 + t2) - (b0 + (short16) (2) * b1 + b2);
 #if OUTPUT == 1
@@ -145,12 +168,20 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
     ushort16 r = convert_ushort16_sat_rte (scaled);
     if (threshold > 0.0f)
       r = convert_ushort16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xffff));
+#if ALIGNED
+    *(__global ushort16 *) (orow + x0) = r;
+#else
     vstore16 (r, 0, orow + x0);
+#endif
 #else
     uchar16 r = convert_uchar16_sat_rte (scaled);
     if (threshold > 0.0f)
       r = convert_uchar16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xff));
+#if ALIGNED
+    *(__global uchar16 *) (orow + x0) = r;
+#else
     vstore16 (r, 0, orow + x0);
+#endif
 #endif
     return;
   }
