@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Writes the pictures of docs/clconvolve.md and docs/clfir.md:
-# docs/images/clconvolve-*.png and docs/images/clfir.png, 320x240, from
+# Writes the pictures of docs/clconvolve.md, clfir.md, clsobel.md and clkernel.md:
+# docs/images/cl*.png, 320x240, from
 # videotestsrc's SMPTE bars through the plugin in build/.
 # Usage (from the source root, after `ninja -C build`): bash docs/make-images.sh
 set -euo pipefail
@@ -35,3 +35,11 @@ shift() {  # $1: column of the 1 in the middle row of a 7x7 kernel
 }
 picture clconvolve-channels "clconvolve kernel=<$(shift 3)> red-kernel=<$(shift 0)> blue-kernel=<$(shift 6)>"
 picture clfir 'clfir'
+
+# clsobel (docs/clsobel.md): the same bars, edges as GRAY8.
+picture clsobel 'clsobel'
+picture clsobel-threshold 'clsobel norm=l1 threshold=200'
+
+# clkernel (docs/clkernel.md): code given at run time.
+picture clkernel-invert 'clkernel source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); return (float4) (1.0f - p.xyz, p.w); }"'
+picture clkernel-threshold 'clkernel build-options="-D LEVEL=0.5f" source="float4 filter (image_t img, int x, int y) { float4 p = read_pixel (img, x, y); float l = dot (p.xyz, (float3) (0.299f, 0.587f, 0.114f)); return (float4) ((float3) (l >= LEVEL ? 1.0f : 0.0f), p.w); }"'
