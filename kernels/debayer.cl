@@ -26,7 +26,27 @@
  *   METHOD        0 malvar, 1 bilinear
  *   OUT_CH        channels per output pixel: 1 (GRAY8), 3 (RGB/BGR) or 4
  *   OUT_16        1: 16-bit channels (RGBA64_LE), 0: 8-bit channels
+ *   ALIGNED       1: 8-bit input, 4 x 8-bit output, rows and offsets of both
+ *                 images multiples of 16 bytes (the host checks). Blocks then
+ *                 start on multiples of 8 image columns rather than on RGGB
+ *                 cells, so that the hot path reads and writes through
+ *                 vector pointers (one 128-bit store per 4 pixels): NVIDIA
+ *                 splits vloadN / vstoreN on uchar pointers into single bytes.
+ *   PHASE_X       with ALIGNED: the pattern's column shift (0 or 1), so that
+ *                 the block's colours are known at compile time
  */
+
+#ifndef ALIGNED
+#define ALIGNED 0
+#endif
+#if ALIGNED
+#if IN_16 || OUT_16 || OUT_CH != 4
+#error "ALIGNED is for 8-bit input and 4 x 8-bit output only"
+#endif
+#define PX PHASE_X
+#else
+#define PX 0
+#endif
 
 #ifndef __ENDIAN_LITTLE__
 #error "little-endian devices only (samples are little-endian words)"
@@ -196,7 +216,13 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   } while (0)
 #endif
   if (first == 0 && count == BLOCK_W) {
+#if ALIGNED
+    __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
+    to[0] = words.lo;
+    to[1] = words.hi;
+#else
     STORE (dst + x0 * OUT_CH);
+#endif
   } else {
     out_t px[BLOCK_W * OUT_CH];
     STORE (px);
@@ -210,7 +236,11 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     int phase_x, int phase_y, int maxv, uint scale_mul, int scale_shift, int4 layout)
 {
+#if ALIGNED
+  const int x0 = (int) get_global_id (0) * BLOCK_W;
+#else
   const int x0 = (int) get_global_id (0) * BLOCK_W - phase_x;
+#endif
   const int y0 = (int) get_global_id (1) * 2 - phase_y;
   if (x0 >= width || y0 >= height)
     return;
@@ -221,12 +251,23 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
   in += in_offset;
   if (x0 >= 2 && x0 + 9 < width && y0 >= 2 && y0 + 3 < height) {
     for (int r = 0; r < WIN_H; r++) {
+#if ALIGNED
+      /* x0 is a multiple of 8: columns x0 .. x0 + 7 in one aligned 64-bit
+       * load, the 2 on each side in 16-bit ones. */
+      __global const uchar *row = in + (y0 - 2 + r) * in_stride + x0;
+      const int8 a = convert_int8 (*(__global const uchar8 *) row);
+      const int2 left = convert_int2 (*(__global const uchar2 *) (row - 2));
+      const int2 right = convert_int2 (*(__global const uchar2 *) (row + 8));
+      e[r] = (int8) (left.s0, a.even, right.s0, 0, 0);
+      o[r] = (int8) (left.s1, a.odd, right.s1, 0, 0);
+#else
       __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) * in_stride)
           + x0 - 2;
       const int8 a = convert_int8 (vload8 (0, row));
       const int4 b = convert_int4 (vload4 (2, row));
       e[r] = min ((int8) (a.even, b.even, 0, 0), maxv);
       o[r] = min ((int8) (a.odd, b.odd, 0, 0), maxv);
+#endif
     }
   } else {
     int cols[WIN_W];
@@ -243,16 +284,29 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
     }
   }
 
-  /* Row 0 of the block is window row 2: R at even, G at odd columns. Row 1
-   * is window row 3: G at even, B at odd columns. */
+  /* Row 0 of the block is window row 2: R at the RGGB-even, G at the
+   * RGGB-odd columns. Row 1 is window row 3: G at RGGB-even, B at RGGB-odd
+   * columns. The RGGB-even columns are the block's even ones (parity E = 0),
+   * except in the aligned variant of a pattern shifted by a column, where
+   * they are its odd ones. */
+#define E PX
+#define O (1 - PX)
+#if PX
+#define ROW(rggb_even, rggb_odd) row_of ((rggb_odd), (rggb_even), sc)
+#else
+#define ROW(rggb_even, rggb_odd) row_of ((rggb_even), (rggb_odd), sc)
+#endif
   const Scale sc = { maxv, scale_mul, scale_shift };
   uint8 red[2], green[2], blue[2];
-  red[0] = row_of (at (e, o, 0, 2, 0), rb_at_g_row (e, o, 1, 2, maxv), sc);
-  green[0] = row_of (green_at_rb (e, o, 0, 2, maxv), at (e, o, 1, 2, 0), sc);
-  blue[0] = row_of (rb_at_br (e, o, 0, 2, maxv), rb_at_g_col (e, o, 1, 2, maxv), sc);
-  red[1] = row_of (rb_at_g_col (e, o, 0, 3, maxv), rb_at_br (e, o, 1, 3, maxv), sc);
-  green[1] = row_of (at (e, o, 0, 3, 0), green_at_rb (e, o, 1, 3, maxv), sc);
-  blue[1] = row_of (rb_at_g_row (e, o, 0, 3, maxv), at (e, o, 1, 3, 0), sc);
+  red[0] = ROW (at (e, o, E, 2, 0), rb_at_g_row (e, o, O, 2, maxv));
+  green[0] = ROW (green_at_rb (e, o, E, 2, maxv), at (e, o, O, 2, 0));
+  blue[0] = ROW (rb_at_br (e, o, E, 2, maxv), rb_at_g_col (e, o, O, 2, maxv));
+  red[1] = ROW (rb_at_g_col (e, o, E, 3, maxv), rb_at_br (e, o, O, 3, maxv));
+  green[1] = ROW (at (e, o, E, 3, 0), green_at_rb (e, o, O, 3, maxv));
+  blue[1] = ROW (rb_at_g_row (e, o, E, 3, maxv), at (e, o, O, 3, 0));
+#undef ROW
+#undef O
+#undef E
 
   const int first = max (0, -x0);
   const int count = min (BLOCK_W, width - x0) - first;

@@ -88,13 +88,13 @@ random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
 }
 
 /* The frame as a buffer: rows of width (8-bit) or 2 x width bytes rounded up
- * to 4, or with `pad` more bytes per row and before the first, described by a
- * GstVideoMeta. */
+ * to `row_align` (4 unless told), or with `pad` more bytes per row and before
+ * the first, described by a GstVideoMeta. */
 static GstBuffer *
-mosaic_buffer (const Mosaic & m, int pad)
+mosaic_buffer (const Mosaic & m, int pad, int row_align = 4)
 {
   const int bps = m.bits > 8 ? 2 : 1;
-  const int stride = GST_ROUND_UP_4 (m.w * bps) + pad;
+  const int stride = (m.w * bps + row_align - 1) / row_align * row_align + pad;
   const gsize size = (gsize) pad + (gsize) stride * m.h;
   GstBuffer *buf = gst_buffer_new_allocate (nullptr, size, nullptr);
   GstMapInfo map;
@@ -301,14 +301,15 @@ struct Debayer {
   }
 
   /* Pushes `m` (padded by `pad` bytes) with `method` and checks the output. */
-  void check (const Mosaic & m, int pad, Method method, const char *label = "")
+  void check (const Mosaic & m, int pad, Method method, const char *label = "",
+      int row_align = 4)
   {
     if (m.caps () != caps) {
       caps = m.caps ();
       gst_harness_set_src_caps_str (h, caps.c_str ());
     }
     g_object_set (element, "method", (int) method, nullptr);
-    GstBuffer *in = mosaic_buffer (m, pad);
+    GstBuffer *in = mosaic_buffer (m, pad, row_align);
     static guint64 pts = 0;
     GST_BUFFER_PTS (in) = ++pts * GST_MSECOND;
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
@@ -398,6 +399,33 @@ GST_START_TEST (test_1920x1080)
     Debayer d (*r.f, r.cl);
     d.check (random_mosaic (1920, 1080, r.pattern, r.bits, seed++), r.pad, r.method);
   }
+}
+GST_END_TEST
+
+/* 8-bit input into 4-channel output, where the element takes the aligned
+ * variant when both images' rows start on 16-byte boundaries: every pattern,
+ * both methods, with aligned rows (64 wide; 68 wide in 96-byte rows at offset
+ * 16, so a partial last block) and without (65 wide; 64 wide at offset 4),
+ * from system and OpenCL memory. */
+GST_START_TEST (test_aligned_variant)
+{
+  struct { int w, h, pad, row_align; } frames[] = {
+    { 64, 10, 0, 4 }, { 65, 9, 0, 4 }, { 68, 11, 16, 16 }, { 64, 10, 4, 4 } };
+  uint32_t seed = 4242;
+  const unsigned builds_before = gstcl::program_builds ();
+  for (const OutFormat *f : { &RGBA, &BGRx, &out_formats[6] /* xRGB */ })
+    for (bool cl_input : { false, true }) {
+      Debayer d (*f, cl_input);
+      for (int p = 0; p < 4; p++)
+        for (auto &fr : frames)
+          for (Method method : { MALVAR, BILINEAR })
+            d.check (random_mosaic (fr.w, fr.h, p, 8, seed++), fr.pad, method,
+                cl_input ? "cl " : "", fr.row_align);
+    }
+  /* Per method: the general variant and the aligned one for each column
+   * phase of the pattern; fewer would mean a variant went unused. */
+  const unsigned builds = gstcl::program_builds () - builds_before;
+  fail_unless_equals_int (builds, 6);
 }
 GST_END_TEST
 
@@ -871,6 +899,7 @@ debayer_suite (void)
   tcase_add_test (tc, test_small_16bit);
   tcase_add_test (tc, test_451x300);
   tcase_add_test (tc, test_1920x1080);
+  tcase_add_test (tc, test_aligned_variant);
   tcase_add_test (tc, test_every_value);
   tcase_add_test (tc, test_caps_change_mid_stream);
   tcase_add_test (tc, test_too_small_is_refused);

@@ -67,8 +67,11 @@ gst_cl_debayer_method_get_type (void)
  * changed. */
 struct DebayerState {
   std::string format_options;   /* -D options of the input/output formats */
-  std::string built_options;    /* options of `kernel` */
-  cl::Kernel kernel;
+  bool can_align = false;       /* 8-bit input, 4 x 8-bit output: ALIGNED possible */
+  /* The general variant [0] and the ALIGNED one [1], built when first used,
+   * with the options they were built with. */
+  std::string built_options[2];
+  cl::Kernel kernel[2];
   int phase_x = 0, phase_y = 0; /* the pattern as a shift of RGGB */
   int maxv = 255;               /* 2^bits - 1 */
   cl_uint scale_mul = 0;        /* output scaling, see debayer.cl */
@@ -244,8 +247,21 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->scale_mul = (cl_uint) (((1ull << st->scale_shift) + st->maxv - 1) / st->maxv);
   st->format_options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") +
       output_options (out_info, &st->layout);
-  st->built_options.clear ();
-  st->kernel = cl::Kernel ();
+  st->can_align = bits == 8 && GST_VIDEO_INFO_FORMAT (out_info) != GST_VIDEO_FORMAT_RGBA64_LE &&
+      GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
+  for (int i = 0; i < 2; i++) {
+    st->built_options[i].clear ();
+    st->kernel[i] = cl::Kernel ();
+  }
+}
+
+/* Whether a plane's rows all start on 16-byte boundaries (buffers themselves
+ * are at least that aligned). */
+static bool
+rows_aligned_16 (const GstVideoInfo * info)
+{
+  return ((GST_VIDEO_INFO_PLANE_OFFSET (info, 0) | GST_VIDEO_INFO_PLANE_STRIDE (info, 0)) & 15)
+      == 0;
 }
 
 static GstFlowReturn
@@ -255,12 +271,17 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = self->state;
 
-  const std::string options = st->format_options + " -D METHOD=" +
-      std::to_string (method_of (self));
-  if (options != st->built_options) {
+  /* Pool buffers at common widths qualify for the aligned variant; padded
+   * GstVideoMeta layouts and odd widths take the general one. */
+  const int aligned = st->can_align && rows_aligned_16 (&in->info) &&
+      rows_aligned_16 (&out->info);
+  std::string options = st->format_options + " -D METHOD=" + std::to_string (method_of (self));
+  if (aligned)
+    options += " -D ALIGNED=1 -D PHASE_X=" + std::to_string (st->phase_x);
+  if (options != st->built_options[aligned]) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-    st->kernel = cl::Kernel (gstcl::program (ctx, source, options), "debayer");
-    st->built_options = options;
+    st->kernel[aligned] = cl::Kernel (gstcl::program (ctx, source, options), "debayer");
+    st->built_options[aligned] = options;
     GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
   }
 
@@ -273,7 +294,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   }
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  cl::Kernel &k = st->kernel;
+  cl::Kernel &k = st->kernel[aligned];
   k.setArg (0, sizeof (cl_mem), &in->mem);
   k.setArg (1, (cl_int) in_offset);
   k.setArg (2, (cl_int) in_stride);
@@ -288,8 +309,10 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   k.setArg (11, st->scale_mul);
   k.setArg (12, (cl_int) st->scale_shift);
   k.setArg (13, st->layout);
-  /* One work-item per 8x2 block of RGGB-aligned pixels (see debayer.cl). */
-  gstcl::enqueue_2d (ctx, k, (width + st->phase_x + 7) / 8, (height + st->phase_y + 1) / 2);
+  /* One work-item per 8x2 block of pixels, RGGB-aligned in the general
+   * variant, 8-column-aligned in the aligned one (see debayer.cl). */
+  const int shift_x = aligned ? 0 : st->phase_x;
+  gstcl::enqueue_2d (ctx, k, (width + shift_x + 7) / 8, (height + st->phase_y + 1) / 2);
   return GST_FLOW_OK;
 }
 
