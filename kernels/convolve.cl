@@ -151,6 +151,117 @@ __kernel void convolve_3x3 (__global const uchar * in, int in_offset, int in_str
 }
 #endif
 
+#if N == 3 && (BPP == 1 || BPP == 4)
+/* The 3x3 path for rows aligned to 16 bytes: each work-item reads and writes
+ * one aligned 16-byte segment per row (16 GRAY8 or 4 RGBA pixels) through
+ * vector pointers, which compilers emit as single 128-bit accesses (vloadN
+ * of uchar only promises byte alignment and may become N byte loads). The
+ * arithmetic runs on all 16 bytes in memory order, each lane as in
+ * convolve_3x3. Only for buffers whose offsets and strides are multiples of
+ * 16 bytes. */
+#define SEG_PIXELS (16 / BPP)
+
+#if BPP == 4
+typedef uchar4 raw_t;         /* one pixel's bytes in memory order */
+#define RAW_AT(row, x) (*(__global const uchar4 *) ((row) + (x) * 4))
+#define RAW_TO_FLOAT convert_float4
+#else
+typedef uchar raw_t;
+#define RAW_AT(row, x) ((row)[x])
+#define RAW_TO_FLOAT convert_float
+#endif
+
+/* The pixel x of a row (already chosen with the border applied), raw. */
+inline raw_t fetch_raw (__global const uchar * row, int x, int width, int border)
+{
+  if (border == BORDER_CONSTANT && (x < 0 || x >= width))
+    return (raw_t) 0;
+  return RAW_AT (row, border_index (x, width, border));
+}
+
+/* A weight, scale or bias of lane order (colour in xyz) for 16 bytes of
+ * memory. */
+inline float16 lanes_of (acc_t v)
+{
+#if BPP == 1
+  return (float16) (v);
+#elif LAYOUT == LAYOUT_ALPHA_FIRST
+  return (float16) (v.wxyz, v.wxyz, v.wxyz, v.wxyz);
+#else
+  return (float16) (v, v, v, v);
+#endif
+}
+
+__kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
+    int in_stride, __global uchar * out, int out_offset, int out_stride, int width,
+    int height, __constant acc_t * w, acc_t scale, acc_t bias, int border)
+{
+  const int x0 = get_global_id (0) * SEG_PIXELS;
+  const int y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  in += in_offset;
+  out += out_offset;
+  /* Only the last segment of a row may stick out of the image. */
+  const bool whole = x0 + SEG_PIXELS <= width;
+
+  float16 sum = 0;
+  uchar16 centre = 0;
+  for (int ky = 0; ky < 3; ky++) {
+    const int yy = y - 1 + ky;
+    uchar16 seg = 0;
+    raw_t left = 0, right = 0;
+    if (border != BORDER_CONSTANT || (yy >= 0 && yy < height)) {
+      __global const uchar *row = in + (size_t) border_index (yy, height, border) *
+          in_stride;
+      if (whole) {
+        seg = *(__global const uchar16 *) (row + x0 * BPP);
+      } else {
+        raw_t part[SEG_PIXELS];
+        for (int i = 0; i < SEG_PIXELS; i++)
+          part[i] = fetch_raw (row, x0 + i, width, border);
+        seg = vload16 (0, (const uchar *) part);
+      }
+      left = fetch_raw (row, x0 - 1, width, border);
+      right = fetch_raw (row, x0 + SEG_PIXELS, width, border);
+    }
+    if (ky == 1)
+      centre = seg;
+    const float16 c = convert_float16 (seg);
+#if BPP == 4
+    const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab);
+    const float16 r = (float16) (c.s4567, c.s89ab, c.scdef, RAW_TO_FLOAT (right));
+#else
+    const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab, c.scde);
+    const float16 r = (float16) (c.s1234, c.s5678, c.s9abc, c.sdef, RAW_TO_FLOAT (right));
+#endif
+    sum += lanes_of (w[3 * ky]) * l + lanes_of (w[3 * ky + 1]) * c +
+        lanes_of (w[3 * ky + 2]) * r;
+  }
+  uchar16 result = convert_uchar16_sat_rte (sum * lanes_of (scale) + lanes_of (bias));
+#if LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST
+  /* Alpha and x bytes come from the input. */
+#if LAYOUT == LAYOUT_ALPHA_LAST
+  const uchar4 a = (uchar4) (0, 0, 0, 0xff);
+#else
+  const uchar4 a = (uchar4) (0xff, 0, 0, 0);
+#endif
+  const uchar16 alpha = (uchar16) (a, a, a, a);
+  result = (result & ~alpha) | (centre & alpha);
+#endif
+
+  __global uchar *dst = out + (size_t) y * out_stride + x0 * BPP;
+  if (whole) {
+    *(__global uchar16 *) dst = result;
+  } else {
+    uchar bytes[16];
+    vstore16 (result, 0, bytes);
+    for (int i = 0; i < (width - x0) * BPP; i++)
+      dst[i] = bytes[i];
+  }
+}
+#endif
+
 /* Large N: each work-group loads its (TILE + N - 1)^2 input window, borders
  * applied, into local memory once, and reads every tap from there. */
 __kernel __attribute__ ((reqd_work_group_size (TILE_W, TILE_H, 1)))

@@ -432,6 +432,39 @@ GST_START_TEST (test_large_frames)
 }
 GST_END_TEST
 
+/* The 3x3 path has a variant for rows at 16-byte boundaries (GRAY8 and 4-byte
+ * formats, input and output offsets and strides multiples of 16). Widths
+ * and paddings on both sides of that: 64 and 68 aligned (pad 16 too), 65
+ * and pad 7 not; GRAY8 77 (stride 80) aligned with a segment of 16 pixels
+ * cut by the right edge; 16x1 and 4x1 a single segment. */
+GST_START_TEST (test_3x3_alignment)
+{
+  static const int test_formats[] = {kGray, kRGBA, 7 /* ARGB */, 10 /* xBGR */};
+  static const int sizes[][2] = {{64, 9}, {65, 9}, {68, 3}, {77, 5}, {16, 1}, {4, 1}};
+  std::mt19937 rng (321);
+  uint32_t seed = 2000;
+  for (int fi : test_formats) {
+    const Format &f = formats[fi];
+    for (auto &s : sizes) {
+      for (bool cl_input : {false, true}) {
+        GstElement *c;
+        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+            "clconvolve name=c", &c);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, s[0], s[1]).c_str ());
+        for (int pad : {0, 16, 7})
+          for (int border = 0; border < 3; border++) {
+            Conv conv = random_conv (3, border == 1 ? 2 : 0, border, rng);
+            apply (c, conv);
+            push_and_check (h, f, s[0], s[1], pad, seed++, conv, "3x3 alignment");
+          }
+        gst_object_unref (c);
+        gst_harness_teardown (h);
+      }
+    }
+  }
+}
+GST_END_TEST
+
 /* clfir: the default coefficients and random ones (negative too), on every
  * format and border, small and large frames. */
 GST_START_TEST (test_fir)
@@ -742,6 +775,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_format_9);
   tcase_add_test (tc, test_format_10);
   tcase_add_test (tc, test_large_frames);
+  tcase_add_test (tc, test_3x3_alignment);
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_chain_stays_on_device);

@@ -17,6 +17,8 @@ constexpr int kTiledMinSide = 7;
  * intermediate image costs more than the 3 taps it saves). */
 constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
+/* Bytes per pixel of each Engine layout. */
+constexpr int kBpp[] = {1, 3, 4, 4};
 
 bool
 values_from_array (const GValue * array, std::vector<double> *out, std::string *why)
@@ -245,6 +247,8 @@ Engine::build (GstClContext * ctx)
   cl::Program program = gstcl::program (ctx, source, options);
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
+  fast3x3_aligned_ = n == 3 && layout_ != RGB ?
+      cl::Kernel (program, "convolve_3x3_aligned") : cl::Kernel ();
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
@@ -360,9 +364,14 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   }
 
   const bool fast3x3 = weights_.n == 3;
+  /* Whole 16-byte segments of every row lie at 16-byte boundaries (buffers
+   * themselves are aligned far more than that). */
+  const bool aligned = fast3x3 && layout_ != RGB && in_offset % 16 == 0 &&
+      in_stride % 16 == 0 && out_offset % 16 == 0 && out_stride % 16 == 0;
   const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
-  log_path (fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
-  cl::Kernel &k = fast3x3 ? fast3x3_ : tiled ? tiled_ : direct_;
+  log_path (aligned ? "3x3 aligned" : fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
+  cl::Kernel &k = aligned ? fast3x3_aligned_ : fast3x3 ? fast3x3_ : tiled ? tiled_ :
+      direct_;
   k.setArg (0, sizeof (cl_mem), &in->mem);
   k.setArg (1, in_offset);
   k.setArg (2, in_stride);
@@ -373,7 +382,10 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   k.setArg (7, (cl_int) height);
   k.setArg (8, weights_buffer_);
   set_tail (k, 9);
-  if (fast3x3)
+  const int segment = 16 / kBpp[layout_];  /* pixels per aligned work-item */
+  if (aligned)
+    gstcl::enqueue_2d (ctx, k, (width + segment - 1) / segment, height);
+  else if (fast3x3)
     gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height);
   else if (tiled)
     gstcl::enqueue_2d (ctx, k, width, height, kTileW, kTileH);

@@ -90,6 +90,7 @@ private:
 
   int built_n_ = 0;            /* N of the kernels below; 0 = none built */
   cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;
+  cl::Kernel fast3x3_aligned_; /* GRAY and 4-byte layouts, 16-byte aligned rows */
   bool tiled_usable_ = false;
   cl::Buffer weights_buffer_;
   cl::Buffer tmp_;             /* separable passes' intermediate image */
