@@ -193,6 +193,7 @@ Engine::Engine ()
 void
 Engine::set_format (const GstVideoInfo * info)
 {
+  weights_generation_ = 0;
   if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8) {
     layout_ = GRAY;
   } else if (GST_VIDEO_INFO_IS_RGB (info) && GST_VIDEO_INFO_N_PLANES (info) == 1 &&
@@ -215,6 +216,16 @@ Engine::set_format (const GstVideoInfo * info)
   tmp_ = cl::Buffer ();
   tmp_size_ = 0;
   weights_dirty_ = true;
+}
+
+bool
+Engine::take_weights (const Weights & weights, guint64 generation)
+{
+  if (generation == weights_generation_)
+    return false;
+  set_weights (weights);
+  weights_generation_ = generation;
+  return true;
 }
 
 void

@@ -72,6 +72,9 @@ public:
   void set_format (const GstVideoInfo * info);
   /* Takes effect at the next run (one small upload). */
   void set_weights (const Weights & weights);
+  /* set_weights() when `generation` (the settings' counter of weight
+   * changes) differs from the one taken last; returns whether it did. */
+  bool take_weights (const Weights & weights, guint64 generation);
   /* Convolves `in` into `out` (same format and size) on ctx's queue. */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
   /* Whether the current weights run as two 1-D passes. */
@@ -87,6 +90,7 @@ private:
   std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
   Weights weights_;
   bool weights_dirty_ = true;
+  guint64 weights_generation_ = 0;  /* 0: none taken since set_format */
 
   int built_n_ = 0;            /* N of the kernels below; 0 = none built */
   cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;

@@ -44,7 +44,6 @@ struct ConvolveSettings {
 /* Negotiated state, used from the streaming thread only. */
 struct ConvolveState {
   clconv::Engine engine;
-  guint64 generation = 0;   /* of the weights the engine has */
 };
 
 struct _GstClConvolve {
@@ -75,7 +74,6 @@ gst_cl_convolve_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
 {
   auto *self = GST_CL_CONVOLVE (filter);
   self->state->engine.set_format (in_info);
-  self->state->generation = 0;
 }
 
 static GstFlowReturn
@@ -88,9 +86,7 @@ gst_cl_convolve_filter (GstClFilter * filter, GstClContext * ctx, const GstClFra
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     border = self->settings->border;
-    if (st->generation != self->settings->generation) {
-      st->engine.set_weights (self->settings->weights);
-      st->generation = self->settings->generation;
+    if (st->engine.take_weights (self->settings->weights, self->settings->generation)) {
       GST_DEBUG_OBJECT (self, "new weights, %dx%d", self->settings->weights.n,
           self->settings->weights.n);
     }

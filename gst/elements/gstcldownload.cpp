@@ -32,30 +32,10 @@ static GstCaps *
 gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  if (gst_caps_is_any (caps)) {
-    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
-    GstCaps *templ = gst_pad_get_pad_template_caps (other);
-    GstCaps *result = filter ?
-        gst_caps_intersect_full (filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (templ);
-    gst_caps_unref (templ);
-    return result;
-  }
-  GstCaps *result = gst_caps_new_empty ();
-  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *s = gst_caps_get_structure (caps, i);
-    if (direction == GST_PAD_SRC)
-      result = gst_caps_merge_structure_full (result, gst_structure_copy (s),
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, nullptr));
-  }
-  for (guint i = 0; i < gst_caps_get_size (caps); i++)
-    result = gst_caps_merge_structure (result,
-        gst_structure_copy (gst_caps_get_structure (caps, i)));
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  return result;
+  GstCaps *result = gst_caps_is_any (caps) ?
+      gst_cl_base_transform_other_template (trans, direction) :
+      gst_cl_caps_in_memories (caps, direction == GST_PAD_SRC, TRUE, TRUE);
+  return gst_cl_caps_apply_filter (result, filter);
 }
 
 static GstFlowReturn

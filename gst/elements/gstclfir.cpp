@@ -45,7 +45,6 @@ struct FirSettings {
 
 struct FirState {
   clconv::Engine engine;
-  guint64 generation = 0;
 };
 
 struct _GstClFir {
@@ -73,7 +72,6 @@ gst_cl_fir_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
 {
   auto *self = GST_CL_FIR (filter);
   self->state->engine.set_format (in_info);
-  self->state->generation = 0;
 }
 
 static GstFlowReturn
@@ -86,10 +84,7 @@ gst_cl_fir_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * 
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     border = self->settings->border;
-    if (st->generation != self->settings->generation) {
-      st->engine.set_weights (self->settings->weights);
-      st->generation = self->settings->generation;
-    }
+    st->engine.take_weights (self->settings->weights, self->settings->generation);
   }
   st->engine.run (ctx, in, out, border);
   return GST_FLOW_OK;

@@ -33,43 +33,13 @@ GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UP
 #define ANY_VIDEO_CAPS "video/x-raw; video/x-bayer"
 
 static GstCaps *
-with_features (GstCaps * caps, gboolean cl, gboolean sys)
-{
-  GstCaps *out = gst_caps_new_empty ();
-  for (int pass = 0; pass < 2; pass++) {
-    if ((pass == 0 && !cl) || (pass == 1 && !sys))
-      continue;
-    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-      GstCapsFeatures *f = pass == 0 ?
-          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, nullptr) :
-          gst_caps_features_new_empty ();
-      out = gst_caps_merge_structure_full (out,
-          gst_structure_copy (gst_caps_get_structure (caps, i)), f);
-    }
-  }
-  return out;
-}
-
-static GstCaps *
 gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  if (gst_caps_is_any (caps)) {
-    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
-    GstCaps *templ = gst_pad_get_pad_template_caps (other);
-    GstCaps *result = filter ?
-        gst_caps_intersect_full (filter, templ, GST_CAPS_INTERSECT_FIRST) : gst_caps_ref (templ);
-    gst_caps_unref (templ);
-    return result;
-  }
-  GstCaps *result = direction == GST_PAD_SINK ? with_features (caps, TRUE, FALSE) :
-      with_features (caps, TRUE, TRUE);
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  return result;
+  GstCaps *result = gst_caps_is_any (caps) ?
+      gst_cl_base_transform_other_template (trans, direction) :
+      gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
+  return gst_cl_caps_apply_filter (result, filter);
 }
 
 static gboolean

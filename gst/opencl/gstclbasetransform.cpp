@@ -257,19 +257,48 @@ gst_cl_base_transform_init (GstClBaseTransform *)
 }
 
 GstCaps *
+gst_cl_caps_in_memories (const GstCaps * caps, gboolean cl_memory, gboolean system_memory,
+    gboolean cl_first)
+{
+  GstCaps *out = gst_caps_new_empty ();
+  for (int pass = 0; pass < 2; pass++) {
+    const bool cl = (pass == 0) == (cl_first != FALSE);
+    if ((cl && !cl_memory) || (!cl && !system_memory))
+      continue;
+    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+      GstCapsFeatures *f = cl ?
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, nullptr) :
+          gst_caps_features_new_empty ();
+      out = gst_caps_merge_structure_full (out,
+          gst_structure_copy (gst_caps_get_structure (caps, i)), f);
+    }
+  }
+  return out;
+}
+
+GstCaps *
+gst_cl_base_transform_other_template (GstBaseTransform * trans, GstPadDirection direction)
+{
+  return gst_pad_get_pad_template_caps (direction == GST_PAD_SINK ? trans->srcpad :
+      trans->sinkpad);
+}
+
+GstCaps *
+gst_cl_caps_apply_filter (GstCaps * result, GstCaps * filter)
+{
+  if (!filter)
+    return result;
+  GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (result);
+  return tmp;
+}
+
+GstCaps *
 gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,
     gboolean system_memory)
 {
   GstCaps *plain = gst_caps_from_string (caps_str);
-  GstCaps *out = gst_caps_new_empty ();
-  if (cl_memory) {
-    GstCaps *cl = gst_caps_copy (plain);
-    gst_caps_set_features_simple (cl, gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL,
-            nullptr));
-    gst_caps_append (out, cl);
-  }
-  if (system_memory)
-    gst_caps_append (out, gst_caps_ref (plain));
+  GstCaps *out = gst_cl_caps_in_memories (plain, cl_memory, system_memory, TRUE);
   gst_caps_unref (plain);
   return out;
 }

@@ -24,6 +24,21 @@ struct _GstClBaseTransformClass {
 /* (transfer full) the context in use, or NULL before start. */
 GST_CL_API GstClContext *gst_cl_base_transform_get_context (GstClBaseTransform * self);
 
+/* (transfer full) every structure of `caps`, with its memory features
+ * replaced: in OpenCL memory and/or in system memory, OpenCL first when
+ * `cl_first`. */
+GST_CL_API GstCaps *gst_cl_caps_in_memories (const GstCaps * caps, gboolean cl_memory,
+    gboolean system_memory, gboolean cl_first);
+
+/* For transform_caps: (transfer full) the template of the pad opposite to
+ * `direction`, what ANY caps transform to. */
+GST_CL_API GstCaps *gst_cl_base_transform_other_template (GstBaseTransform * trans,
+    GstPadDirection direction);
+
+/* For transform_caps: `result` (transfer full) intersected with `filter`
+ * (may be NULL), the filter's order first. */
+GST_CL_API GstCaps *gst_cl_caps_apply_filter (GstCaps * result, GstCaps * filter);
+
 /* (transfer full) `caps_str` with the memory:OpenCLMemory feature, followed by
  * the same caps in system memory, each when asked for. */
 GST_CL_API GstCaps *gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,

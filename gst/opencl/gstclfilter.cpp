@@ -56,8 +56,7 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   GstCaps *result;
 
   if (gst_caps_is_any (caps)) {
-    GstPad *other = direction == GST_PAD_SINK ? trans->srcpad : trans->sinkpad;
-    result = gst_pad_get_pad_template_caps (other);
+    result = gst_cl_base_transform_other_template (trans, direction);
   } else {
     GstCaps *plain = gst_caps_new_empty ();
     for (guint i = 0; i < gst_caps_get_size (caps); i++)
@@ -66,27 +65,12 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
     GstCaps *other = klass->transform_plain_caps ?
         klass->transform_plain_caps (self, direction, plain) : gst_caps_ref (plain);
     gst_caps_unref (plain);
-
     /* Both memories, the one the caller has first. */
-    const bool cl_first = gst_caps_get_size (caps) > 0 && has_cl_feature (caps, 0);
-    result = gst_caps_new_empty ();
-    for (int pass = 0; pass < 2; pass++) {
-      const bool cl = (pass == 0) == cl_first;
-      for (guint i = 0; i < gst_caps_get_size (other); i++) {
-        GstCapsFeatures *f = cl ?
-            gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL, nullptr) :
-            gst_caps_features_new_empty ();
-        result = gst_caps_merge_structure_full (result,
-            gst_structure_copy (gst_caps_get_structure (other, i)), f);
-      }
-    }
+    result = gst_cl_caps_in_memories (other, TRUE, TRUE,
+        gst_caps_get_size (caps) > 0 && has_cl_feature (caps, 0));
     gst_caps_unref (other);
   }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (result);
-    result = tmp;
-  }
+  result = gst_cl_caps_apply_filter (result, filter);
   GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, result);
   return result;
