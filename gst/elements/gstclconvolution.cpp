@@ -1,6 +1,8 @@
 #include "gstclconvolution.hpp"
 #include "cl-kernels.h"
 
+#include <gst/opencl/gstclframe.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -317,8 +319,6 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   const cl_int in_offset = (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
   const cl_int in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
-  const cl_int out_offset = (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0);
-  const cl_int out_stride = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0);
 
   /* Per colour lane; lane 3 of 4-byte formats is copied, not computed. */
   cl_float4 scale = {{1.0f, 1.0f, 1.0f, 0.0f}};
@@ -360,14 +360,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     gstcl::enqueue_2d (ctx, rows_, width, height);
 
     columns_.setArg (0, tmp_);
-    columns_.setArg (1, sizeof (cl_mem), &in->mem);
-    columns_.setArg (2, in_offset);
-    columns_.setArg (3, in_stride);
-    columns_.setArg (4, sizeof (cl_mem), &out->mem);
-    columns_.setArg (5, out_offset);
-    columns_.setArg (6, out_stride);
-    columns_.setArg (7, (cl_int) width);
-    columns_.setArg (8, (cl_int) height);
+    gstcl::set_frame_args (columns_, 1, in, out);
     columns_.setArg (9, weights_buffer_);
     set_tail (columns_, 10);
     gstcl::enqueue_2d (ctx, columns_, width, height);
@@ -377,20 +370,13 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   const bool fast3x3 = weights_.n == 3;
   /* Whole 16-byte segments of every row lie at 16-byte boundaries (buffers
    * themselves are aligned far more than that). */
-  const bool aligned = fast3x3 && layout_ != RGB && in_offset % 16 == 0 &&
-      in_stride % 16 == 0 && out_offset % 16 == 0 && out_stride % 16 == 0;
+  const bool aligned = fast3x3 && layout_ != RGB && gstcl::rows_aligned_16 (in) &&
+      gstcl::rows_aligned_16 (out);
   const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
   log_path (aligned ? "3x3 aligned" : fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
   cl::Kernel &k = aligned ? fast3x3_aligned_ : fast3x3 ? fast3x3_ : tiled ? tiled_ :
       direct_;
-  k.setArg (0, sizeof (cl_mem), &in->mem);
-  k.setArg (1, in_offset);
-  k.setArg (2, in_stride);
-  k.setArg (3, sizeof (cl_mem), &out->mem);
-  k.setArg (4, out_offset);
-  k.setArg (5, out_stride);
-  k.setArg (6, (cl_int) width);
-  k.setArg (7, (cl_int) height);
+  gstcl::set_frame_args (k, 0, in, out);
   k.setArg (8, weights_buffer_);
   set_tail (k, 9);
   const int segment = 16 / kBpp[layout_];  /* pixels per aligned work-item */

@@ -36,6 +36,7 @@
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclvideo.h>
 
 #include <mutex>
@@ -255,15 +256,6 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   }
 }
 
-/* Whether a plane's rows all start on 16-byte boundaries (buffers themselves
- * are at least that aligned). */
-static bool
-rows_aligned_16 (const GstVideoInfo * info)
-{
-  return ((GST_VIDEO_INFO_PLANE_OFFSET (info, 0) | GST_VIDEO_INFO_PLANE_STRIDE (info, 0)) & 15)
-      == 0;
-}
-
 static GstFlowReturn
 gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
@@ -273,8 +265,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
 
   /* Pool buffers at common widths qualify for the aligned variant; padded
    * GstVideoMeta layouts and odd widths take the general one. */
-  const int aligned = st->can_align && rows_aligned_16 (&in->info) &&
-      rows_aligned_16 (&out->info);
+  const int aligned = st->can_align && gstcl::rows_aligned_16 (in) &&
+      gstcl::rows_aligned_16 (out);
   std::string options = st->format_options + " -D METHOD=" + std::to_string (method_of (self));
   if (aligned)
     options += " -D ALIGNED=1 -D PHASE_X=" + std::to_string (st->phase_x);
@@ -295,15 +287,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = st->kernel[aligned];
-  k.setArg (0, sizeof (cl_mem), &in->mem);
-  k.setArg (1, (cl_int) in_offset);
-  k.setArg (2, (cl_int) in_stride);
-  k.setArg (3, sizeof (cl_mem), &out->mem);
-  k.setArg (4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
-  k.setArg (5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
-  k.setArg (6, (cl_int) width);
-  k.setArg (7, (cl_int) height);
-  k.setArg (8, (cl_int) st->phase_x);
+  const cl_uint next = gstcl::set_frame_args (k, 0, in, out);
+  k.setArg (next, (cl_int) st->phase_x);
   k.setArg (9, (cl_int) st->phase_y);
   k.setArg (10, (cl_int) st->maxv);
   k.setArg (11, st->scale_mul);

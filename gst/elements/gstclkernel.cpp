@@ -67,6 +67,7 @@
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclframe.hpp>
 
 #include <mutex>
 #include <string>
@@ -264,14 +265,7 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = self->state->kernel;
-  k.setArg (0, sizeof (cl_mem), &in->mem);
-  k.setArg (1, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0));
-  k.setArg (2, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0));
-  k.setArg (3, sizeof (cl_mem), &out->mem);
-  k.setArg (4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
-  k.setArg (5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
-  k.setArg (6, (cl_int) width);
-  k.setArg (7, (cl_int) height);
+  gstcl::set_frame_args (k, 0, in, out);
   gstcl::enqueue_2d (ctx, k, width, height);
   return GST_FLOW_OK;
 }

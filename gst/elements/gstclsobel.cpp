@@ -20,6 +20,7 @@
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclframe.hpp>
 
 #include <mutex>
 #include <string>
@@ -149,15 +150,10 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   SobelState *st = self->state;
   const SobelSettings s = settings_of (self);
 
-  /* Pool buffers of common sizes have 16-byte aligned rows: whole-vector
-   * accesses then compile to 128-bit loads and stores. */
-  auto aligned = [] (const GstClFrame * f) {
-    return GST_VIDEO_INFO_PLANE_OFFSET (&f->info, 0) % 16 == 0 &&
-        GST_VIDEO_INFO_PLANE_STRIDE (&f->info, 0) % 16 == 0;
-  };
+  /* Pool buffers of common sizes have 16-byte aligned rows. */
   std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
-      " -D ALIGNED=" + (aligned (in) && aligned (out) ? "1" : "0");
+      " -D ALIGNED=" + (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out) ? "1" : "0");
   if (options != st->built_options) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
     st->kernel = cl::Kernel (gstcl::program (ctx, source, options), "sobel");
@@ -168,16 +164,9 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = st->kernel;
-  k.setArg (0, sizeof (cl_mem), &in->mem);
-  k.setArg (1, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0));
-  k.setArg (2, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0));
-  k.setArg (3, sizeof (cl_mem), &out->mem);
-  k.setArg (4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
-  k.setArg (5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
-  k.setArg (6, (cl_int) width);
-  k.setArg (7, (cl_int) height);
-  k.setArg (8, (cl_float) s.scale);
-  k.setArg (9, (cl_float) s.threshold);
+  const cl_uint next = gstcl::set_frame_args (k, 0, in, out);
+  k.setArg (next, (cl_float) s.scale);
+  k.setArg (next + 1, (cl_float) s.threshold);
   /* Each work-item writes 16 pixels of a row (kernels/sobel.cl). */
   gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
   return GST_FLOW_OK;
