@@ -406,8 +406,8 @@ run_convolution (const char *element, const std::vector<double> &weights, bool n
   for (const convolve_ref::Format & f : convolve_ref::formats) {
     const bool cl_input = i % 3 == 1;
     Case c;
-    c.label = std::string (element) + " " + std::to_string ((int) std::sqrt (weights.size ()))
-        + "x " + f.name + (cl_input ? " (OpenCL input)" : "");
+    const std::string n = std::to_string ((int) std::sqrt (weights.size ()));
+    c.label = std::string (element) + " " + n + "x" + n + " " + f.name + (cl_input ? " (OpenCL input)" : "");
     c.launch = std::string (cl_input ? "clupload ! " : "") + element + " name=e";
     c.format = f.name;
     if (i % 2)
@@ -506,7 +506,8 @@ GST_END_TEST
 /* ------------------------------------------------------------- cldebayer */
 
 /* Every pattern, 8-bit and 12-bit input, both methods, each into one of the
- * output formats in turn (RGBA64_LE for 12-bit only); widths 2..65. */
+ * output formats in turn (RGBA64_LE for 12-bit only); widths 2..65. The
+ * output formats are covered by test_debayer at small sizes already. */
 GST_START_TEST (test_cldebayer)
 {
   using namespace debayer_ref;
@@ -514,12 +515,9 @@ GST_START_TEST (test_cldebayer)
   for (int bits : {8, 12})
     for (int pattern = 0; pattern < 4; pattern++)
       for (Method method : {MALVAR, BILINEAR}) {
-        const OutFormat &f = out_formats[(i * 5 + (bits > 8 ? 1 : 0)) %
+        const OutFormat &pick = out_formats[(i * 5 + (bits > 8 ? 1 : 0)) %
             G_N_ELEMENTS (out_formats)];
-        if (f.wide && bits == 8) {
-          i++;
-          continue;
-        }
+        const OutFormat &f = pick.wide && bits == 8 ? RGBA : pick;
         const bool cl_input = i % 3 == 2;
         Mosaic proto;
         proto.pattern = pattern;
@@ -539,7 +537,8 @@ GST_START_TEST (test_cldebayer)
         c.input = [mosaic, pattern, bits] (int w, int h, int pad, uint32_t seed,
             GstVideoInfo * layout) {
           *mosaic = random_mosaic (w, h, pattern, bits, seed);
-          GstBuffer *buf = mosaic_buffer (*mosaic, pad);
+          /* 16-bit rows at odd addresses are refused (test_debayer checks it) */
+          GstBuffer *buf = mosaic_buffer (*mosaic, bits > 8 ? pad + (pad & 1) : pad);
           *layout = video_info (bits > 8 ? "GRAY16_LE" : "GRAY8", w, h);
           return buf;
         };
