@@ -570,7 +570,9 @@ GST_START_TEST (test_cldebayer_one_pixel_refused)
       const std::string error = h.error ();
       fail_unless (error.find ("at least 2x2") != std::string::npos, "%s %dx%d: error '%s'",
           format, s.first, s.second, error.c_str ());
+      combinations++;
     }
+  report ("cldebayer below 2x2");
 }
 GST_END_TEST
 

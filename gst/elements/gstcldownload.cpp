@@ -83,10 +83,16 @@ gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inb
     *outbuf = inbuf;  /* the same buffer goes on; BaseTransform keeps ownership */
     return GST_FLOW_OK;
   }
-  /* Repacked in transform; timestamps and flags as the input's. */
+  /* Repacked in transform. Timestamps, flags, offsets and the metas that do
+   * not describe the layout (not GstVideoMeta) as the input's. */
   *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&self->info), nullptr);
-  gst_buffer_copy_into (*outbuf, inbuf,
-      (GstBufferCopyFlags) (GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_TIMESTAMPS), 0, -1);
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->copy_metadata (trans, inbuf,
+          *outbuf)) {
+    gst_buffer_unref (*outbuf);
+    *outbuf = nullptr;
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not copy the frame's metadata"), (nullptr));
+    return GST_FLOW_ERROR;
+  }
   return GST_FLOW_OK;
 }
 
