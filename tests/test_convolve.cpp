@@ -1,10 +1,11 @@
-/* clconvolve and clfir against a CPU reference written here: N in {1, 3, 5,
+/* clconvolve and clfir against the CPU reference in ref_convolve.h: N in {1, 3, 5,
  * 7, 15, 31}, every border, every format, sizes 1x1 to 1920x1080, padded
  * strides, system and OpenCL memory input, random kernels (negative weights,
  * rank 1, per channel). Colour bytes within 1, alpha and x bytes exact.
  * Also: changes while playing, frames staying on the device in a chain, and
  * bad property values refused. */
 #include "cltest.h"
+#include "ref_convolve.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/opencl/gstclcontext.h>
@@ -14,158 +15,10 @@
 #include <cmath>
 
 using namespace cltest;
+using namespace convolve_ref;
 
-struct Format {
-  const char *name;
-  int bpp;
-  int channels;      /* colour channels: 1 (GRAY8) or 3 */
-  int off[3];        /* byte offsets of R, G, B (GRAY8: off[0]) */
-  int alpha;         /* byte offset of alpha or x, -1 = none */
-};
-
-static const Format formats[] = {
-  {"GRAY8", 1, 1, {0, 0, 0}, -1}, {"RGB", 3, 3, {0, 1, 2}, -1},
-  {"BGR", 3, 3, {2, 1, 0}, -1}, {"RGBA", 4, 3, {0, 1, 2}, 3},
-  {"BGRA", 4, 3, {2, 1, 0}, 3}, {"RGBx", 4, 3, {0, 1, 2}, 3},
-  {"BGRx", 4, 3, {2, 1, 0}, 3}, {"ARGB", 4, 3, {1, 2, 3}, 0},
-  {"ABGR", 4, 3, {3, 2, 1}, 0}, {"xRGB", 4, 3, {1, 2, 3}, 0},
-  {"xBGR", 4, 3, {3, 2, 1}, 0},
-};
 static const int kGray = 0, kRGBA = 3;
 static const int sides[] = {1, 3, 5, 7, 15, 31};
-
-/* ---------------------------------------------------------------- reference */
-
-/* An N x N kernel, with its factors when the test built it as rank 1;
- * n = 0: none. */
-struct Kernel {
-  int n = 0;
-  std::vector<double> k;
-  std::vector<double> row, col;   /* k[i][j] = col[i] * row[j] when not empty */
-};
-
-/* What one frame is convolved with. */
-struct Conv {
-  Kernel main {1, {1.0}, {}, {}};    /* the default: identity */
-  std::array<Kernel, 3> overrides;   /* n = 0: none */
-  bool normalize = true;
-  double bias = 0.0;
-  int border = REPLICATE;
-
-  const Kernel &for_channel (int c, const Format & f) const
-  {
-    return f.channels == 1 || overrides[c].n == 0 ? main : overrides[c];
-  }
-};
-
-/* Index of every coordinate from -r to size - 1 + r (at [i + r]); -1 = 0. */
-static std::vector<int>
-border_map (int size, int r, int border)
-{
-  std::vector<int> m (size + 2 * r);
-  for (int i = -r; i < size + r; i++)
-    m[i + r] = border_index (i, size, border);
-  return m;
-}
-
-/* One channel: saturate (rint (sum (k * p) / divisor + bias)), in double. */
-static std::vector<int>
-reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & kern,
-    const Conv & conv)
-{
-  const int n = kern.n, r = n / 2;
-  double sum = 0, magnitude = 0;
-  for (double v : kern.k) {
-    sum += v;
-    magnitude += std::fabs (v);
-  }
-  const double divisor = conv.normalize && std::fabs (sum) > 1e-9 * magnitude ? sum : 1.0;
-  const std::vector<int> xs = border_map (w, r, conv.border);
-  const std::vector<int> ys = border_map (h, r, conv.border);
-  auto px = [&] (int bx, int by) { return bx < 0 || by < 0 ? 0 : plane[by * w + bx]; };
-
-  std::vector<double> acc (w * h, 0.0);
-  if (!kern.row.empty ()) {
-    /* Rank 1: rows then columns, the same sum in exact arithmetic. */
-    std::vector<double> tmp (w * h, 0.0);
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++)
-        for (int j = 0; j < n; j++)
-          tmp[y * w + x] += kern.row[j] * px (xs[x + j], y);
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++)
-        for (int i = 0; i < n; i++)
-          if (ys[y + i] >= 0)
-            acc[y * w + x] += kern.col[i] * tmp[ys[y + i] * w + x];
-  } else {
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++) {
-        double s = 0;
-        for (int i = 0; i < n; i++) {
-          const int by = ys[y + i];
-          if (by < 0)
-            continue;
-          const double *krow = &kern.k[i * n];
-          const int *xrow = &xs[x];
-          for (int j = 0; j < n; j++)
-            s += krow[j] * px (xrow[j], by);
-        }
-        acc[y * w + x] = s;
-      }
-  }
-  std::vector<int> out (w * h);
-  for (int i = 0; i < w * h; i++)
-    out[i] = (int) std::min (255.0, std::max (0.0,
-            std::nearbyint (acc[i] / divisor + conv.bias)));
-  return out;
-}
-
-/* Compares `out` (format f) with the reference of `in` (with its `layout`). */
-static void
-check_output (GstBuffer * in, const GstVideoInfo * layout, GstBuffer * out,
-    const GstVideoInfo * out_info, const Format & f, const Conv & conv, const char *what)
-{
-  const int w = GST_VIDEO_INFO_WIDTH (layout), h = GST_VIDEO_INFO_HEIGHT (layout);
-  GstMapInfo map;
-  fail_unless (gst_buffer_map (in, &map, GST_MAP_READ));
-  auto in_at = [&] (int x, int y, int byte) {
-    return (int) map.data[GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
-        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp + byte];
-  };
-  std::array<std::vector<int>, 3> want;
-  for (int c = 0; c < f.channels; c++) {
-    std::vector<int> plane (w * h);
-    for (int y = 0; y < h; y++)
-      for (int x = 0; x < w; x++)
-        plane[y * w + x] = in_at (x, y, f.off[c]);
-    want[c] = reference_channel (plane, w, h, conv.for_channel (c, f), conv);
-  }
-
-  GstVideoFrame frame;
-  fail_unless (gst_video_frame_map (&frame, out_info, out, GST_MAP_READ));
-  int bad = 0, worst = 0;
-  for (int y = 0; y < h; y++) {
-    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
-        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
-    for (int x = 0; x < w; x++) {
-      for (int c = 0; c < f.channels; c++) {
-        const int got = row[x * f.bpp + f.off[c]], expect = want[c][y * w + x];
-        const int diff = std::abs (got - expect);
-        worst = std::max (worst, diff);
-        if (diff > 1 && bad++ < 3)
-          GST_ERROR ("%s: %s %dx%d (%d,%d) channel %d: got %d want %d", what, f.name, w,
-              h, x, y, c, got, expect);
-      }
-      if (f.alpha >= 0 && row[x * f.bpp + f.alpha] != in_at (x, y, f.alpha) && bad++ < 3)
-        GST_ERROR ("%s: %s (%d,%d) alpha changed", what, f.name, x, y);
-    }
-  }
-  gst_video_frame_unmap (&frame);
-  gst_buffer_unmap (in, &map);
-  fail_unless (bad == 0, "%s: %s %dx%d N=%d border %s normalize %d bias %g: %d bytes "
-      "wrong, worst by %d", what, f.name, w, h, conv.main.n, border_name (conv.border),
-      conv.normalize, conv.bias, bad, worst);
-}
 
 /* ---------------------------------------------------------------- kernels */
 

@@ -5,6 +5,9 @@
  * Makes OpenCL frames readable in system memory. The frame is copied once,
  * device to pinned host memory, and the same buffer goes downstream, so a
  * reader maps it with no further copy. System-memory input passes through.
+ * A frame whose rows are laid out other than GStreamer's default way (a
+ * GstVideoMeta with other strides or offsets) is repacked into the default
+ * layout when downstream does not take GstVideoMeta.
  *
  * ## Example launch line
  * |[
@@ -21,6 +24,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_download_debug);
 
 struct _GstClDownload {
   GstClBaseTransform parent;
+  GstVideoInfo info;         /* the negotiated frame in the default layout */
+  gboolean downstream_meta;  /* downstream reads GstVideoMeta */
 };
 
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
@@ -38,19 +43,63 @@ gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direct
   return gst_cl_caps_apply_filter (result, filter);
 }
 
+static gboolean
+gst_cl_download_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps *)
+{
+  auto *self = GST_CL_DOWNLOAD (trans);
+  if (!gst_cl_video_info_from_caps (&self->info, incaps)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Unsupported caps"),
+        ("%" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static bool
+default_layout (const GstVideoInfo * frame, const GstVideoInfo * defaults)
+{
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (defaults); i++)
+    if (GST_VIDEO_INFO_PLANE_OFFSET (frame, i) != GST_VIDEO_INFO_PLANE_OFFSET (defaults, i) ||
+        GST_VIDEO_INFO_PLANE_STRIDE (frame, i) != GST_VIDEO_INFO_PLANE_STRIDE (defaults, i))
+      return false;
+  return true;
+}
+
 static GstFlowReturn
-gst_cl_download_prepare_output_buffer (GstBaseTransform *, GstBuffer * inbuf,
+gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer ** outbuf)
 {
-  /* OpenCL memory maps to host memory: after the sync below, the same buffer
-   * is a system-memory buffer for everything downstream. */
-  *outbuf = inbuf;  /* the same buffer goes on; BaseTransform keeps ownership */
+  auto *self = GST_CL_DOWNLOAD (trans);
+  GstVideoInfo frame;
+  if (!gst_cl_buffer_frame_info (inbuf, &self->info, &frame)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Input buffer is smaller than its caps say"),
+        ("%" G_GSIZE_FORMAT " bytes, %" G_GSIZE_FORMAT " expected",
+            gst_buffer_get_size (inbuf), GST_VIDEO_INFO_SIZE (&self->info)));
+    return GST_FLOW_ERROR;
+  }
+  if (self->downstream_meta || default_layout (&frame, &self->info)) {
+    /* OpenCL memory maps to host memory: after the sync in transform, the
+     * same buffer is a system-memory buffer for everything downstream. */
+    *outbuf = inbuf;  /* the same buffer goes on; BaseTransform keeps ownership */
+    return GST_FLOW_OK;
+  }
+  /* Repacked in transform. Timestamps, flags, offsets and the metas that do
+   * not describe the layout (not GstVideoMeta) as the input's. */
+  *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&self->info), nullptr);
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->copy_metadata (trans, inbuf,
+          *outbuf)) {
+    gst_buffer_unref (*outbuf);
+    *outbuf = nullptr;
+    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Could not copy the frame's metadata"), (nullptr));
+    return GST_FLOW_ERROR;
+  }
   return GST_FLOW_OK;
 }
 
 static GstFlowReturn
-gst_cl_download_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer *)
+gst_cl_download_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
+  auto *self = GST_CL_DOWNLOAD (trans);
   for (guint i = 0; i < gst_buffer_n_memory (inbuf); i++) {
     GstMemory *mem = gst_buffer_peek_memory (inbuf, i);
     if (gst_is_cl_memory (mem) && !gst_cl_memory_sync_to_host (mem)) {
@@ -58,6 +107,24 @@ gst_cl_download_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffe
           ("Could not download a frame from the OpenCL device"), (nullptr));
       return GST_FLOW_ERROR;
     }
+  }
+  if (outbuf == inbuf)
+    return GST_FLOW_OK;
+  GstVideoInfo frame;
+  GstVideoFrame src, dst;
+  gst_cl_buffer_frame_info (inbuf, &self->info, &frame);
+  gboolean ok = FALSE;
+  if (gst_video_frame_map (&src, &frame, inbuf, GST_MAP_READ)) {
+    if (gst_video_frame_map (&dst, &self->info, outbuf, GST_MAP_WRITE)) {
+      ok = gst_video_frame_copy (&dst, &src);
+      gst_video_frame_unmap (&dst);
+    }
+    gst_video_frame_unmap (&src);
+  }
+  if (!ok) {
+    GST_ELEMENT_ERROR (trans, RESOURCE, READ,
+        ("Could not repack a frame into the default layout"), (nullptr));
+    return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
 }
@@ -70,9 +137,12 @@ gst_cl_download_propose_allocation (GstBaseTransform *, GstQuery *, GstQuery * q
 }
 
 static gboolean
-gst_cl_download_decide_allocation (GstBaseTransform *, GstQuery *)
+gst_cl_download_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
-  return TRUE;  /* output buffers are the input buffers */
+  /* Output buffers are the input buffers, or repacked ones. */
+  GST_CL_DOWNLOAD (trans)->downstream_meta =
+      gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  return TRUE;
 }
 
 static void
@@ -95,6 +165,7 @@ gst_cl_download_class_init (GstClDownloadClass * klass)
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_download_transform_caps;
+  trans_class->set_caps = gst_cl_download_set_caps;
   trans_class->prepare_output_buffer = gst_cl_download_prepare_output_buffer;
   trans_class->transform = gst_cl_download_transform;
   trans_class->propose_allocation = gst_cl_download_propose_allocation;

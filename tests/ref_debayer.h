@@ -1,0 +1,246 @@
+/* CPU reference of cldebayer (shared by test_debayer and test_sizes): 5x5
+ * coefficient tables of Malvar-He-Cutler and bilinear, reflect-101 borders,
+ * output scaling, and the comparison of an output frame (bit-exact). */
+#pragma once
+
+#include "cltest.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace debayer_ref {
+
+using namespace cltest;
+
+inline const char *const patterns[] = { "bggr", "gbrg", "grbg", "rggb" };
+inline const int depths[] = { 8, 10, 12, 14, 16 };
+enum Method { MALVAR = 0, BILINEAR = 1 };
+
+struct OutFormat {
+  const char *name;
+  int channels;      /* per pixel */
+  bool wide;         /* 16-bit channels */
+  int r, g, b, a;    /* positions in channels; a = -1: none */
+};
+
+inline const OutFormat out_formats[] = {
+  {"RGBA", 4, false, 0, 1, 2, 3}, {"BGRA", 4, false, 2, 1, 0, 3},
+  {"RGBx", 4, false, 0, 1, 2, 3}, {"BGRx", 4, false, 2, 1, 0, 3},
+  {"ARGB", 4, false, 1, 2, 3, 0}, {"ABGR", 4, false, 3, 2, 1, 0},
+  {"xRGB", 4, false, 1, 2, 3, 0}, {"xBGR", 4, false, 3, 2, 1, 0},
+  {"RGB", 3, false, 0, 1, 2, -1}, {"BGR", 3, false, 2, 1, 0, -1},
+  {"GRAY8", 1, false, 0, 0, 0, -1}, {"RGBA64_LE", 4, true, 0, 1, 2, 3},
+};
+inline const OutFormat &RGBA = out_formats[0];
+inline const OutFormat &BGRx = out_formats[3];
+inline const OutFormat &RGB = out_formats[8];
+inline const OutFormat &BGR = out_formats[9];
+inline const OutFormat &GRAY8 = out_formats[10];
+inline const OutFormat &RGBA64 = out_formats[11];
+
+/* A Bayer frame: samples row by row, its pattern and depth. */
+struct Mosaic {
+  int w = 0, h = 0, pattern = 3, bits = 8;
+  std::vector<int> v;
+  int maxv () const { return (1 << bits) - 1; }
+  int at (int x, int y) const { return v[(size_t) y * w + x]; }
+  std::string format () const
+  {
+    return std::string (patterns[pattern]) + (bits > 8 ? std::to_string (bits) + "le" : "");
+  }
+  std::string caps () const
+  {
+    return "video/x-bayer,format=" + format () + ",width=" + std::to_string (w) +
+        ",height=" + std::to_string (h) + ",framerate=30/1";
+  }
+};
+
+/* Random samples in [0, 2^bits - 1], with extra 0 and maximum values to reach
+ * the clamps; for 16-bit words 1 in 50 samples also has bits above the depth
+ * set (they are clamped to the maximum). */
+inline Mosaic
+random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
+{
+  Mosaic m;
+  m.w = w;
+  m.h = h;
+  m.pattern = pattern;
+  m.bits = bits;
+  m.v.resize ((size_t) w * h);
+  std::mt19937 rng (seed);
+  for (auto &s : m.v) {
+    uint32_t r = rng ();
+    switch (r % 50) {
+      case 0: s = 0; break;
+      case 1: case 2: s = m.maxv (); break;
+      case 3: s = bits > 8 ? (int) (r >> 16) : m.maxv (); break;
+      default: s = (int) ((r >> 8) % (uint32_t) (m.maxv () + 1));
+    }
+  }
+  return m;
+}
+
+/* The frame as a buffer: rows of width (8-bit) or 2 x width bytes rounded up
+ * to `row_align` (4 unless told), or with `pad` more bytes per row and before
+ * the first, described by a GstVideoMeta. */
+inline GstBuffer *
+mosaic_buffer (const Mosaic & m, int pad, int row_align = 4)
+{
+  const int bps = m.bits > 8 ? 2 : 1;
+  const int stride = (m.w * bps + row_align - 1) / row_align * row_align + pad;
+  const gsize size = (gsize) pad + (gsize) stride * m.h;
+  GstBuffer *buf = gst_buffer_new_allocate (nullptr, size, nullptr);
+  GstMapInfo map;
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memset (map.data, 0xa5, map.size);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      guint8 *p = map.data + pad + (gsize) y * stride + (gsize) x * bps;
+      p[0] = (guint8) m.at (x, y);
+      if (bps == 2)
+        p[1] = (guint8) (m.at (x, y) >> 8);
+    }
+  gst_buffer_unmap (buf, &map);
+  if (pad) {
+    gsize offset[GST_VIDEO_MAX_PLANES] = { (gsize) pad };
+    gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+    gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+        bps == 2 ? GST_VIDEO_FORMAT_GRAY16_LE : GST_VIDEO_FORMAT_GRAY8, m.w, m.h, 1,
+        offset, strides);
+  }
+  return buf;
+}
+
+typedef std::array<int, 3> Rgb;
+
+/* Colour of the pattern at (x, y), for any integer coordinates. */
+inline char
+colour_at (const Mosaic & m, int x, int y)
+{
+  return patterns[m.pattern][((y & 1) << 1) | (x & 1)];
+}
+
+/* Malvar-He-Cutler 2004 filters, coefficients x 16. */
+inline const int malvar_g_at_rb[5][5] = {
+  { 0, 0, -2, 0, 0 }, { 0, 0, 4, 0, 0 }, { -2, 4, 8, 4, -2 }, { 0, 0, 4, 0, 0 },
+  { 0, 0, -2, 0, 0 } };
+inline const int malvar_rb_in_row[5][5] = {   /* R at G of an R row (B alike) */
+  { 0, 0, 1, 0, 0 }, { 0, -2, 0, -2, 0 }, { -2, 8, 10, 8, -2 }, { 0, -2, 0, -2, 0 },
+  { 0, 0, 1, 0, 0 } };
+inline const int malvar_rb_in_col[5][5] = {   /* transposed */
+  { 0, 0, -2, 0, 0 }, { 0, -2, 8, -2, 0 }, { 1, 0, 10, 0, 1 }, { 0, -2, 8, -2, 0 },
+  { 0, 0, -2, 0, 0 } };
+inline const int malvar_rb_at_br[5][5] = {    /* R at B, B at R */
+  { 0, 0, -3, 0, 0 }, { 0, 4, 0, 4, 0 }, { -3, 0, 12, 0, -3 }, { 0, 4, 0, 4, 0 },
+  { 0, 0, -3, 0, 0 } };
+/* Bilinear: the same roles with 3x3 weights, divided by the weights' sum. */
+inline const int bilinear_g_at_rb[5][5] = {
+  {0}, { 0, 0, 1, 0, 0 }, { 0, 1, 0, 1, 0 }, { 0, 0, 1, 0, 0 }, {0} };
+inline const int bilinear_rb_in_row[5][5] = { {0}, {0}, { 0, 1, 0, 1, 0 }, {0}, {0} };
+inline const int bilinear_rb_in_col[5][5] = {
+  {0}, { 0, 0, 1, 0, 0 }, {0}, { 0, 0, 1, 0, 0 }, {0} };
+inline const int bilinear_rb_at_br[5][5] = {
+  {0}, { 0, 1, 0, 1, 0 }, {0}, { 0, 1, 0, 1, 0 }, {0} };
+
+/* Demosaics `m` on the CPU: samples clamped to 2^bits - 1, mirrored
+ * (reflect-101) outside the image. */
+inline std::vector<Rgb>
+demosaic_reference (const Mosaic & m, Method method)
+{
+  const int maxv = m.maxv ();
+  auto sample = [&] (int x, int y) {
+    return std::min (m.at (border_index (x, m.w, REFLECT), border_index (y, m.h, REFLECT)),
+        maxv);
+  };
+  auto apply = [&] (const int (&k)[5][5], int x, int y) {
+    int sum = 0, weights = 0;
+    for (int j = 0; j < 5; j++)
+      for (int i = 0; i < 5; i++) {
+        sum += k[j][i] * sample (x + i - 2, y + j - 2);
+        weights += k[j][i];
+      }
+    /* round half up, then clamp */
+    const int v = (int) std::floor ((sum + weights / 2.0) / weights);
+    return std::clamp (v, 0, maxv);
+  };
+  const bool malvar = method == MALVAR;
+  std::vector<Rgb> out ((size_t) m.w * m.h);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      const char c = colour_at (m, x, y);
+      Rgb &p = out[(size_t) y * m.w + x];
+      const int own = sample (x, y);
+      if (c == 'g') {
+        const int in_row = apply (malvar ? malvar_rb_in_row : bilinear_rb_in_row, x, y);
+        const int in_col = apply (malvar ? malvar_rb_in_col : bilinear_rb_in_col, x, y);
+        const bool r_in_row = colour_at (m, x + 1, y) == 'r';
+        p = { r_in_row ? in_row : in_col, own, r_in_row ? in_col : in_row };
+      } else {
+        const int g = apply (malvar ? malvar_g_at_rb : bilinear_g_at_rb, x, y);
+        const int other = apply (malvar ? malvar_rb_at_br : bilinear_rb_at_br, x, y);
+        p = c == 'r' ? Rgb { own, g, other } : Rgb { other, g, own };
+      }
+    }
+  return out;
+}
+
+/* The documented output scaling: round (v * out_max / (2^bits - 1)). */
+inline int
+scale (int v, int maxv, int out_max)
+{
+  return (int) std::floor ((double) v * out_max / maxv + 0.5);
+}
+
+/* The expected channels of one output pixel, in memory order. */
+inline std::vector<int>
+expected_pixel (const Rgb & p, int maxv, const OutFormat & f)
+{
+  const int out_max = f.wide ? 65535 : 255;
+  const int r = scale (p[0], maxv, out_max), g = scale (p[1], maxv, out_max),
+      b = scale (p[2], maxv, out_max);
+  if (f.channels == 1)
+    return { (77 * r + 150 * g + 29 * b + 128) >> 8 };
+  std::vector<int> px (f.channels, out_max);   /* alpha and padding opaque */
+  px[f.r] = r;
+  px[f.g] = g;
+  px[f.b] = b;
+  return px;
+}
+
+/* Compares `out` with the reference; at most `tolerance` per channel. */
+inline void
+compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rgb> &ref,
+    const OutFormat & f, const std::string &what)
+{
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  fail_unless_equals_string (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+      f.name);
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), m.w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), m.h);
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  int bad = 0, worst = 0;
+  for (int y = 0; y < m.h; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int x = 0; x < m.w; x++) {
+      const std::vector<int> want = expected_pixel (ref[(size_t) y * m.w + x], m.maxv (), f);
+      for (int c = 0; c < f.channels; c++) {
+        const int got = f.wide ? ((const guint16 *) row)[x * 4 + c] : row[x * f.channels + c];
+        const int diff = std::abs (got - want[c]);
+        if (diff && bad++ < 3)
+          GST_ERROR ("%s: (%d,%d) channel %d got %d want %d", what.c_str (), x, y, c, got,
+              want[c]);
+        worst = std::max (worst, diff);
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  fail_unless (bad == 0, "%s: %d channels differ, worst by %d", what.c_str (), bad, worst);
+}
+
+}  // namespace debayer_ref
