@@ -5,6 +5,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <gst/opencl/opencl.h>
 
 #include <cstdint>
 #include <random>
@@ -81,6 +82,56 @@ inline std::string caps_string (const char *format, int w, int h, bool cl_memory
   return std::string ("video/x-raw") + (cl_memory ? "(memory:OpenCLMemory)" : "") +
       ",format=" + format + ",width=" + std::to_string (w) + ",height=" +
       std::to_string (h) + ",framerate=30/1";
+}
+
+/* One OpenCL context for every harness of a test, so that each program is
+ * built once. Dropped after each test by a checked fixture
+ * (tcase_add_checked_fixture (tc, nullptr, cltest::drop_shared_context)) so
+ * that the leaks tracer finds nothing alive at exit. */
+inline GstClContext *&shared_context_slot ()
+{
+  static GstClContext *context = nullptr;
+  return context;
+}
+
+inline GstClContext *shared_context ()
+{
+  GstClContext *&context = shared_context_slot ();
+  if (!context) {
+    GError *error = nullptr;
+    context = gst_cl_context_new (nullptr, &error);
+    fail_unless (context != nullptr, "no OpenCL device: %s", error ? error->message : "?");
+  }
+  return context;
+}
+
+inline void drop_shared_context ()
+{
+  GstClContext *&context = shared_context_slot ();
+  if (context)
+    gst_object_unref (context);
+  context = nullptr;
+}
+
+/* Gives `element` (and its children) the shared context. */
+inline void share_context (GstElement * element)
+{
+  GstContext *context = gst_context_new_cl_context (shared_context ());
+  gst_element_set_context (element, context);
+  gst_context_unref (context);
+}
+
+/* True under the analysis tools (valgrind, Oclgrind: CLTEST_SMALL=1): the
+ * tests keep their small and odd frames and leave out the large ones, which
+ * add hours under a tool and nothing that the small ones do not cover. */
+inline bool small_only ()
+{
+  return g_getenv ("CLTEST_SMALL") != nullptr;
+}
+
+inline bool large_frame (int w, int h)
+{
+  return (gint64) w * h > 64 * 1024;
 }
 
 }  // namespace cltest

@@ -49,27 +49,13 @@ use_example (GstElement * k, Example ex)
       ex == THRESHOLDED ? LEVEL_OPTION : "", nullptr);
 }
 
-/* One OpenCL context for every harness, so that each program is built once. */
-static GstClContext *
-shared_context ()
-{
-  static GstClContext *ctx = nullptr;
-  if (!ctx) {
-    GError *error = nullptr;
-    ctx = gst_cl_context_new (nullptr, &error);
-    fail_unless (ctx != nullptr, "no OpenCL device: %s", error ? error->message : "?");
-  }
-  return ctx;
-}
 
 /* A harness around `launch`, whose clkernel is named k; messages go to *bus. */
 static GstHarness *
 harness (const char *launch, GstElement ** k, GstBus ** bus = nullptr)
 {
   GstHarness *h = gst_harness_new_parse (launch);
-  GstContext *c = gst_context_new_cl_context (shared_context ());
-  gst_element_set_context (h->element, c);
-  gst_context_unref (c);
+  cltest::share_context (h->element);
   *k = gst_bin_get_by_name (GST_BIN (h->element), "k");
   if (!*k)  /* a single element is the harness element itself */
     *k = GST_ELEMENT (gst_object_ref (h->element));
@@ -84,9 +70,12 @@ static void
 teardown (GstHarness * h, GstElement * k, GstBus * bus = nullptr)
 {
   gst_object_unref (k);
-  gst_harness_teardown (h);
-  if (bus)
+  if (bus) {
+    /* Messages left on the bus hold the elements that hold the bus. */
+    gst_element_set_bus (h->element, nullptr);
     gst_object_unref (bus);
+  }
+  gst_harness_teardown (h);
 }
 
 /* Pops every message of `type` from `bus`; returns how many there were and
@@ -353,6 +342,7 @@ GST_START_TEST (test_location)
   g_error_free (error);
   gst_message_unref (m);
   gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, nullptr);
   gst_object_unref (e);
   gst_object_unref (ebus);
 
@@ -409,6 +399,7 @@ clkernel_suite (void)
 {
   Suite *s = suite_create ("clkernel");
   TCase *tc = tcase_create ("general");
+  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_examples_0);
   tcase_add_test (tc, test_examples_1);

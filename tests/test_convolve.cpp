@@ -123,18 +123,6 @@ apply (GstElement * e, const Conv & conv)
       nullptr);
 }
 
-/* One context for every harness of a test: programs are built once. */
-static GstClContext *
-shared_context ()
-{
-  static GstClContext *context = nullptr;
-  if (!context) {
-    GError *error = nullptr;
-    context = gst_cl_context_new (nullptr, &error);
-    fail_unless (context != nullptr, "no OpenCL device: %s", error ? error->message : "");
-  }
-  return context;
-}
 
 /* A harness around `description`, whose element under test is named "c". */
 static GstHarness *
@@ -144,9 +132,7 @@ make_harness (const std::string & description, GstElement ** element)
   GstElement *bin = gst_parse_bin_from_description (description.c_str (), TRUE, &error);
   fail_unless (bin != nullptr, "%s", error ? error->message : "");
   gst_object_ref_sink (bin);
-  GstContext *context = gst_context_new_cl_context (shared_context ());
-  gst_element_set_context (bin, context);
-  gst_context_unref (context);
+  share_context (bin);
   *element = gst_bin_get_by_name (GST_BIN (bin), "c");
   GstHarness *h = gst_harness_new_with_element (bin, "sink", "src");
   gst_object_unref (bin);
@@ -615,6 +601,7 @@ convolve_suite (void)
 {
   Suite *s = suite_create ("clconvolve");
   TCase *tc = tcase_create ("general");
+  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_format_0);
   tcase_add_test (tc, test_format_1);

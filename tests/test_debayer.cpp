@@ -23,29 +23,7 @@ using namespace debayer_ref;
 
 /* One OpenCL context for the harnesses of a test, so that they build each
  * program once; dropped after each test. */
-static GstClContext *shared = nullptr;
 
-static void
-drop_shared_context (void)
-{
-  if (shared)
-    gst_object_unref (shared);
-  shared = nullptr;
-}
-
-/* Gives `element` the shared context. */
-static void
-share_context (GstElement * element)
-{
-  if (!shared) {
-    GError *error = nullptr;
-    shared = gst_cl_context_new (nullptr, &error);
-    fail_unless (shared != nullptr, "%s", error ? error->message : "");
-  }
-  GstContext *context = gst_context_new_cl_context (shared);
-  gst_element_set_context (element, context);
-  gst_context_unref (context);
-}
 
 /* A harness around cldebayer (after clupload for OpenCL-memory input) with
  * output format `f`, remembering the caps last set. */
@@ -665,7 +643,7 @@ debayer_suite (void)
   Suite *s = suite_create ("cldebayer");
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
+  tcase_add_checked_fixture (tc, nullptr, cltest::drop_shared_context);
   tcase_add_test (tc, test_small_8bit);
   tcase_add_test (tc, test_small_10bit);
   tcase_add_test (tc, test_small_12bit);

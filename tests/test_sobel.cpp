@@ -85,6 +85,8 @@ run_format (const Format & f)
 {
   uint32_t seed = 1;
   for (auto &s : sizes) {
+    if (small_only () && large_frame (s[0], s[1]))
+      continue;  /* under the analysis tools */
     const bool big = s[0] >= 1920;
     for (int variant = 0; variant < 3; variant++) {
       if (big && variant == 0)
@@ -119,6 +121,8 @@ GST_START_TEST (test_outputs_and_scaling)
   uint32_t seed = 100;
   for (bool out16 : {false, true}) {
     for (auto &s : { std::pair<int, int> {17, 5}, {641, 479} }) {
+      if (small_only () && large_frame (s.first, s.second))
+        continue;  /* under the analysis tools */
       GstElement *sobel;
       GstHarness *h = sobel_harness (false, &sobel);
       gst_harness_set_sink_caps_str (h, out16 ? "video/x-raw,format=GRAY16_LE" :
