@@ -53,7 +53,9 @@ def main():
                    r['first_frame_ms']['first_run'], r['in_frame_bytes'], r['out_frame_bytes']]
         if r['mode'] == 'device':
             figures += [r['kernel']['ms_per_frame']['median'], r['kernel']['gbps'],
-                        r['kernel']['fraction_of_copy']]
+                        r['kernel']['fraction_of_copy'],
+                        r['kernel'].get('copy_same_bytes_ms'),
+                        r['kernel'].get('fraction_of_same_bytes_copy')]
         elif not r['peer']:
             figures.append(r['fraction_of_transfer_limit'])
         if not all(positive(v) for v in figures):

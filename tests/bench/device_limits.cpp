@@ -86,6 +86,25 @@ measure_limits (const cl::Context &context, const cl::Device &,
 }
 
 double
+copy_ms (const cl::Context &context, const cl::CommandQueue &q, size_t bytes, int reps)
+{
+  bytes = std::max<size_t> (bytes, 4);
+  cl::Buffer a (context, CL_MEM_READ_WRITE, bytes), b (context, CL_MEM_READ_WRITE, bytes);
+  q.enqueueFillBuffer (a, (cl_uchar) 1, 0, bytes);
+  q.finish ();
+  std::vector<double> ms;
+  for (int i = 0; i <= reps; i++) {
+    cl::Event ev;
+    q.enqueueCopyBuffer (a, b, 0, 0, bytes, nullptr, &ev);
+    ev.wait ();
+    if (i > 0)  /* the first one sets things up */
+      ms.push_back ((ev.getProfilingInfo<CL_PROFILING_COMMAND_END> () -
+              ev.getProfilingInfo<CL_PROFILING_COMMAND_START> ()) / 1e6);
+  }
+  return median_of (ms);
+}
+
+double
 transfer_limit_fps (const Limits &l, double in, double out, bool duplex)
 {
   if (!l.ok || (in <= 0 && out <= 0))

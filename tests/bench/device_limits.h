@@ -34,4 +34,11 @@ double transfer_limit_fps (const Limits &l, double in, double out, bool duplex =
 
 Json limits_json (const Limits &l);
 
+/* Median device time in ms of a clEnqueueCopyBuffer of `bytes` (it reads and
+ * writes `bytes`): what a kernel that touches 2 x `bytes` can be compared
+ * with, launch and ramp-up included on both sides. `queue` must have
+ * profiling on. Throws cl::Error. */
+double copy_ms (const cl::Context &context, const cl::CommandQueue &queue, size_t bytes,
+    int reps);
+
 }  // namespace bench

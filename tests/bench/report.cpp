@@ -90,10 +90,19 @@ targets (const Suite &s, const Environment &env)
     {"cldebayer malvar rggb>RGBA", 0.70}, {"clconvolve 3x3 RGBA", 0.70},
     {"clconvolve 7x7 RGBA", 0.50},
   };
-  for (const auto &k : kernels)
-    t.push_back (at_least (std::string ("GPU 4K kernel only: ") + k.name +
-            " vs device copy bandwidth, same bytes", value (k.name, "4k", Mode::DEVICE,
-                &Result::kernel_fraction), k.req, "%", gpu, not_gpu));
+  /* Judged against a clEnqueueCopyBuffer of the same bytes timed the same
+   * way (launch and ramp-up on both sides); the rate of the large copy is
+   * in the note, and both are in the tables. */
+  for (const auto &k : kernels) {
+    Target kt = at_least (std::string ("GPU 4K kernel only: ") + k.name +
+        " vs a device copy of the same bytes", value (k.name, "4k", Mode::DEVICE,
+            &Result::kernel_vs_same_copy), k.req, "%", gpu, not_gpu);
+    const double peak = value (k.name, "4k", Mode::DEVICE, &Result::kernel_fraction);
+    if (kt.state != "n/a" && !std::isnan (peak))
+      kt.note = "vs the large copy's rate: " + std::to_string ((int) std::lround (peak * 100)) +
+          " %";
+    t.push_back (kt);
+  }
 
   bool any_sys = false;
   for (const Result &r : s.results)
@@ -307,13 +316,15 @@ report_markdown (const Suite &s, const Environment &env)
     }
     md << "\n## Device-resident, kernels only, " << dims << "\n\n";
     md << "| case | kernel ms/frame | kernel GB/s (frame in+out) | of copy bandwidth | "
-          "frames/s on the device |\n|---|---|---|---|---|\n";
+          "copy of the same bytes ms | kernel vs that copy | frames/s on the device |\n"
+          "|---|---|---|---|---|---|---|\n";
     for (const Result &r : s.results) {
       if (r.size.name != size.name || r.mode != Mode::DEVICE || r.status != "ok")
         continue;
       md << "| " << r.c->name << " | " << fmt (r.kernel_ms, "%.3f") << " | "
-         << fmt (r.kernel_gbps) << " | " << pct (r.kernel_fraction) << " | " << fmt (r.fps)
-         << " |\n";
+         << fmt (r.kernel_gbps) << " | " << pct (r.kernel_fraction) << " | "
+         << fmt (r.copy_same_bytes_ms, "%.3f") << " | " << pct (r.kernel_vs_same_copy) << " | "
+         << fmt (r.fps) << " |\n";
     }
     md << "\n";
   }

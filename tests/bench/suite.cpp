@@ -125,6 +125,16 @@ summarize (Result &r, const Suite &suite)
     if (suite.limits.ok) {
       r.kernel_fraction = r.kernel_gbps / suite.limits.copy_gbps;
       k["fraction_of_copy"] = r.kernel_fraction;
+      try {
+        GstClContext *pc = suite.profiling_context;
+        r.copy_same_bytes_ms = copy_ms (gstcl::context_of (pc), gstcl::queue_of (pc),
+            (size_t) (bytes / 2), 20);
+        r.kernel_vs_same_copy = r.copy_same_bytes_ms / r.kernel_ms;
+        k["copy_same_bytes_ms"] = r.copy_same_bytes_ms;
+        k["fraction_of_same_bytes_copy"] = r.kernel_vs_same_copy;
+      } catch (const cl::Error &e) {
+        k["copy_same_bytes_error"] = gstcl::describe (e);
+      }
     }
     Json names = Json::object ();
     for (const auto &kv : per_kernel_ms) {

@@ -50,6 +50,8 @@ struct Result {
   double first_frame_first_ms = NAN, first_frame_warm_ms = NAN;
   double transfer_limit_fps = NAN, transfer_fraction = NAN;
   double kernel_ms = NAN, kernel_gbps = NAN, kernel_fraction = NAN;
+  /* a copy of the same bytes (half of in+out, read and written) / kernel time */
+  double copy_same_bytes_ms = NAN, kernel_vs_same_copy = NAN;
   Json json;
 };
 
