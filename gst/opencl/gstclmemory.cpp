@@ -42,7 +42,7 @@ struct _GstClAllocator {
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
-    stat_upload_bytes{0}, stat_download_bytes{0};
+    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -53,6 +53,7 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->downloads = stat_downloads.load ();
   stats->upload_bytes = stat_upload_bytes.load ();
   stats->download_bytes = stat_download_bytes.load ();
+  stats->live_buffers = stat_live_buffers.load ();
 }
 
 void
@@ -251,6 +252,7 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
   gst_memory_init (&m->mem, GST_MEMORY_FLAG_NO_SHARE, GST_ALLOCATOR (alloc), nullptr,
       size, 0, 0, size);
   stat_allocations++;
+  stat_live_buffers++;
   GST_LOG ("allocated %p, %" G_GSIZE_FORMAT " bytes", m, size);
   return &m->mem;
 }
@@ -279,6 +281,7 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
   gst_object_unref (p->context);
   delete p;  /* releases the cl buffers; the driver keeps them while in use */
   g_free (m);
+  stat_live_buffers--;
 }
 
 static void

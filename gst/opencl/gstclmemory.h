@@ -43,6 +43,8 @@ typedef struct {
   guint64 downloads;        /* device -> host transfers */
   guint64 upload_bytes;
   guint64 download_bytes;
+  /* Added after the others (the struct only grows at the end): */
+  guint64 live_buffers;     /* device buffers allocated and not yet freed */
 } GstClMemoryStats;
 GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
 
