@@ -74,7 +74,7 @@ struct SobelSettings {
  * property that selects another kernel variant changed. */
 struct SobelState {
   std::string format_options;   /* -D options of the input/output formats */
-  std::string built_options;    /* options of `kernel` */
+  std::string built_options;    /* options and entry point of `kernel` */
   cl::Kernel kernel;
 };
 
@@ -151,14 +151,18 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   const SobelSettings s = settings_of (self);
 
   /* Pool buffers of common sizes have 16-byte aligned rows. */
+  const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
+  /* GPUs take 4 pixels per work-item, CPUs 16 (kernels/sobel.cl). */
+  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx);
   std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
-      " -D ALIGNED=" + (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out) ? "1" : "0");
-  if (options != st->built_options) {
+      " -D ALIGNED=" + (aligned ? "1" : "0");
+  const char *entry = narrow ? "sobel_narrow" : "sobel";
+  if (options + entry != st->built_options) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
-    st->kernel = cl::Kernel (gstcl::program (ctx, source, options), "sobel");
-    st->built_options = options;
-    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
+    st->kernel = cl::Kernel (gstcl::program (ctx, source, options), entry);
+    st->built_options = options + entry;
+    GST_DEBUG_OBJECT (self, "kernel %s, variant%s", entry, options.c_str ());
   }
 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
@@ -167,8 +171,10 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   const cl_uint next = gstcl::set_frame_args (k, 0, in, out);
   k.setArg (next, (cl_float) s.scale);
   k.setArg (next + 1, (cl_float) s.threshold);
-  /* Each work-item writes 16 pixels of a row (kernels/sobel.cl). */
-  gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
+  if (narrow)
+    gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height, 64, 4);
+  else
+    gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
   return GST_FLOW_OK;
 }
 

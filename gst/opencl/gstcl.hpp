@@ -27,6 +27,12 @@ const cl::CommandQueue &queue_of (GstClContext *ctx);
 cl::Program program (GstClContext *ctx, const std::string &source,
     const std::string &options);
 
+/* Whether kernels should take the shapes that suit GPUs (a few pixels per
+ * work-item, many work-items) rather than CPUs (rows vectorised across
+ * work-items). The device type decides; GST_OPENCL_TUNING=gpu|cpu overrides
+ * it (tests). */
+bool tuned_for_gpu (GstClContext *ctx);
+
 /* Number of programs actually compiled in this process (for tests). */
 unsigned program_builds ();
 

@@ -18,6 +18,7 @@ struct ClContextPriv {
   bool profiling = false;  /* the queue has CL_QUEUE_PROFILING_ENABLE */
   std::mutex programs_lock;
   std::map<std::pair<std::string, std::string>, cl::Program> programs;
+  bool gpu_tuning = false;
 };
 
 struct _GstClContext {
@@ -72,6 +73,14 @@ context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
     p->unified = false;
   else if (!g_strcmp0 (mode, "mapped"))
     p->unified = true;
+  /* GST_OPENCL_TUNING=gpu|cpu picks the kernel shapes of the other kind of
+   * device, so that the tests run every variant on any device. */
+  p->gpu_tuning = (p->device.getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_GPU) != 0;
+  const gchar *tuning = g_getenv ("GST_OPENCL_TUNING");
+  if (!g_strcmp0 (tuning, "gpu"))
+    p->gpu_tuning = true;
+  else if (!g_strcmp0 (tuning, "cpu"))
+    p->gpu_tuning = false;
   p->profiling = (p->queue.getInfo<CL_QUEUE_PROPERTIES> () & CL_QUEUE_PROFILING_ENABLE) != 0;
   GST_CAT_INFO (gst_cl_runtime_debug, "new context %p on %s (%s memory)", self,
       p->name.c_str (), p->unified ? "unified" : "discrete");
@@ -325,6 +334,7 @@ const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
 unsigned program_builds () { return n_program_builds.load (); }
+bool tuned_for_gpu (GstClContext *ctx) { return ctx->priv->gpu_tuning; }
 
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh)

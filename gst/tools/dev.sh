@@ -8,7 +8,8 @@ packages=(meson ninja-build g++ pkg-config python3
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0)
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  valgrind oclgrind)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -22,7 +23,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
 
-[ -f build/build.ninja ] || meson setup build
+# The analysis runs (valgrind, Oclgrind) are part of the test suite here.
+if [ -f build/build.ninja ]; then
+  meson configure build -Danalysis=enabled >/dev/null
+else
+  meson setup build -Danalysis=enabled
+fi
 ninja -C build
 
 # The plugin is used from the build tree; nothing is installed.
@@ -30,6 +36,14 @@ export GST_PLUGIN_PATH_1_0="$PWD/build/gst/elements${GST_PLUGIN_PATH_1_0:+:$GST_
 
 case "${1:-test}" in
   demo) ./build/gst/tools/gst-opencl-demo "${2:-edges.png}" ;;
-  test) meson test -C build --print-errorlogs ;;
-  *) echo "usage: $0 demo [out.png] | test" >&2; exit 2 ;;
+  test)
+    # Everything CI runs: the suite (helgrind, Oclgrind and the canaries
+    # included), then the gst-check tests again under the leaks tracer and
+    # under valgrind memcheck (docs/reliability.md).
+    meson test -C build --print-errorlogs
+    meson test -C build --print-errorlogs --setup leaks --suite check
+    meson test -C build --print-errorlogs --setup memcheck --suite check
+    ;;
+  quick) meson test -C build --print-errorlogs --no-suite analysis ;;
+  *) echo "usage: $0 demo [out.png] | test | quick" >&2; exit 2 ;;
 esac
