@@ -349,3 +349,92 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
   }
   store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
 }
+
+/* CPU (PoCL) path for rank-1 kernels whose factors are small integers
+ * (binomial Gaussians, boxes, ...): out = sum (col[i] row[j] pixel), exact,
+ * then times scale plus bias as above. `fx` holds row[0 .. N) then
+ * col[0 .. N). The host chooses this path only when the integer factors
+ * reproduce the kernel, 255 * sum |row| fits in a short (horizontal sums in
+ * 16-bit lanes) and 255 * sum |row| * sum |col| in a float's 24 bits
+ * (vertical sums in float, exact).
+ *
+ * A work-item computes 16 consecutive bytes of FX_STRIP rows in explicit
+ * vectors (PoCL maps them to SIMD registers; it does not vectorise such
+ * per-item loops across work-items), each input row's horizontal sum once.
+ * It works on bytes, not pixels: the horizontal neighbours of a byte lie BPP
+ * bytes away. The last work-items of a row or column of work-items move
+ * back so as to end at the image's edge (recomputing some bytes, with the
+ * same values): needs width * BPP >= 16 and height >= FX_STRIP. Segments
+ * whose window crosses the left or right edge gather it byte by byte. */
+#define FX_STRIP 16
+#define FX_SPAN (16 + 2 * R * BPP)   /* bytes of a row's window */
+
+/* The window of the 16 bytes at xb of `row`, borders applied. */
+inline void fixed_window (__global const uchar * row, int xb, int width, int border,
+    uchar * win)
+{
+  for (int j = 0; j < FX_SPAN; j++) {
+    const int b = xb - R * BPP + j;
+    const int px = (b + R * BPP) / BPP - R;   /* floor (b / BPP), b >= -R * BPP */
+    const int lane = b - px * BPP;
+    const bool outside = px < 0 || px >= width;
+    const uchar v = row[border_index (px, width, border) * BPP + lane];
+    win[j] = border == BORDER_CONSTANT && outside ? 0 : v;
+  }
+}
+
+__kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant int *fx, float scale, float bias, int border)
+{
+  const int xb = min ((int) get_global_id (0) * 16, width * BPP - 16);
+  const int y0 = min ((int) get_global_id (1) * FX_STRIP, height - FX_STRIP);
+  const bool inside = xb >= R * BPP && xb + 16 + R * BPP <= width * BPP;
+  in += in_offset;
+  out += out_offset;
+
+  short row[N];
+  float col[N];
+  for (int k = 0; k < N; k++) {
+    row[k] = (short) fx[k];
+    col[k] = (float) fx[N + k];
+  }
+  /* Horizontal sums of the FX_STRIP + N - 1 input rows of the strip. */
+  float16 h[FX_STRIP + N - 1];
+  for (int r = 0; r < FX_STRIP + N - 1; r++) {
+    const int yy = y0 - R + r;
+    __global const uchar *line = in + (size_t) border_index (yy, height, border) * in_stride;
+    short16 s = 0;
+    if (inside) {
+      __global const uchar *p = line + xb - R * BPP;
+      for (int k = 0; k < N; k++)
+        s += row[k] * convert_short16 (vload16 (0, p + k * BPP));
+    } else {
+      uchar win[FX_SPAN];
+      fixed_window (line, xb, width, border, win);
+      for (int k = 0; k < N; k++)
+        s += row[k] * convert_short16 (vload16 (0, win + k * BPP));
+    }
+    const bool zero = border == BORDER_CONSTANT && (yy < 0 || yy >= height);
+    h[r] = zero ? (float16) 0 : convert_float16 (s);
+  }
+  for (int o = 0; o < FX_STRIP; o++) {
+    float16 v = 0;
+    for (int k = 0; k < N; k++)
+      v += col[k] * h[o + k];
+    /* = convert_uchar16_sat_rte, which PoCL does lane by lane. */
+    uchar16 c = convert_uchar16 (rint (clamp (v * scale + bias, 0.0f, 255.0f)));
+#if LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST
+    /* xb is a multiple of 4: alpha and x bytes at fixed lanes, copied. */
+#if LAYOUT == LAYOUT_ALPHA_LAST
+    const uchar4 a = (uchar4) (0, 0, 0, 0xff);
+#else
+    const uchar4 a = (uchar4) (0xff, 0, 0, 0);
+#endif
+    const uchar16 alpha = (uchar16) (a, a, a, a);
+    const uchar16 centre = vload16 (0, in + (size_t) (y0 + o) * in_stride + xb);
+    c = (c & ~alpha) | (centre & alpha);
+#endif
+    vstore16 (c, 0, out + (size_t) (y0 + o) * out_stride + xb);
+  }
+}

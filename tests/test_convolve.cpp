@@ -10,6 +10,7 @@
 #include <gst/app/gstappsink.h>
 #include <gst/opencl/gstclcontext.h>
 #include <gst/opencl/gstclmemory.h>
+#include <gst/opencl/gstcldevice.hpp>
 
 #include <array>
 #include <cmath>
@@ -301,6 +302,117 @@ GST_START_TEST (test_3x3_alignment)
       }
     }
   }
+}
+GST_END_TEST
+
+/* ------------------------------------------------- CPU integer path */
+
+/* col * row^T / div: integer factors, as the CPU variant's integer path
+ * wants them. */
+static Kernel
+integer_kernel (const std::vector<double> &row, const std::vector<double> &col, double div)
+{
+  Kernel k;
+  k.n = (int) row.size ();
+  for (double c : col)
+    for (double r : row)
+      k.k.push_back (c * r / div);
+  return k;
+}
+
+/* Set by the log function below when the engine logs its integer path. */
+static gint integer_path_logged;
+
+static void
+watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gchar *,
+    gint, GObject *, GstDebugMessage * message, gpointer)
+{
+  if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
+      strstr (gst_debug_message_get (message), "CPU integer separable path"))
+    g_atomic_int_set (&integer_path_logged, 1);
+}
+
+/* Kernels with small integer factors (binomial Gaussians, boxes, negative
+ * weights, scales that are not powers of 2, biases) on every format and
+ * border, frame sizes around the integer path's limits (16 bytes by 16 rows;
+ * strips and segments that overlap at the right and bottom edges; 5x20
+ * GRAY8 too narrow for it), padded strides, system and OpenCL memory; once
+ * with the variant chosen for the device (on PoCL: the CPU variant, whose
+ * integer path must then be taken) and once forced to the GPU variant with
+ * GST_OPENCL_KERNEL_VARIANT. Colour within 1 of the double reference. */
+GST_START_TEST (test_integer_kernels)
+{
+  const std::vector<double> binomial7 = {1, 6, 15, 20, 15, 6, 1};
+  struct Case { Kernel k; bool normalize; double bias; };
+  const Case kernels[] = {
+    {integer_kernel (binomial7, binomial7, 4096.0), false, 0.0},
+    {integer_kernel ({1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, 1.0), true, 0.0},
+    {integer_kernel ({1, 2, 1}, {-1, 4, -1}, 8.0), false, 10.5},
+    {integer_kernel ({2, 3, 2}, {2, 3, 2}, 1.0), true, 0.0},
+    {integer_kernel ({1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1},
+        std::vector<double> (15, 1.0), 1.0), true, -3.0},
+  };
+  static const int sizes[][2] = {{16, 16}, {6, 16}, {33, 17}, {70, 35}, {5, 20}};
+  const bool cpu_device =
+      (gstcl::select_device ("").type & CL_DEVICE_TYPE_CPU) != 0;
+  gst_debug_set_threshold_for_name ("clconvolution", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (watch_path, nullptr, nullptr);
+  uint32_t seed = 7000;
+  for (const char *variant : {(const char *) nullptr, "gpu"}) {
+    if (variant)
+      g_setenv ("GST_OPENCL_KERNEL_VARIANT", variant, TRUE);
+    for (size_t fi = 0; fi < G_N_ELEMENTS (formats); fi++) {
+      const Format &f = formats[fi];
+      for (size_t si = 0; si < G_N_ELEMENTS (sizes); si++) {
+        const bool cl_input = (fi + si) % 2 == 1;
+        GstElement *c;
+        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+            "clconvolve name=c", &c);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, sizes[si][0],
+                sizes[si][1]).c_str ());
+        g_atomic_int_set (&integer_path_logged, 0);
+        for (const Case &kc : kernels) {
+          Conv conv;
+          conv.main = kc.k;
+          conv.normalize = kc.normalize;
+          conv.bias = kc.bias;
+          conv.border = (int) (seed % 3);
+          apply (c, conv);
+          push_and_check (h, f, sizes[si][0], sizes[si][1], seed % 2 ? 5 : 0, seed, conv,
+              variant ? "integer kernel, GPU variant" : "integer kernel");
+          seed++;
+        }
+        const bool big_enough = sizes[si][0] * f.bpp >= 16 && sizes[si][1] >= 16;
+        if (variant || !cpu_device)
+          fail_if (g_atomic_int_get (&integer_path_logged), "%s %dx%d: integer path taken",
+              f.name, sizes[si][0], sizes[si][1]);
+        else
+          fail_unless_equals_int (g_atomic_int_get (&integer_path_logged), big_enough);
+        gst_object_unref (c);
+        gst_harness_teardown (h);
+      }
+    }
+  }
+  g_unsetenv ("GST_OPENCL_KERNEL_VARIANT");
+  gst_debug_remove_log_function (watch_path);
+}
+GST_END_TEST
+
+/* The 7x7 binomial Gaussian of the benchmark on a 1080p RGB frame. */
+GST_START_TEST (test_integer_gaussian_1080p)
+{
+  const std::vector<double> binomial7 = {1, 6, 15, 20, 15, 6, 1};
+  GstElement *c;
+  GstHarness *h = make_harness ("clconvolve name=c", &c);
+  gst_harness_set_src_caps_str (h, caps_string ("RGB", 1920, 1080).c_str ());
+  Conv conv;
+  conv.main = integer_kernel (binomial7, binomial7, 4096.0);
+  conv.normalize = false;
+  conv.border = REFLECT;
+  apply (c, conv);
+  push_and_check (h, formats[1], 1920, 1080, 0, 77, conv, "Gaussian 1080p");
+  gst_object_unref (c);
+  gst_harness_teardown (h);
 }
 GST_END_TEST
 
@@ -616,6 +728,8 @@ convolve_suite (void)
   tcase_add_test (tc, test_format_10);
   tcase_add_test (tc, test_large_frames);
   tcase_add_test (tc, test_3x3_alignment);
+  tcase_add_test (tc, test_integer_kernels);
+  tcase_add_test (tc, test_integer_gaussian_1080p);
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_chain_stays_on_device);

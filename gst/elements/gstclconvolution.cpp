@@ -19,6 +19,9 @@ constexpr int kTiledMinSide = 7;
  * intermediate image costs more than the 3 taps it saves). */
 constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
+/* The CPU variant's integer path: the sides it takes and the rows per
+ * work-item of its inner kernel. */
+constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 16;  /* FX_STRIP */
 /* Bytes per pixel of each Engine layout. */
 constexpr int kBpp[] = {1, 3, 4, 4};
 
@@ -151,6 +154,79 @@ factorize (const std::vector<double> &k, int n, double scale, ChannelWeights * o
   out->col.assign (col.begin (), col.end ());
 }
 
+/* v / unit as an integer when it is one times a multiplier m in 1..256
+ * (the same m for all of v): 1 6 15 20 15 6 1, 0.25 0.5 0.25, 2 3 2, ... */
+static bool
+integer_multiples (const std::vector<double> &v, double unit, std::vector<int> *out)
+{
+  for (int m = 1; m <= 256; m++) {
+    std::vector<int> ints;
+    for (double x : v) {
+      const double r = x / unit * m;
+      if (std::fabs (r) > 65536.0 || std::fabs (r - std::round (r)) > 1e-9 * (1.0 + std::fabs (r)))
+        break;
+      ints.push_back ((int) std::lround (r));
+    }
+    if (ints.size () == v.size ()) {
+      *out = std::move (ints);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Fills the fixed_* fields of `c` when `k` (pivot k[pr][pc], non-zero) is
+ * col[i] * row[j] * constant with small integers row and col: the integer
+ * sums are then exact and only the final scaling rounds, in float, so the
+ * output stays within 1 of the exact result. */
+static void
+integer_factors (const std::vector<double> &k, int n, double scale, ChannelWeights * c)
+{
+  size_t pivot = 0;
+  for (size_t i = 1; i < k.size (); i++)
+    if (std::fabs (k[i]) > std::fabs (k[pivot]))
+      pivot = i;
+  if (k[pivot] == 0.0)
+    return;
+  const int pr = (int) (pivot / n), pc = (int) (pivot % n);
+  std::vector<double> row (n), col (n);
+  for (int j = 0; j < n; j++)
+    row[j] = k[pr * n + j];
+  for (int i = 0; i < n; i++)
+    col[i] = k[i * n + pc];
+  /* Units: the smallest non-zero magnitude of each factor. */
+  auto unit_of = [] (const std::vector<double> &v) {
+    double u = 0.0;
+    for (double x : v)
+      if (x != 0.0 && (u == 0.0 || std::fabs (x) < u))
+        u = std::fabs (x);
+    return u;
+  };
+  std::vector<int> irow, icol;
+  if (!integer_multiples (row, unit_of (row), &irow) ||
+      !integer_multiples (col, unit_of (col), &icol))
+    return;
+  /* k ~ constant * icol[i] * irow[j], checked everywhere. */
+  const double constant = k[pivot] / ((double) icol[pr] * irow[pc]);
+  double residual = 0.0, magnitude = 0.0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      residual += std::fabs (k[i * n + j] - constant * icol[i] * irow[j]);
+      magnitude += std::fabs (k[i * n + j]);
+    }
+  long long row_sum = 0, col_sum = 0;
+  for (int i = 0; i < n; i++) {
+    row_sum += std::abs (irow[i]);
+    col_sum += std::abs (icol[i]);
+  }
+  /* Horizontal sums fit in a short, vertical ones stay exact in float. */
+  if (residual > 1e-12 * magnitude || row_sum > 128 || row_sum * col_sum > (1 << 16))
+    return;
+  c->fixed_row = std::move (irow);
+  c->fixed_col = std::move (icol);
+  c->fixed_scale = (float) (constant * scale);
+}
+
 static ChannelWeights
 prepare_channel (const std::vector<double> &k, int n, bool normalize)
 {
@@ -165,6 +241,8 @@ prepare_channel (const std::vector<double> &k, int n, bool normalize)
   c.scale = (float) scale;
   c.taps.assign (k.begin (), k.end ());
   factorize (k, n, scale, &c);
+  if (c.separable)
+    integer_factors (k, n, scale, &c);
   return c;
 }
 
@@ -248,6 +326,39 @@ Engine::uses_separable () const
       weights_.channel[2].separable;
 }
 
+bool
+Engine::uses_fixed () const
+{
+  const int n = weights_.n;
+  if (!cpu_variant_ || n < kFixedMinSide || n > kFixedMaxSide)
+    return false;
+  /* The inner kernel treats the colour bytes alike: one set of factors. */
+  const ChannelWeights &first = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
+  if (first.fixed_row.empty ())
+    return false;
+  for (int c = 1; c < 3 && layout_ != GRAY; c++)
+    if (weights_.channel[c].fixed_row != first.fixed_row ||
+        weights_.channel[c].fixed_col != first.fixed_col ||
+        weights_.channel[c].fixed_scale != first.fixed_scale)
+      return false;
+  return true;
+}
+
+/* Whether ctx should run the variants made for CPUs: PoCL vectorises across
+ * work-items, so CPUs want byte-wide straight-line work-items rather than the
+ * GPU kernels' per-pixel float4 work. GST_OPENCL_KERNEL_VARIANT=cpu or gpu
+ * overrides the device type (tests run both on one device). */
+static bool
+wants_cpu_variant (GstClContext * ctx)
+{
+  const gchar *forced = g_getenv ("GST_OPENCL_KERNEL_VARIANT");
+  if (forced && g_ascii_strcasecmp (forced, "cpu") == 0)
+    return true;
+  if (forced && g_ascii_strcasecmp (forced, "gpu") == 0)
+    return false;
+  return (gstcl::device_of (ctx).getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 void
 Engine::build (GstClContext * ctx)
 {
@@ -265,6 +376,9 @@ Engine::build (GstClContext * ctx)
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
+  cpu_variant_ = wants_cpu_variant (ctx);
+  const bool fixed = cpu_variant_ && n >= kFixedMinSide && n <= kFixedMaxSide;
+  fixed_ = fixed ? cl::Kernel (program, "convolve_fixed") : cl::Kernel ();
   /* A device may not fit the tile or the group: then the direct path. */
   const cl::Device &device = gstcl::device_of (ctx);
   tiled_usable_ = tiled_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
@@ -294,6 +408,14 @@ Engine::upload (GstClContext * ctx)
    * keep the weights they were queued with, and nothing waits. */
   weights_buffer_ = cl::Buffer (gstcl::context_of (ctx),
       CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size () * sizeof (float), host.data ());
+  if (uses_fixed ()) {
+    const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
+    std::vector<cl_int> fixed (c.fixed_row.begin (), c.fixed_row.end ());
+    fixed.insert (fixed.end (), c.fixed_col.begin (), c.fixed_col.end ());
+    fixed_buffer_ = cl::Buffer (gstcl::context_of (ctx),
+        CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, fixed.size () * sizeof (cl_int),
+        fixed.data ());
+  }
   weights_dirty_ = false;
 }
 
@@ -307,6 +429,24 @@ Engine::log_path (const char *path)
   logged_n_ = weights_.n;
 }
 
+/* The integer path (frames of at least 16 bytes by kFixedStrip rows). */
+void
+Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+    int border)
+{
+  log_path ("CPU integer separable");
+  const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  gstcl::set_frame_args (fixed_, 0, in, out);
+  fixed_.setArg (8, fixed_buffer_);
+  fixed_.setArg (9, (cl_float) c.fixed_scale);
+  fixed_.setArg (10, (cl_float) weights_.bias);
+  fixed_.setArg (11, (cl_int) border);
+  gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
+      (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
+}
+
 void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
 {
@@ -314,6 +454,11 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     build (ctx);
   if (weights_dirty_)
     upload (ctx);
+  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16 &&
+      GST_VIDEO_INFO_HEIGHT (&out->info) >= kFixedStrip) {
+    run_fixed (ctx, in, out, border);
+    return;
+  }
 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);

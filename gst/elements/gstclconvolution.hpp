@@ -45,6 +45,12 @@ struct ChannelWeights {
   bool separable = false;     /* taps ~ col[i] * row[j], close enough */
   std::vector<float> row, col;
   float scale = 1.0f;         /* 1 / divisor */
+  /* Integer factors with taps * scale == fixed_col[i] * fixed_row[j] *
+   * fixed_scale (to rounding), 255 sum |row| <= 32640 and 255 sum |row|
+   * sum |col| < 2^24 (kernels/convolve.cl, convolve_fixed); empty when there
+   * are none. Used by the CPU variant. */
+  std::vector<int> fixed_row, fixed_col;
+  float fixed_scale = 0.0f;
 };
 
 /* The weights of every channel, all of side n. */
@@ -79,12 +85,17 @@ public:
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
   /* Whether the current weights run as two 1-D passes. */
   bool uses_separable () const;
+  /* Whether they run on the CPU variant's integer path (built for CPUs, or
+   * forced with GST_OPENCL_KERNEL_VARIANT=cpu|gpu, see docs/clconvolve.md). */
+  bool uses_fixed () const;
 
 private:
   enum Layout { GRAY = 0, RGB = 1, ALPHA_LAST = 2, ALPHA_FIRST = 3 };
   void build (GstClContext * ctx);
   void upload (GstClContext * ctx);
   void log_path (const char *path);   /* at debug level, when it changes */
+  void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+      int border);
 
   Layout layout_ = GRAY;
   std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
@@ -96,6 +107,9 @@ private:
   cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;
   cl::Kernel fast3x3_aligned_; /* GRAY and 4-byte layouts, 16-byte aligned rows */
   bool tiled_usable_ = false;
+  bool cpu_variant_ = false;   /* of the context built for */
+  cl::Kernel fixed_;
+  cl::Buffer fixed_buffer_;    /* fixed_row then fixed_col, int */
   cl::Buffer weights_buffer_;
   cl::Buffer tmp_;             /* separable passes' intermediate image */
   size_t tmp_size_ = 0;
