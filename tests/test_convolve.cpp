@@ -339,7 +339,7 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
  * GRAY8 too narrow for it), padded strides, system and OpenCL memory; once
  * with the variant chosen for the device (on PoCL: the CPU variant, whose
  * integer path must then be taken) and once forced to the GPU variant with
- * GST_OPENCL_KERNEL_VARIANT. Colour within 1 of the double reference. */
+ * GST_OPENCL_TUNING. Colour within 1 of the double reference. */
 GST_START_TEST (test_integer_kernels)
 {
   const std::vector<double> binomial7 = {1, 6, 15, 20, 15, 6, 1};
@@ -359,8 +359,10 @@ GST_START_TEST (test_integer_kernels)
   gst_debug_add_log_function (watch_path, nullptr, nullptr);
   uint32_t seed = 7000;
   for (const char *variant : {(const char *) nullptr, "gpu"}) {
-    if (variant)
-      g_setenv ("GST_OPENCL_KERNEL_VARIANT", variant, TRUE);
+    if (variant) {
+      g_setenv ("GST_OPENCL_TUNING", variant, TRUE);
+      drop_shared_context ();  /* contexts read it when they are made */
+    }
     for (size_t fi = 0; fi < G_N_ELEMENTS (formats); fi++) {
       const Format &f = formats[fi];
       for (size_t si = 0; si < G_N_ELEMENTS (sizes); si++) {
@@ -393,7 +395,8 @@ GST_START_TEST (test_integer_kernels)
       }
     }
   }
-  g_unsetenv ("GST_OPENCL_KERNEL_VARIANT");
+  g_unsetenv ("GST_OPENCL_TUNING");
+  drop_shared_context ();
   gst_debug_remove_log_function (watch_path);
 }
 GST_END_TEST

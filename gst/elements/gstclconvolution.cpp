@@ -344,20 +344,6 @@ Engine::uses_fixed () const
   return true;
 }
 
-/* Whether ctx should run the variants made for CPUs: PoCL vectorises across
- * work-items, so CPUs want byte-wide straight-line work-items rather than the
- * GPU kernels' per-pixel float4 work. GST_OPENCL_KERNEL_VARIANT=cpu or gpu
- * overrides the device type (tests run both on one device). */
-static bool
-wants_cpu_variant (GstClContext * ctx)
-{
-  const gchar *forced = g_getenv ("GST_OPENCL_KERNEL_VARIANT");
-  if (forced && g_ascii_strcasecmp (forced, "cpu") == 0)
-    return true;
-  if (forced && g_ascii_strcasecmp (forced, "gpu") == 0)
-    return false;
-  return (gstcl::device_of (ctx).getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU) != 0;
-}
 
 void
 Engine::build (GstClContext * ctx)
@@ -376,7 +362,9 @@ Engine::build (GstClContext * ctx)
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
-  cpu_variant_ = wants_cpu_variant (ctx);
+  /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
+   * work-items rather than the GPU kernels' per-pixel float4 work. */
+  cpu_variant_ = !gstcl::tuned_for_gpu (ctx);
   const bool fixed = cpu_variant_ && n >= kFixedMinSide && n <= kFixedMaxSide;
   fixed_ = fixed ? cl::Kernel (program, "convolve_fixed") : cl::Kernel ();
   /* A device may not fit the tile or the group: then the direct path. */

@@ -86,7 +86,7 @@ public:
   /* Whether the current weights run as two 1-D passes. */
   bool uses_separable () const;
   /* Whether they run on the CPU variant's integer path (built for CPUs, or
-   * forced with GST_OPENCL_KERNEL_VARIANT=cpu|gpu, see docs/clconvolve.md). */
+   * forced with GST_OPENCL_TUNING=cpu|gpu, see docs/clconvolve.md). */
   bool uses_fixed () const;
 
 private:
