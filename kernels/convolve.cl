@@ -204,14 +204,23 @@ __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
   out += out_offset;
   /* Only the last segment of a row may stick out of the image. */
   const bool whole = x0 + SEG_PIXELS <= width;
+  /* Nearly every item: the window lies inside the image, no border rule
+   * (twice as fast on GPUs as going through it). */
+  const bool interior = x0 >= 1 && x0 + SEG_PIXELS < width && y >= 1 && y + 1 < height;
 
   float16 sum = 0;
   uchar16 centre = 0;
+#pragma unroll
   for (int ky = 0; ky < 3; ky++) {
     const int yy = y - 1 + ky;
     uchar16 seg = 0;
     raw_t left = 0, right = 0;
-    if (border != BORDER_CONSTANT || (yy >= 0 && yy < height)) {
+    if (interior) {
+      __global const uchar *row = in + (size_t) yy * in_stride;
+      seg = *(__global const uchar16 *) (row + x0 * BPP);
+      left = RAW_AT (row, x0 - 1);
+      right = RAW_AT (row, x0 + SEG_PIXELS);
+    } else if (border != BORDER_CONSTANT || (yy >= 0 && yy < height)) {
       __global const uchar *row = in + (size_t) border_index (yy, height, border) *
           in_stride;
       if (whole) {
