@@ -190,7 +190,9 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
     if (threshold > 0.0f)
       r = convert_ushort16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xffff));
 #if ALIGNED
-    *(__global ushort16 *) (orow + x0) = r;
+    /* Two 16-byte stores: rows are 16-byte aligned, a ushort16 wants 32. */
+    *(__global ushort8 *) (orow + x0) = r.lo;
+    *(__global ushort8 *) (orow + x0 + 8) = r.hi;
 #else
     vstore16 (r, 0, orow + x0);
 #endif
@@ -293,3 +295,15 @@ __kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_str
 #endif
 }
 #endif
+
+/* The luma of every pixel into a GRAY8 plane (CPUs: one pixel per work-item,
+ * vectorised across work-items by PoCL; then the IN_BPP=1 kernel runs on it). */
+__kernel void luma_plane (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  out[out_offset + (size_t) y * out_stride + x] =
+      (uchar) luma_of (in + in_offset + (size_t) y * in_stride + (size_t) x * IN_BPP);
+}
