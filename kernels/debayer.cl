@@ -341,13 +341,8 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * of the block grid above (top and bottom rows, left and right ends) with
  * the bounds-checked block code. */
 
-#if IN_16 || OUT_16
+/* 32-bit lanes: the compiler widens 16-bit arithmetic to int anyway. */
 typedef int acc_t;
-#else
-/* 8-bit samples: the Malvar sums stay within +-8000, so 16-bit lanes (twice
- * as many per vector) suffice. */
-typedef short acc_t;
-#endif
 
 /* The sample dy rows and dx columns from the pixel computed, `at` being
  * the pixel's row. (No arrays of row pointers: PoCL keeps private arrays in
@@ -371,14 +366,15 @@ typedef struct {
     P ((c) - 1, -1) + P ((c) - 1, 1) + P ((c) + 1, -1) + P ((c) + 1, 1) }
 
 #if METHOD == 0
-#define FINISH(sum) clamp ((acc_t) (((sum) + 8) >> 4), (acc_t) 0, (acc_t) maxv)
-/* G at R or B sites */
-#define GREEN_AT_RB(n) FINISH (8 * n.c0 + 4 * (n.h1 + n.v1) - 2 * (n.h2 + n.v2))
+#define FINISH(sum) clamp (((sum) + 8) >> 4, 0, maxv)
+/* G at R or B sites (the multiplications written as shifts: vector
+ * multiplies of 32-bit lanes are slow on x86) */
+#define GREEN_AT_RB(n) FINISH ((((n.c0 << 2) + ((n.h1 + n.v1) << 1) - (n.h2 + n.v2)) << 1))
 /* R or B at G sites whose row, or whose column, holds that colour */
-#define RB_AT_G_ROW(n) FINISH (10 * n.c0 + 8 * n.h1 - 2 * n.h2 - 2 * n.d + n.v2)
-#define RB_AT_G_COL(n) FINISH (10 * n.c0 + 8 * n.v1 - 2 * n.v2 - 2 * n.d + n.h2)
+#define RB_AT_G_ROW(n) FINISH ((n.c0 << 3) + (n.c0 << 1) + (n.h1 << 3) - ((n.h2 + n.d) << 1) + n.v2)
+#define RB_AT_G_COL(n) FINISH ((n.c0 << 3) + (n.c0 << 1) + (n.v1 << 3) - ((n.v2 + n.d) << 1) + n.h2)
 /* R at B sites, B at R sites */
-#define RB_AT_BR(n) FINISH (12 * n.c0 + 4 * n.d - 3 * (n.h2 + n.v2))
+#define RB_AT_BR(n) FINISH ((n.c0 << 3) + (n.c0 << 2) + (n.d << 2) - (n.h2 + n.v2) * 3)
 #else
 #define GREEN_AT_RB(n) ((n.h1 + n.v1 + 2) >> 2)
 #define RB_AT_G_ROW(n) ((n.h1 + 1) >> 1)
@@ -386,10 +382,18 @@ typedef struct {
 #define RB_AT_BR(n) ((n.d + 2) >> 2)
 #endif
 
-inline uint scale_one (int v, int maxv, uint mul, int shift)
+/* Output channel values: 16-bit lanes when nothing needs more, so that
+ * the whole work-item stays in 16-bit lanes (twice the SIMD width). */
+#if !IN_16 && !OUT_16
+typedef ushort chan_t;
+#else
+typedef uint chan_t;
+#endif
+
+inline chan_t scale_one (acc_t v, int maxv, uint mul, int shift)
 {
 #if !IN_16 && !OUT_16
-  return (uint) v;
+  return (chan_t) v;
 #else
   if (maxv == (int) OUT_MAX)
     return (uint) v;
@@ -398,7 +402,7 @@ inline uint scale_one (int v, int maxv, uint mul, int shift)
 }
 
 /* Writes pixel x of the output row `dst` from its scaled channels. */
-inline void put_pixel (__global uchar * dst, int x, uint r, uint g, uint b, int4 l)
+inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b, int4 l)
 {
 #if OUT_CH == 1
   dst[x] = (uchar) ((77 * r + 150 * g + 29 * b + 128) >> 8);
@@ -418,8 +422,16 @@ inline void put_pixel (__global uchar * dst, int x, uint r, uint g, uint b, int4
 #undef HALF
 #undef PLACE
 #else
-  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
-      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
+  /* Two 16-bit halves: channel at position p is multiplied into half
+   * p / 2 by 1 or 256 (p % 2) and by 0 into the other. */
+#define WEIGHT(p, half) ((ushort) ((p) >> 1 == (half) ? 1 << (8 * ((p) & 1)) : 0))
+#define HALF(half) (r * WEIGHT (l.s0, half) + g * WEIGHT (l.s1, half) + \
+    b * WEIGHT (l.s2, half) + (ushort) OUT_MAX * WEIGHT (l.s3, half))
+  __global ushort *p = (__global ushort *) dst + 2 * x;
+  p[0] = (ushort) HALF (0);
+  p[1] = (ushort) HALF (1);
+#undef HALF
+#undef WEIGHT
 #endif
 }
 
@@ -450,7 +462,7 @@ __kernel void debayer_cells (__global const uchar * in, int in_offset, int in_st
   const acc_t g_rb1 = GREEN_AT_RB (n1), rb_br1 = RB_AT_BR (n1);
   const acc_t rb_row1 = RB_AT_G_ROW (n1), rb_col1 = RB_AT_G_COL (n1);
 
-#define SC(v) scale_one ((int) (v), maxv, scale_mul, scale_shift)
+#define SC(v) scale_one ((v), maxv, scale_mul, scale_shift)
   __global uchar *d0 = out + out_offset + y * out_stride;
   put_pixel (d0, x, SC (odd ? rb_row0 : n0.c0), SC (odd ? n0.c0 : g_rb0),
       SC (odd ? rb_col0 : rb_br0), layout);

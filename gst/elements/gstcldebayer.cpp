@@ -300,8 +300,8 @@ set_common_args (cl::Kernel & k, const DebayerState * st, const GstClFrame * in,
 /* The CPU variant: debayer_cells over the interior, in whole work-groups of
  * CELLS_LX columns x CELLS_LY row pairs, and debayer_rim over the 8x2 blocks around it
  * (all of them when the interior is smaller than a work-group). */
-#define CELLS_LX 64
-#define CELLS_LY 4
+#define CELLS_LX 128
+#define CELLS_LY 2
 
 static void
 filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
