@@ -335,13 +335,14 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * neighbouring samples at the same offsets and write neighbouring pixels,
  * and the compiler turns the group into SIMD loads, arithmetic and stores.
  * Each work-item evaluates every filter its pixels might need and selects
- * by the column's parity, which costs less than the shuffles that work-items
- * of two pixels would need. debayer_cells covers the interior, where the
+ * by the column's parity (so that memory is accessed at unit stride: 2 x 2
+ * cells per work-item would read and write at a stride of two). debayer_cells covers the interior, where the
  * 5 x 5 windows lie inside the image; debayer_rim does the remaining blocks
  * of the block grid above (top and bottom rows, left and right ends) with
  * the bounds-checked block code. */
 
-/* 32-bit lanes: the compiler widens 16-bit arithmetic to int anyway. */
+/* 32-bit lanes: written with shorts, the compiler widens the arithmetic
+ * to int all the same (tried). */
 typedef int acc_t;
 
 /* The sample dy rows and dx columns from the pixel computed, `at` being
@@ -382,8 +383,8 @@ typedef struct {
 #define RB_AT_BR(n) ((n.d + 2) >> 2)
 #endif
 
-/* Output channel values: 16-bit lanes when nothing needs more, so that
- * the whole work-item stays in 16-bit lanes (twice the SIMD width). */
+/* Output channel values: 16 bits for 8-bit output from 8-bit input, so
+ * that packing the channels into pixels takes 16-bit lanes. */
 #if !IN_16 && !OUT_16
 typedef ushort chan_t;
 #else
