@@ -383,13 +383,7 @@ typedef struct {
 #define RB_AT_BR(n) ((n.d + 2) >> 2)
 #endif
 
-/* Output channel values: 16 bits for 8-bit output from 8-bit input, so
- * that packing the channels into pixels takes 16-bit lanes. */
-#if !IN_16 && !OUT_16
-typedef ushort chan_t;
-#else
 typedef uint chan_t;
-#endif
 
 inline chan_t scale_one (acc_t v, int maxv, uint mul, int shift)
 {
@@ -423,16 +417,8 @@ inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b
 #undef HALF
 #undef PLACE
 #else
-  /* Two 16-bit halves: channel at position p is multiplied into half
-   * p / 2 by 1 or 256 (p % 2) and by 0 into the other. */
-#define WEIGHT(p, half) ((ushort) ((p) >> 1 == (half) ? 1 << (8 * ((p) & 1)) : 0))
-#define HALF(half) (r * WEIGHT (l.s0, half) + g * WEIGHT (l.s1, half) + \
-    b * WEIGHT (l.s2, half) + (ushort) OUT_MAX * WEIGHT (l.s3, half))
-  __global ushort *p = (__global ushort *) dst + 2 * x;
-  p[0] = (ushort) HALF (0);
-  p[1] = (ushort) HALF (1);
-#undef HALF
-#undef WEIGHT
+  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
+      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
 #endif
 }
 
