@@ -336,10 +336,9 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * and the compiler turns the group into SIMD loads, arithmetic and stores.
  * Each work-item evaluates every filter its pixels might need and selects
  * by the column's parity (so that memory is accessed at unit stride: 2 x 2
- * cells per work-item would read and write at a stride of two).
- * debayer_cells covers the interior, where the 5 x 5 windows lie inside the
- * image; debayer_rim does the pixels around it (top and bottom rows, left
- * and right ends) with mirrored coordinates. */
+ * cells per work-item would read and write at a stride of two). debayer_cells covers the interior, where the
+ * 5 x 5 windows lie inside the image; debayer_rim does the pixels around
+ * it (top and bottom rows, left and right ends) with mirrored coordinates. */
 
 /* 32-bit lanes: written with shorts, the compiler widens the arithmetic
  * to int all the same (tried). */
@@ -425,11 +424,9 @@ inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b
 /* Column x of row y (R G ...) and of row y + 1 (G B ...), the
  * column being a G / B one when `odd`, from the neighbour sums of its two
  * pixels; a row is stored where its store flag holds. */
-/* (always inlined: as a call, it would stop the vectorisation of
- * debayer_cells) */
-__attribute__ ((always_inline)) inline void put_column_pair (__global uchar * out,
-    int out_offset, int out_stride, int x, int y, bool odd, Neighbours n0, Neighbours n1,
-    bool store0, bool store1, int maxv, uint scale_mul, int scale_shift, int4 layout)
+inline void put_column_pair (__global uchar * out, int out_offset, int out_stride, int x,
+    int y, bool odd, Neighbours n0, Neighbours n1, bool store0, bool store1, int maxv,
+    uint scale_mul, int scale_shift, int4 layout)
 {
   const acc_t g_rb0 = GREEN_AT_RB (n0), rb_br0 = RB_AT_BR (n0);
   const acc_t rb_row0 = RB_AT_G_ROW (n0), rb_col0 = RB_AT_G_COL (n0);
@@ -476,7 +473,8 @@ __kernel void debayer_cells (__global const uchar * in, int in_offset, int in_st
  * ends of the row pairs in between. Samples outside the image mirrored, as
  * in the block code. */
 #undef SAMPLE
-#define SAMPLE(dy, dx) rows[(dy) + 2][cols[(dx) + 2]]
+#define SAMPLE(dy, dx) ((__global const in_t *) (in + in_offset + \
+    border_reflect101 (y + (dy), height) * in_stride))[border_reflect101 (x + (dx), width)]
 __kernel void debayer_rim (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     int phase_x, int phase_y, int maxv, uint scale_mul, int scale_shift, int4 layout,
@@ -503,14 +501,6 @@ __kernel void debayer_rim (__global const uchar * in, int in_offset, int in_stri
       x += xi1 - xi0;
   }
   const int y = 2 * j - phase_y;
-  /* the window's rows y - 2 .. y + 3 and columns x - 2 .. x + 2, mirrored */
-  __global const in_t *rows[6];
-  int cols[5];
-  for (int r = 0; r < 6; r++)
-    rows[r] = (__global const in_t *) (in + in_offset +
-        border_reflect101 (y - 2 + r, height) * in_stride);
-  for (int c = 0; c < 5; c++)
-    cols[c] = border_reflect101 (x - 2 + c, width);
   const Neighbours n0 = NEIGHBOURS (0), n1 = NEIGHBOURS (1);
   put_column_pair (out, out_offset, out_stride, x, y, ((x + phase_x) & 1) != 0, n0, n1,
       y >= 0, y + 1 < height, maxv, scale_mul, scale_shift, layout);
