@@ -337,8 +337,9 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * Each work-item evaluates every filter its pixels might need and selects
  * by the column's parity (so that memory is accessed at unit stride: 2 x 2
  * cells per work-item would read and write at a stride of two). debayer_cells covers the interior, where the
- * 5 x 5 windows lie inside the image; debayer_rim does the pixels around
- * it (top and bottom rows, left and right ends) with mirrored coordinates. */
+ * 5 x 5 windows lie inside the image; debayer_rim does the remaining blocks
+ * of the block grid above (top and bottom rows, left and right ends) with
+ * the bounds-checked block code. */
 
 /* 32-bit lanes: written with shorts, the compiler widens the arithmetic
  * to int all the same (tried). */
@@ -421,29 +422,6 @@ inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b
 #endif
 }
 
-/* Column x of row y (R G ...) and of row y + 1 (G B ...), the
- * column being a G / B one when `odd`, from the neighbour sums of its two
- * pixels; a row is stored where its store flag holds. */
-inline void put_column_pair (__global uchar * out, int out_offset, int out_stride, int x,
-    int y, bool odd, Neighbours n0, Neighbours n1, bool store0, bool store1, int maxv,
-    uint scale_mul, int scale_shift, int4 layout)
-{
-  const acc_t g_rb0 = GREEN_AT_RB (n0), rb_br0 = RB_AT_BR (n0);
-  const acc_t rb_row0 = RB_AT_G_ROW (n0), rb_col0 = RB_AT_G_COL (n0);
-  const acc_t g_rb1 = GREEN_AT_RB (n1), rb_br1 = RB_AT_BR (n1);
-  const acc_t rb_row1 = RB_AT_G_ROW (n1), rb_col1 = RB_AT_G_COL (n1);
-
-#define SC(v) scale_one ((v), maxv, scale_mul, scale_shift)
-  __global uchar *d0 = out + out_offset + y * out_stride;
-  if (store0)
-    put_pixel (d0, x, SC (odd ? rb_row0 : n0.c0), SC (odd ? n0.c0 : g_rb0),
-        SC (odd ? rb_col0 : rb_br0), layout);
-  if (store1)
-    put_pixel (d0 + out_stride, x, SC (odd ? rb_br1 : rb_col1), SC (odd ? g_rb1 : n1.c0),
-        SC (odd ? n1.c0 : rb_row1), layout);
-#undef SC
-}
-
 /* Interior pixels: columns x0 + i for i < nx, row pairs starting at rows
  * y0 + 2 j for j < ny; x0 and y0 are the top left R of an RGGB cell. The
  * global size is a whole number of work-groups; the last group in each
@@ -462,47 +440,55 @@ __kernel void debayer_cells (__global const uchar * in, int in_offset, int in_st
   const int x = x0 + i, y = y0 + 2 * j;
 
   __global const uchar *at = in + in_offset + y * in_stride;
+
+  /* Row 0 is R G R G ..., row 1 G B G B ...; `odd` for the G and B columns. */
   const Neighbours n0 = NEIGHBOURS (0), n1 = NEIGHBOURS (1);
-  put_column_pair (out, out_offset, out_stride, x, y, (i & 1) != 0, n0, n1, true, true, maxv,
-      scale_mul, scale_shift, layout);
+  const bool odd = (i & 1) != 0;
+  const acc_t g_rb0 = GREEN_AT_RB (n0), rb_br0 = RB_AT_BR (n0);
+  const acc_t rb_row0 = RB_AT_G_ROW (n0), rb_col0 = RB_AT_G_COL (n0);
+  const acc_t g_rb1 = GREEN_AT_RB (n1), rb_br1 = RB_AT_BR (n1);
+  const acc_t rb_row1 = RB_AT_G_ROW (n1), rb_col1 = RB_AT_G_COL (n1);
+
+#define SC(v) scale_one ((v), maxv, scale_mul, scale_shift)
+  __global uchar *d0 = out + out_offset + y * out_stride;
+  put_pixel (d0, x, SC (odd ? rb_row0 : n0.c0), SC (odd ? n0.c0 : g_rb0),
+      SC (odd ? rb_col0 : rb_br0), layout);
+  put_pixel (d0 + out_stride, x, SC (odd ? rb_br1 : rb_col1), SC (odd ? g_rb1 : n1.c0),
+      SC (odd ? n1.c0 : rb_row1), layout);
+#undef SC
 }
 
-/* Everything debayer_cells leaves: pixel columns of the row pairs (rows
- * 2 j - phase_y and the next) outside xi0 <= x < xi1, jy0 <= j < jy1: first
- * whole row pairs above jy0, then those from jy1, then the left and right
- * ends of the row pairs in between. Samples outside the image mirrored, as
- * in the block code. */
-#undef SAMPLE
-#define SAMPLE(dy, dx) ((__global const in_t *) (in + in_offset + \
-    border_reflect101 (y + (dy), height) * in_stride))[border_reflect101 (x + (dx), width)]
+/* The blocks of the block grid (8 x 2 pixels from (8 bx - phase_x,
+ * 2 by - phase_y), as debayer's) outside bx0 <= bx < bx1, by0 <= by < by1:
+ * first the rows above by0, then those from by1, then the left and right
+ * ends of the rows in between. */
 __kernel void debayer_rim (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     int phase_x, int phase_y, int maxv, uint scale_mul, int scale_shift, int4 layout,
-    int xi0, int xi1, int jy0, int jy1)
+    int bx0, int bx1, int by0, int by1)
 {
-  const int pairs = (height + phase_y + 1) / 2;
-  const int top = jy0 * width, bottom = (pairs - jy1) * width;
-  const int side = xi0 + width - xi1;
-  int k = (int) get_global_id (0), x, j;
-  if (k < top) {
-    x = k % width;
-    j = k / width;
-  } else if (k < top + bottom) {
-    k -= top;
-    x = k % width;
-    j = jy1 + k / width;
+  const int nbx = (width + phase_x + BLOCK_W - 1) / BLOCK_W;
+  const int nby = (height + phase_y + 1) / 2;
+  const int top = by0 * nbx, bottom = (nby - by1) * nbx;
+  const int side = bx0 + nbx - bx1;
+  int i = (int) get_global_id (0), bx, by;
+  if (i < top) {
+    bx = i % nbx;
+    by = i / nbx;
+  } else if (i < top + bottom) {
+    i -= top;
+    bx = i % nbx;
+    by = by1 + i / nbx;
   } else {
-    k -= top + bottom;
-    if (side == 0 || k >= side * (jy1 - jy0))
+    i -= top + bottom;
+    if (side == 0 || i >= side * (by1 - by0))
       return;
-    j = jy0 + k / side;
-    x = k % side;
-    if (x >= xi0)
-      x += xi1 - xi0;
+    by = by0 + i / side;
+    bx = i % side;
+    if (bx >= bx0)
+      bx += bx1 - bx0;
   }
-  const int y = 2 * j - phase_y;
-  const Neighbours n0 = NEIGHBOURS (0), n1 = NEIGHBOURS (1);
-  put_column_pair (out, out_offset, out_stride, x, y, ((x + phase_x) & 1) != 0, n0, n1,
-      y >= 0, y + 1 < height, maxv, scale_mul, scale_shift, layout);
+  debayer_block (in, in_offset, in_stride, out, out_offset, out_stride, width, height, maxv,
+      scale_mul, scale_shift, layout, BLOCK_W * bx - phase_x, 2 * by - phase_y);
 }
 #endif

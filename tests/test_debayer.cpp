@@ -186,17 +186,17 @@ GST_END_TEST
 
 /* Both kernel variants, forced through GST_CL_DEBAYER_KERNEL: the block
  * kernels (the default on GPUs) and the cells variant (the default on CPUs:
- * interior columns in work-groups of 128 x 2, the last one moved back to
- * end at the interior's edge, and the rim around it). Widths and heights
- * around the smallest interior (132 x 8 for rggb: exactly one work-group;
- * 131 x 7: rim only), odd sizes whose last work-group overlaps its
- * neighbour, every pattern, both methods, each output pixel size, 8-
+ * interior columns in work-groups of 128, the last one moved back to end at
+ * the interior's edge, and the rim of 8x2 blocks around it). Widths and
+ * heights around the smallest interior (139 x 8 for rggb: exactly one
+ * work-group; 137 x 7: rim only), odd sizes whose last work-group overlaps
+ * its neighbour, every pattern, both methods, each output pixel size, 8-
  * to 16-bit, padded rows and OpenCL memory. */
 static void
 run_variant (const char *variant)
 {
   g_setenv ("GST_CL_DEBAYER_KERNEL", variant, TRUE);
-  static const int sizes[][2] = { {131, 7}, {132, 8}, {133, 9}, {203, 13}, {331, 12} };
+  static const int sizes[][2] = { {137, 7}, {139, 8}, {140, 9}, {203, 13}, {331, 12} };
   struct { const OutFormat *f; int bits; bool cl; int pad; } runs[] = {
     { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 }, { &BGR, 8, false, 0 },
     { &GRAY8, 10, true, 0 }, { &RGBA64, 12, false, 6 }, { &BGRx, 16, true, 0 } };

@@ -39,7 +39,6 @@
 #include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclvideo.h>
 
-#include <algorithm>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -299,9 +298,8 @@ set_common_args (cl::Kernel & k, const DebayerState * st, const GstClFrame * in,
 }
 
 /* The CPU variant: debayer_cells over the interior, in whole work-groups of
- * CELLS_LX columns x CELLS_LY row pairs, and debayer_rim over the pixel
- * columns of row pairs around it (all of them when the interior is smaller
- * than a work-group). */
+ * CELLS_LX columns x CELLS_LY row pairs, and debayer_rim over the 8x2 blocks around it
+ * (all of them when the interior is smaller than a work-group). */
 #define CELLS_LX 128
 #define CELLS_LY 2
 
@@ -321,31 +319,30 @@ filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   const int px = st->phase_x, py = st->phase_y;
-  /* Row pair j holds rows 2 j - py (R G ...) and the next. The interior:
-   * pixel columns xi0 <= x < xi1 and row pairs jy0 <= j < jy1 whose 5x5
-   * windows lie inside the image, xi0 being the first R column from 2 on. */
-  const int pairs = (height + py + 1) / 2;
-  int xi0 = 2 + px, xi1 = width - 2;
-  int jy0 = (3 + py) / 2, jy1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
-  if (xi1 - xi0 < CELLS_LX || jy1 - jy0 < CELLS_LY) {
-    xi1 = xi0;      /* no interior: debayer_rim does every row pair */
-    jy1 = jy0 = std::min (jy0, pairs);
+  const int nbx = (width + px + 7) / 8, nby = (height + py + 1) / 2;
+  /* Blocks (8 bx - px, 2 by - py) whose 12x6 window lies inside the image:
+   * 8 bx - px >= 2, 8 bx - px + 9 < width, 2 by - py >= 2, 2 by - py + 3 < height. */
+  int bx0 = 1, bx1 = width - 10 + px >= 0 ? (width - 10 + px) / 8 + 1 : 0;
+  int by0 = (3 + py) / 2, by1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
+  if (8 * (bx1 - bx0) < CELLS_LX || by1 - by0 < CELLS_LY) {
+    bx1 = bx0;
+    by1 = by0;
   } else {
-    const int nx = xi1 - xi0, ny = jy1 - jy0;
+    const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
     cl_uint next = set_common_args (st->cells, st, in, out);
-    st->cells.setArg (next++, (cl_int) xi0);
-    st->cells.setArg (next++, (cl_int) (2 * jy0 - py));
+    st->cells.setArg (next++, (cl_int) (8 * bx0 - px));
+    st->cells.setArg (next++, (cl_int) (2 * by0 - py));
     st->cells.setArg (next++, (cl_int) nx);
     st->cells.setArg (next++, (cl_int) ny);
     gstcl::enqueue_2d (ctx, st->cells, nx, ny, CELLS_LX, CELLS_LY);
   }
   cl_uint next = set_common_args (st->rim, st, in, out);
-  st->rim.setArg (next++, (cl_int) xi0);
-  st->rim.setArg (next++, (cl_int) xi1);
-  st->rim.setArg (next++, (cl_int) jy0);
-  st->rim.setArg (next++, (cl_int) jy1);
-  const int rim_items = (jy0 + pairs - jy1) * width + (xi0 + width - xi1) * (jy1 - jy0);
-  gstcl::enqueue_2d (ctx, st->rim, rim_items, 1, 64, 1);
+  st->rim.setArg (next++, (cl_int) bx0);
+  st->rim.setArg (next++, (cl_int) bx1);
+  st->rim.setArg (next++, (cl_int) by0);
+  st->rim.setArg (next++, (cl_int) by1);
+  const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
+  gstcl::enqueue_2d (ctx, st->rim, rim_blocks, 1, 64, 1);
 }
 
 static GstFlowReturn
