@@ -161,6 +161,9 @@ GST_END_TEST
  * from system and OpenCL memory. */
 GST_START_TEST (test_aligned_variant)
 {
+  /* the block kernels run on every device only when forced (on CPUs the
+   * cells variant is the default) */
+  g_setenv ("GST_CL_DEBAYER_KERNEL", "blocks", TRUE);
   struct { int w, h, pad, row_align; } frames[] = {
     { 64, 10, 0, 4 }, { 65, 9, 0, 4 }, { 68, 11, 16, 16 }, { 64, 10, 4, 4 } };
   uint32_t seed = 4242;
@@ -180,6 +183,36 @@ GST_START_TEST (test_aligned_variant)
   fail_unless_equals_int (builds, 6);
 }
 GST_END_TEST
+
+/* Both kernel variants, forced through GST_CL_DEBAYER_KERNEL: the block
+ * kernels (the default on GPUs) and the cells variant (the default on CPUs:
+ * interior columns in work-groups of 128, the last one moved back to end at
+ * the interior's edge, and the rim of 8x2 blocks around it). Widths and
+ * heights around the smallest interior (139 x 8 for rggb: exactly one
+ * work-group; 137 x 7: rim only), odd sizes whose last work-group overlaps
+ * its neighbour, every pattern, both methods, each output pixel size, 8-
+ * to 16-bit, padded rows and OpenCL memory. */
+static void
+run_variant (const char *variant)
+{
+  g_setenv ("GST_CL_DEBAYER_KERNEL", variant, TRUE);
+  static const int sizes[][2] = { {137, 7}, {139, 8}, {140, 9}, {203, 13}, {331, 12} };
+  struct { const OutFormat *f; int bits; bool cl; int pad; } runs[] = {
+    { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 }, { &BGR, 8, false, 0 },
+    { &GRAY8, 10, true, 0 }, { &RGBA64, 12, false, 6 }, { &BGRx, 16, true, 0 } };
+  uint32_t seed = 31337;
+  for (auto &r : runs) {
+    Debayer d (*r.f, r.cl);
+    for (int p = 0; p < 4; p++)
+      for (auto &sz : sizes)
+        for (Method method : { MALVAR, BILINEAR })
+          d.check (random_mosaic (sz[0], sz[1], p, r.bits, seed++), r.pad, method,
+              (std::string (variant) + (r.cl ? " cl " : " ")).c_str ());
+  }
+}
+
+GST_START_TEST (test_cells_variant) { run_variant ("cells"); } GST_END_TEST
+GST_START_TEST (test_blocks_variant) { run_variant ("blocks"); } GST_END_TEST
 
 /* Every sample value of every depth, as 6x6 patches of one value each, into
  * 8-bit and 16-bit output: each value's scaling, round (v * 255 / maxv) and
@@ -637,13 +670,21 @@ GST_START_TEST (test_chain_stays_on_device)
 }
 GST_END_TEST
 
+/* A test that forced a kernel variant leaves the default to the next. */
+static void
+teardown (void)
+{
+  g_unsetenv ("GST_CL_DEBAYER_KERNEL");
+  cltest::drop_shared_context ();
+}
+
 static Suite *
 debayer_suite (void)
 {
   Suite *s = suite_create ("cldebayer");
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, cltest::drop_shared_context);
+  tcase_add_checked_fixture (tc, nullptr, teardown);
   tcase_add_test (tc, test_small_8bit);
   tcase_add_test (tc, test_small_10bit);
   tcase_add_test (tc, test_small_12bit);
@@ -652,6 +693,8 @@ debayer_suite (void)
   tcase_add_test (tc, test_451x300);
   tcase_add_test (tc, test_1920x1080);
   tcase_add_test (tc, test_aligned_variant);
+  tcase_add_test (tc, test_cells_variant);
+  tcase_add_test (tc, test_blocks_variant);
   tcase_add_test (tc, test_every_value);
   tcase_add_test (tc, test_caps_change_mid_stream);
   tcase_add_test (tc, test_too_small_is_refused);

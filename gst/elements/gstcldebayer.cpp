@@ -78,6 +78,11 @@ struct DebayerState {
   cl_uint scale_mul = 0;        /* output scaling, see debayer.cl */
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
+  /* The CPU variant (debayer_cells + debayer_rim), taken on CPU devices. */
+  bool use_cells = false;
+  bool out_words = false;       /* the cells variant stores 32-bit words */
+  std::string cells_options;
+  cl::Kernel cells, rim;
 };
 
 struct _GstClDebayer {
@@ -218,8 +223,22 @@ output_options (const GstVideoInfo * info, cl_int4 * layout)
   return " -D OUT_CH=" + std::to_string (channels) + " -D OUT_16=" + (wide ? "1" : "0");
 }
 
+/* Which kernels to run: the CPU variant on CPU devices, the block kernels
+ * (tuned for GPUs) elsewhere. GST_CL_DEBAYER_KERNEL=cells|blocks forces one,
+ * so that the tests check both on any device. */
+static bool
+use_cells_variant (GstClContext * ctx)
+{
+  const gchar *forced = g_getenv ("GST_CL_DEBAYER_KERNEL");
+  if (forced && g_str_equal (forced, "cells"))
+    return true;
+  if (forced && g_str_equal (forced, "blocks"))
+    return false;
+  return (gstcl::device_of (ctx).getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 static void
-gst_cl_debayer_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
+gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
 {
   auto *self = GST_CL_DEBAYER (filter);
@@ -254,6 +273,76 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
     st->built_options[i].clear ();
     st->kernel[i] = cl::Kernel ();
   }
+  st->use_cells = use_cells_variant (ctx);
+  const GstVideoFormat out_format = GST_VIDEO_INFO_FORMAT (out_info);
+  st->out_words = out_format == GST_VIDEO_FORMAT_RGBA64_LE ||
+      GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
+  st->cells_options.clear ();
+  st->cells = st->rim = cl::Kernel ();
+  GST_DEBUG_OBJECT (self, "%s variant", st->use_cells ? "cells (CPU)" : "blocks (GPU)");
+}
+
+/* Sets the arguments every debayer kernel takes; returns the next index. */
+static cl_uint
+set_common_args (cl::Kernel & k, const DebayerState * st, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  cl_uint next = gstcl::set_frame_args (k, 0, in, out);
+  k.setArg (next++, (cl_int) st->phase_x);
+  k.setArg (next++, (cl_int) st->phase_y);
+  k.setArg (next++, (cl_int) st->maxv);
+  k.setArg (next++, st->scale_mul);
+  k.setArg (next++, (cl_int) st->scale_shift);
+  k.setArg (next++, st->layout);
+  return next;
+}
+
+/* The CPU variant: debayer_cells over the interior, in whole work-groups of
+ * CELLS_LX columns x CELLS_LY row pairs, and debayer_rim over the 8x2 blocks around it
+ * (all of them when the interior is smaller than a work-group). */
+#define CELLS_LX 128
+#define CELLS_LY 2
+
+static void
+filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out, const std::string &options)
+{
+  DebayerState *st = self->state;
+  if (options != st->cells_options) {
+    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+    const cl::Program program = gstcl::program (ctx, source, options);
+    st->cells = cl::Kernel (program, "debayer_cells");
+    st->rim = cl::Kernel (program, "debayer_rim");
+    st->cells_options = options;
+    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
+  }
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  const int px = st->phase_x, py = st->phase_y;
+  const int nbx = (width + px + 7) / 8, nby = (height + py + 1) / 2;
+  /* Blocks (8 bx - px, 2 by - py) whose 12x6 window lies inside the image:
+   * 8 bx - px >= 2, 8 bx - px + 9 < width, 2 by - py >= 2, 2 by - py + 3 < height. */
+  int bx0 = 1, bx1 = width - 10 + px >= 0 ? (width - 10 + px) / 8 + 1 : 0;
+  int by0 = (3 + py) / 2, by1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
+  if (8 * (bx1 - bx0) < CELLS_LX || by1 - by0 < CELLS_LY) {
+    bx1 = bx0;
+    by1 = by0;
+  } else {
+    const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
+    cl_uint next = set_common_args (st->cells, st, in, out);
+    st->cells.setArg (next++, (cl_int) (8 * bx0 - px));
+    st->cells.setArg (next++, (cl_int) (2 * by0 - py));
+    st->cells.setArg (next++, (cl_int) nx);
+    st->cells.setArg (next++, (cl_int) ny);
+    gstcl::enqueue_2d (ctx, st->cells, nx, ny, CELLS_LX, CELLS_LY);
+  }
+  cl_uint next = set_common_args (st->rim, st, in, out);
+  st->rim.setArg (next++, (cl_int) bx0);
+  st->rim.setArg (next++, (cl_int) bx1);
+  st->rim.setArg (next++, (cl_int) by0);
+  st->rim.setArg (next++, (cl_int) by1);
+  const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
+  gstcl::enqueue_2d (ctx, st->rim, rim_blocks, 1, 64, 1);
 }
 
 static GstFlowReturn
@@ -263,11 +352,28 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = self->state;
 
+  const gint in_offset = (gint) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
+  const gint in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
+  if (st->maxv > 255 && ((in_offset | in_stride) & 1)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("16-bit Bayer rows must be 2-byte aligned"),
+        ("offset %d, stride %d", in_offset, in_stride));
+    return GST_FLOW_ERROR;
+  }
+  std::string options = st->format_options + " -D METHOD=" + std::to_string (method_of (self));
+
+  /* The cells variant stores 4-channel pixels as 32-bit words: output rows
+   * at 4-byte boundaries (always so in the element's own pool). */
+  const int out_offset = (int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0);
+  const int out_stride = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0);
+  if (st->use_cells && (!st->out_words || ((out_offset | out_stride) & 3) == 0)) {
+    filter_cells (self, ctx, in, out, options + " -D CELLS=1");
+    return GST_FLOW_OK;
+  }
+
   /* Pool buffers at common widths qualify for the aligned variant; padded
    * GstVideoMeta layouts and odd widths take the general one. */
   const int aligned = st->can_align && gstcl::rows_aligned_16 (in) &&
       gstcl::rows_aligned_16 (out);
-  std::string options = st->format_options + " -D METHOD=" + std::to_string (method_of (self));
   if (aligned)
     options += " -D ALIGNED=1 -D PHASE_X=" + std::to_string (st->phase_x);
   if (options != st->built_options[aligned]) {
@@ -277,23 +383,10 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
   }
 
-  const gint in_offset = (gint) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
-  const gint in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
-  if (st->maxv > 255 && ((in_offset | in_stride) & 1)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("16-bit Bayer rows must be 2-byte aligned"),
-        ("offset %d, stride %d", in_offset, in_stride));
-    return GST_FLOW_ERROR;
-  }
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = st->kernel[aligned];
-  const cl_uint next = gstcl::set_frame_args (k, 0, in, out);
-  k.setArg (next, (cl_int) st->phase_x);
-  k.setArg (9, (cl_int) st->phase_y);
-  k.setArg (10, (cl_int) st->maxv);
-  k.setArg (11, st->scale_mul);
-  k.setArg (12, (cl_int) st->scale_shift);
-  k.setArg (13, st->layout);
+  set_common_args (k, st, in, out);
   /* One work-item per 8x2 block of pixels, RGGB-aligned in the general
    * variant, 8-column-aligned in the aligned one (see debayer.cl). */
   const int shift_x = aligned ? 0 : st->phase_x;
