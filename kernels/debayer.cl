@@ -92,7 +92,8 @@ inline int4 at (const int8 * e, const int8 * o, int parity, int r, int d)
 #if METHOD == 0
 inline int4 finish (int4 sum16, int maxv)
 {
-  return clamp ((sum16 + 8) >> 4, 0, maxv);
+  /* Vector bounds: Oclgrind 21.10 gets clamp (int4, int, int) wrong. */
+  return clamp ((sum16 + 8) >> 4, (int4) (0), (int4) (maxv));
 }
 
 /* G at R or B sites. */
@@ -258,8 +259,8 @@ inline void debayer_block (__global const uchar * in, int in_offset, int in_stri
           + x0 - 2;
       const int8 a = convert_int8 (vload8 (0, row));
       const int4 b = convert_int4 (vload4 (2, row));
-      e[r] = min ((int8) (a.even, b.even, 0, 0), maxv);
-      o[r] = min ((int8) (a.odd, b.odd, 0, 0), maxv);
+      e[r] = min ((int8) (a.even, b.even, 0, 0), (int8) (maxv));
+      o[r] = min ((int8) (a.odd, b.odd, 0, 0), (int8) (maxv));
 #endif
     }
   } else {

@@ -163,7 +163,8 @@ GST_START_TEST (test_aligned_variant)
 {
   /* the block kernels run on every device only when forced (on CPUs the
    * cells variant is the default) */
-  g_setenv ("GST_CL_DEBAYER_KERNEL", "blocks", TRUE);
+  g_setenv ("GST_OPENCL_TUNING", "gpu", TRUE);
+  drop_shared_context ();  /* contexts read it when they are made */
   struct { int w, h, pad, row_align; } frames[] = {
     { 64, 10, 0, 4 }, { 65, 9, 0, 4 }, { 68, 11, 16, 16 }, { 64, 10, 4, 4 } };
   uint32_t seed = 4242;
@@ -184,7 +185,7 @@ GST_START_TEST (test_aligned_variant)
 }
 GST_END_TEST
 
-/* Both kernel variants, forced through GST_CL_DEBAYER_KERNEL: the block
+/* Both kernel variants, forced through GST_OPENCL_TUNING: the block
  * kernels (the default on GPUs) and the cells variant (the default on CPUs:
  * interior columns in work-groups of 128, the last one moved back to end at
  * the interior's edge, and the rim of 8x2 blocks around it). Widths and
@@ -195,7 +196,8 @@ GST_END_TEST
 static void
 run_variant (const char *variant)
 {
-  g_setenv ("GST_CL_DEBAYER_KERNEL", variant, TRUE);
+  g_setenv ("GST_OPENCL_TUNING", variant, TRUE);
+  drop_shared_context ();  /* contexts read it when they are made */
   static const int sizes[][2] = { {137, 7}, {139, 8}, {140, 9}, {203, 13}, {331, 12} };
   struct { const OutFormat *f; int bits; bool cl; int pad; } runs[] = {
     { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 }, { &BGR, 8, false, 0 },
@@ -211,8 +213,8 @@ run_variant (const char *variant)
   }
 }
 
-GST_START_TEST (test_cells_variant) { run_variant ("cells"); } GST_END_TEST
-GST_START_TEST (test_blocks_variant) { run_variant ("blocks"); } GST_END_TEST
+GST_START_TEST (test_cells_variant) { run_variant ("cpu"); } GST_END_TEST
+GST_START_TEST (test_blocks_variant) { run_variant ("gpu"); } GST_END_TEST
 
 /* Every sample value of every depth, as 6x6 patches of one value each, into
  * 8-bit and 16-bit output: each value's scaling, round (v * 255 / maxv) and
@@ -674,7 +676,7 @@ GST_END_TEST
 static void
 teardown (void)
 {
-  g_unsetenv ("GST_CL_DEBAYER_KERNEL");
+  g_unsetenv ("GST_OPENCL_TUNING");
   cltest::drop_shared_context ();
 }
 

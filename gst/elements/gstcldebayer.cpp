@@ -223,18 +223,13 @@ output_options (const GstVideoInfo * info, cl_int4 * layout)
   return " -D OUT_CH=" + std::to_string (channels) + " -D OUT_16=" + (wide ? "1" : "0");
 }
 
-/* Which kernels to run: the CPU variant on CPU devices, the block kernels
- * (tuned for GPUs) elsewhere. GST_CL_DEBAYER_KERNEL=cells|blocks forces one,
- * so that the tests check both on any device. */
+/* Which kernels to run: the cells variant on CPUs, the block kernels
+ * (tuned for GPUs) elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one
+ * (gstcl::tuned_for_gpu), so that the tests check both on any device. */
 static bool
 use_cells_variant (GstClContext * ctx)
 {
-  const gchar *forced = g_getenv ("GST_CL_DEBAYER_KERNEL");
-  if (forced && g_str_equal (forced, "cells"))
-    return true;
-  if (forced && g_str_equal (forced, "blocks"))
-    return false;
-  return (gstcl::device_of (ctx).getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU) != 0;
+  return !gstcl::tuned_for_gpu (ctx);
 }
 
 static void
