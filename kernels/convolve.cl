@@ -67,6 +67,21 @@ inline void store_pixel (__global uchar * p, __global const uchar * src, acc_t v
 #endif
 }
 
+/* 16 bytes of 4-byte pixels in memory order: the colour bytes of `result`
+ * and the alpha (or x) bytes of `centre`, the input. */
+inline uchar16 keep_alpha16 (uchar16 result, uchar16 centre)
+{
+#if LAYOUT == LAYOUT_ALPHA_LAST
+  const uchar4 a = (uchar4) (0, 0, 0, 0xff);
+#elif LAYOUT == LAYOUT_ALPHA_FIRST
+  const uchar4 a = (uchar4) (0xff, 0, 0, 0);
+#else
+  const uchar4 a = (uchar4) (0);
+#endif
+  const uchar16 alpha = (uchar16) (a, a, a, a);
+  return (result & ~alpha) | (centre & alpha);
+}
+
 /* The pixel at (x, y), which may lie outside the image. */
 inline pix_t fetch (__global const uchar * in, int stride, int x, int y, int width,
     int height, int border)
@@ -248,16 +263,7 @@ __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
         lanes_of (w[3 * ky + 2]) * r;
   }
   uchar16 result = convert_uchar16_sat_rte (sum * lanes_of (scale) + lanes_of (bias));
-#if LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST
-  /* Alpha and x bytes come from the input. */
-#if LAYOUT == LAYOUT_ALPHA_LAST
-  const uchar4 a = (uchar4) (0, 0, 0, 0xff);
-#else
-  const uchar4 a = (uchar4) (0xff, 0, 0, 0);
-#endif
-  const uchar16 alpha = (uchar16) (a, a, a, a);
-  result = (result & ~alpha) | (centre & alpha);
-#endif
+  result = keep_alpha16 (result, centre);
 
   __global uchar *dst = out + (size_t) y * out_stride + x0 * BPP;
   if (whole) {
@@ -435,14 +441,7 @@ __kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_s
     uchar16 c = convert_uchar16 (rint (clamp (v * scale + bias, 0.0f, 255.0f)));
 #if LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST
     /* xb is a multiple of 4: alpha and x bytes at fixed lanes, copied. */
-#if LAYOUT == LAYOUT_ALPHA_LAST
-    const uchar4 a = (uchar4) (0, 0, 0, 0xff);
-#else
-    const uchar4 a = (uchar4) (0xff, 0, 0, 0);
-#endif
-    const uchar16 alpha = (uchar16) (a, a, a, a);
-    const uchar16 centre = vload16 (0, in + (size_t) (y0 + o) * in_stride + xb);
-    c = (c & ~alpha) | (centre & alpha);
+    c = keep_alpha16 (c, vload16 (0, in + (size_t) (y0 + o) * in_stride + xb));
 #endif
     vstore16 (c, 0, out + (size_t) (y0 + o) * out_stride + xb);
   }

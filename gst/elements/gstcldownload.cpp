@@ -55,15 +55,6 @@ gst_cl_download_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps *)
   return TRUE;
 }
 
-static bool
-default_layout (const GstVideoInfo * frame, const GstVideoInfo * defaults)
-{
-  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (defaults); i++)
-    if (GST_VIDEO_INFO_PLANE_OFFSET (frame, i) != GST_VIDEO_INFO_PLANE_OFFSET (defaults, i) ||
-        GST_VIDEO_INFO_PLANE_STRIDE (frame, i) != GST_VIDEO_INFO_PLANE_STRIDE (defaults, i))
-      return false;
-  return true;
-}
 
 static GstFlowReturn
 gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inbuf,
@@ -77,7 +68,7 @@ gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inb
             gst_buffer_get_size (inbuf), GST_VIDEO_INFO_SIZE (&self->info)));
     return GST_FLOW_ERROR;
   }
-  if (self->downstream_meta || default_layout (&frame, &self->info)) {
+  if (self->downstream_meta || gst_cl_video_info_same_layout (&frame, &self->info)) {
     /* OpenCL memory maps to host memory: after the sync in transform, the
      * same buffer is a system-memory buffer for everything downstream. */
     *outbuf = inbuf;  /* the same buffer goes on; BaseTransform keeps ownership */

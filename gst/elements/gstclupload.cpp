@@ -87,15 +87,6 @@ gst_cl_upload_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inbuf
       inbuf, outbuf);
 }
 
-static bool
-same_layout (const GstVideoInfo * a, const GstVideoInfo * b)
-{
-  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (a); i++)
-    if (GST_VIDEO_INFO_PLANE_OFFSET (a, i) != GST_VIDEO_INFO_PLANE_OFFSET (b, i) ||
-        GST_VIDEO_INFO_PLANE_STRIDE (a, i) != GST_VIDEO_INFO_PLANE_STRIDE (b, i))
-      return false;
-  return true;
-}
 
 static GstFlowReturn
 gst_cl_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
@@ -118,7 +109,7 @@ gst_cl_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
       !gst_is_cl_memory (out_mem))
     goto upload_failed;
 
-  if (same_layout (&in_frame, &out_frame)) {
+  if (gst_cl_video_info_same_layout (&in_frame, &out_frame)) {
     /* One transfer straight from the producer's memory. */
     GstMapInfo map;
     if (!gst_buffer_map (inbuf, &map, GST_MAP_READ))

@@ -91,3 +91,13 @@ gst_cl_buffer_frame_info (GstBuffer * buffer, const GstVideoInfo * info, GstVide
   }
   return TRUE;
 }
+
+gboolean
+gst_cl_video_info_same_layout (const GstVideoInfo * a, const GstVideoInfo * b)
+{
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (a); i++)
+    if (GST_VIDEO_INFO_PLANE_OFFSET (a, i) != GST_VIDEO_INFO_PLANE_OFFSET (b, i) ||
+        GST_VIDEO_INFO_PLANE_STRIDE (a, i) != GST_VIDEO_INFO_PLANE_STRIDE (b, i))
+      return FALSE;
+  return TRUE;
+}

@@ -21,4 +21,9 @@ GST_CL_API gboolean gst_cl_bayer_format_parse (const gchar * format, gint * patt
 GST_CL_API gboolean gst_cl_buffer_frame_info (GstBuffer * buffer, const GstVideoInfo * info,
     GstVideoInfo * out);
 
+/* Whether every plane of `a` starts at the same offset with the same stride
+ * as in `b` (the same format and size assumed). */
+GST_CL_API gboolean gst_cl_video_info_same_layout (const GstVideoInfo * a,
+    const GstVideoInfo * b);
+
 G_END_DECLS
