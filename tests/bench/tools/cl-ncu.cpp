@@ -1,0 +1,78 @@
+/* cl-ncu: hardware counters for this project's OpenCL kernels on NVIDIA.
+ *
+ * Nsight Compute profiles CUDA launches only. This builds a kernel from
+ * kernels/ with NVIDIA's OpenCL compiler, takes the PTX the driver made of
+ * it, and launches that same code through the CUDA driver API on a 4K frame
+ * (5 launches), so that `ncu` can read its counters. Not built by meson (it
+ * needs the CUDA toolkit); on a machine with it, from the source root:
+ *
+ *   g++ -O2 -std=c++17 -I/usr/local/cuda/include tests/bench/tools/cl-ncu.cpp \
+ *       -o cl-ncu -L/usr/local/cuda/lib64/stubs -lcuda -lOpenCL
+ *   ncu --launch-skip 2 --launch-count 1 --section SpeedOfLight \
+ *       --section ComputeWorkloadAnalysis --section Occupancy ./cl-ncu sobel
+ *
+ * Kernels: sobel (sobel_narrow, GRAY8), sobel16 (the 16-pixel kernel),
+ * malvar, bilinear (debayer, 8-bit rggb to RGBA, aligned variant). */
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <CL/opencl.hpp>
+#include <cuda.h>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
+#define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *m; cuGetErrorString (r_, &m); printf ("%s: %s\n", #x, m); exit (1); } } while (0)
+
+static std::string ptx_of (const std::string &src, const std::string &opts) {
+  std::vector<cl::Platform> ps; cl::Platform::get (&ps); cl::Device dev; bool ok = false;
+  for (auto &p : ps) { std::vector<cl::Device> ds; try { p.getDevices (CL_DEVICE_TYPE_GPU, &ds); } catch (...) {} if (!ds.empty ()) { dev = ds[0]; ok = true; break; } }
+  if (!ok) { printf ("no GPU\n"); exit (1); }
+  cl::Context ctx (dev); cl::Program p (ctx, src);
+  try { p.build ({dev}, opts.c_str ()); } catch (...) { printf ("%s\n", p.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); exit (1); }
+  auto bins = p.getInfo<CL_PROGRAM_BINARIES> ();
+  std::string ptx (bins[0].begin (), bins[0].end ());
+  ptx.erase (std::remove (ptx.begin (), ptx.end (), '\0'), ptx.end ());
+  /* OpenCL's global offsets live in environment registers: zero here. */
+  return std::regex_replace (ptx, std::regex ("%envreg[0-9]+"), "0");
+}
+
+int main (int argc, char **argv) {
+  const std::string which = argc > 1 ? argv[1] : "sobel";
+  const int W = 3840, H = 2160;
+  std::string src = slurp ("kernels/common.cl"), opts, name;
+  if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
+  else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
+  else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
+  std::string ptx = ptx_of (src, opts);
+  CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
+  CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
+  const size_t nin = (size_t) W * H, nout = which.rfind ("sobel", 0) == 0 ? nin : nin * 4;
+  CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
+  std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
+  CK (cuMemcpyHtoD (in, host.data (), nin));
+  int zero = 0, w = W, h = H, sin = W, sout = which.rfind ("sobel", 0) == 0 ? W : 4 * W, maxv = 255, shift = 0;
+  unsigned mul = 0; float one = 1.0f, fz = 0.0f; int layout[4] = {0, 1, 2, 3};
+  std::vector<void *> args;
+  args = {&in, &zero, &sin, &out, &zero, &sout, &w, &h};
+  unsigned bx, by, gx, gy;
+  if (which == "sobel") { args.push_back (&one); args.push_back (&fz); bx = 64; by = 4; gx = ((W + 3) / 4 + 63) / 64; gy = (H + 3) / 4; }
+  else if (which == "sobel16") { args.push_back (&one); args.push_back (&fz); bx = 16; by = 4; gx = ((W + 15) / 16 + 15) / 16; gy = (H + 3) / 4; }
+  else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
+  CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
+  for (int i = 0; i < 5; i++) {
+    CK (cuEventRecord (e0, 0));
+    CK (cuLaunchKernel (f, gx, gy, 1, bx, by, 1, 0, 0, args.data (), nullptr));
+    CK (cuEventRecord (e1, 0)); CK (cuEventSynchronize (e1));
+    float ms; CK (cuEventElapsedTime (&ms, e0, e1)); printf ("%s launch %d: %.4f ms\n", which.c_str (), i, ms);
+  }
+  std::vector<unsigned char> o (nout); CK (cuMemcpyDtoH (o.data (), out, nout));
+  unsigned long sum = 0; for (auto v : o) sum += v; printf ("checksum %lu\n", sum);
+  return 0;
+}
