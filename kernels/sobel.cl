@@ -230,6 +230,15 @@ inline int pixel_luma (uint p)  /* a pixel's bytes, little-endian */
 #endif
 }
 
+#if IN_BPP == 3
+/* A 3-byte pixel's luma; the channel order as R_OFF, G_OFF, B_OFF say. */
+inline int rgb_luma (uchar4 p)
+{
+  const int c[3] = { p.s0, p.s1, p.s2 };
+  return (77 * c[R_OFF] + 150 * c[G_OFF] + 29 * c[B_OFF] + 128) >> 8;
+}
+#endif
+
 /* Luma of the pixels x .. x+3 (x a multiple of 4) of a row. */
 inline int4 luma4 (__global const uchar * row, int x)
 {
@@ -239,10 +248,13 @@ inline int4 luma4 (__global const uchar * row, int x)
   const uint4 v = *(__global const uint4 *) (row + 4 * x);
   return (int4) (pixel_luma (v.x), pixel_luma (v.y), pixel_luma (v.z), pixel_luma (v.w));
 #else
+  /* 12 bytes as three 32-bit words, regrouped byte-wise into 4 pixels (not
+   * by shifting word pairs: LLVM makes funnel shifts of that, which some
+   * OpenCL implementations, Oclgrind among them, cannot run). */
   __global const uint *p = (__global const uint *) (row + 3 * x);
-  const uint a = p[0], b = p[1], c = p[2];
-  return (int4) (pixel_luma (a), pixel_luma ((a >> 24) | (b << 8)),
-      pixel_luma ((b >> 16) | (c << 16)), pixel_luma (c >> 8));
+  const uchar4 a = as_uchar4 (p[0]), b = as_uchar4 (p[1]), c = as_uchar4 (p[2]);
+  return (int4) (rgb_luma ((uchar4) (a.s012, 0)), rgb_luma ((uchar4) (a.s3, b.s01, 0)),
+      rgb_luma ((uchar4) (b.s23, c.s0, 0)), rgb_luma ((uchar4) (c.s123, 0)));
 #endif
 }
 
