@@ -12,7 +12,9 @@
  *       --section ComputeWorkloadAnalysis --section Occupancy ./cl-ncu sobel
  *
  * Kernels: sobel (sobel_narrow, GRAY8), sobel16 (the 16-pixel kernel),
- * malvar, bilinear (debayer, 8-bit rggb to RGBA, aligned variant). */
+ * malvar, bilinear (debayer, 8-bit rggb to RGBA, aligned variant), conv3
+ * (convolve_3x3_aligned, RGBA; its __constant weights are read from global
+ * memory here, as CUDA launches have no OpenCL constant buffers). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -39,8 +41,11 @@ static std::string ptx_of (const std::string &src, const std::string &opts) {
   auto bins = p.getInfo<CL_PROGRAM_BINARIES> ();
   std::string ptx (bins[0].begin (), bins[0].end ());
   ptx.erase (std::remove (ptx.begin (), ptx.end (), '\0'), ptx.end ());
-  /* OpenCL's global offsets live in environment registers: zero here. */
-  return std::regex_replace (ptx, std::regex ("%envreg[0-9]+"), "0");
+  /* OpenCL's global offsets live in environment registers: zero here.
+   * __constant arguments become global pointers. */
+  ptx = std::regex_replace (ptx, std::regex ("%envreg[0-9]+"), "0");
+  ptx = std::regex_replace (ptx, std::regex ("\\.ptr \\.const"), ".ptr .global");
+  return std::regex_replace (ptx, std::regex ("ld\\.const"), "ld.global");
 }
 
 int main (int argc, char **argv) {
@@ -49,21 +54,31 @@ int main (int argc, char **argv) {
   std::string src = slurp ("kernels/common.cl"), opts, name;
   if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
   else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
+  else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   std::string ptx = ptx_of (src, opts);
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
-  const size_t nin = (size_t) W * H, nout = which.rfind ("sobel", 0) == 0 ? nin : nin * 4;
+  const bool sobel = which.rfind ("sobel", 0) == 0, conv = which == "conv3";
+  const size_t nin = (size_t) W * H * (conv ? 4 : 1), nout = sobel ? nin : (size_t) W * H * 4;
   CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
   std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
   CK (cuMemcpyHtoD (in, host.data (), nin));
-  int zero = 0, w = W, h = H, sin = W, sout = which.rfind ("sobel", 0) == 0 ? W : 4 * W, maxv = 255, shift = 0;
+  int zero = 0, w = W, h = H, sin = conv ? 4 * W : W, sout = sobel ? W : 4 * W, maxv = 255, shift = 0;
   unsigned mul = 0; float one = 1.0f, fz = 0.0f; int layout[4] = {0, 1, 2, 3};
+  /* conv3: a [1 2 1]^2 / 16 blur, colour lanes; 9 taps + 2 x 3 factors */
+  std::vector<float> wv (4 * 15, 0.0f);
+  const float taps[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
+  for (int i = 0; i < 9; i++) for (int c = 0; c < 3; c++) wv[4 * i + c] = taps[i];
+  CUdeviceptr weights; CK (cuMemAlloc (&weights, wv.size () * sizeof (float)));
+  CK (cuMemcpyHtoD (weights, wv.data (), wv.size () * sizeof (float)));
+  float scale[4] = {1 / 16.f, 1 / 16.f, 1 / 16.f, 0}, bias[4] = {0, 0, 0, 0};
   std::vector<void *> args;
   args = {&in, &zero, &sin, &out, &zero, &sout, &w, &h};
   unsigned bx, by, gx, gy;
   if (which == "sobel") { args.push_back (&one); args.push_back (&fz); bx = 64; by = 4; gx = ((W + 3) / 4 + 63) / 64; gy = (H + 3) / 4; }
   else if (which == "sobel16") { args.push_back (&one); args.push_back (&fz); bx = 16; by = 4; gx = ((W + 15) / 16 + 15) / 16; gy = (H + 3) / 4; }
+  else if (conv) { args.insert (args.end (), {&weights, scale, bias, &zero}); bx = 16; by = 8; gx = ((W + 3) / 4 + 15) / 16; gy = (H + 7) / 8; }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
   for (int i = 0; i < 5; i++) {
