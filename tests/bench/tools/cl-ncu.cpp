@@ -14,7 +14,9 @@
  * Kernels: sobel (sobel_narrow, GRAY8), sobel16 (the 16-pixel kernel),
  * malvar, bilinear (debayer, 8-bit rggb to RGBA, aligned variant), conv3
  * (convolve_3x3_aligned, RGBA; its __constant weights are read from global
- * memory here, as CUDA launches have no OpenCL constant buffers). */
+ * memory here, as CUDA launches have no OpenCL constant buffers), conv7
+ * (the separable 7x7 Gaussian, RGBA: convolve_rows then convolve_columns,
+ * two launches per round: profile with --launch-count 2). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -54,12 +56,17 @@ int main (int argc, char **argv) {
   std::string src = slurp ("kernels/common.cl"), opts, name;
   if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
   else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
+  else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
   else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   std::string ptx = ptx_of (src, opts);
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
-  const bool sobel = which.rfind ("sobel", 0) == 0, conv = which == "conv3";
+  const bool sobel = which.rfind ("sobel", 0) == 0, conv = which.rfind ("conv", 0) == 0;
+  const int n = which == "conv7" ? 7 : 3;
+  CUfunction f2 = nullptr;
+  if (n == 7)
+    CK (cuModuleGetFunction (&f2, m, "convolve_columns"));
   const size_t nin = (size_t) W * H * (conv ? 4 : 1), nout = sobel ? nin : (size_t) W * H * 4;
   CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
   std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
@@ -67,23 +74,43 @@ int main (int argc, char **argv) {
   int zero = 0, w = W, h = H, sin = conv ? 4 * W : W, sout = sobel ? W : 4 * W, maxv = 255, shift = 0;
   unsigned mul = 0; float one = 1.0f, fz = 0.0f; int layout[4] = {0, 1, 2, 3};
   /* conv3: a [1 2 1]^2 / 16 blur, colour lanes; 9 taps + 2 x 3 factors */
-  std::vector<float> wv (4 * 15, 0.0f);
-  const float taps[9] = {1, 2, 1, 2, 4, 2, 1, 2, 1};
-  for (int i = 0; i < 9; i++) for (int c = 0; c < 3; c++) wv[4 * i + c] = taps[i];
+  /* conv7: the binomial 7x7 Gaussian, its row and column factors after the taps */
+  std::vector<float> wv (4 * (n * n + 2 * n), 0.0f);
+  const float b3[3] = {1, 2, 1}, b7[7] = {1, 6, 15, 20, 15, 6, 1};
+  const float *b = n == 7 ? b7 : b3;
+  for (int y = 0; y < n; y++)
+    for (int x = 0; x < n; x++)
+      for (int c = 0; c < 3; c++) {
+        wv[4 * (y * n + x) + c] = b[y] * b[x];
+        wv[4 * (n * n + x) + c] = b[x];
+        wv[4 * (n * n + n + x) + c] = b[x];
+      }
   CUdeviceptr weights; CK (cuMemAlloc (&weights, wv.size () * sizeof (float)));
   CK (cuMemcpyHtoD (weights, wv.data (), wv.size () * sizeof (float)));
-  float scale[4] = {1 / 16.f, 1 / 16.f, 1 / 16.f, 0}, bias[4] = {0, 0, 0, 0};
+  const float norm = n == 7 ? 1 / 4096.f : 1 / 16.f;
+  float scale[4] = {norm, norm, norm, 0}, bias[4] = {0, 0, 0, 0};
+  CUdeviceptr tmp = 0;
+  if (n == 7)
+    CK (cuMemAlloc (&tmp, (size_t) W * H * 16));
+  std::vector<void *> args2;
   std::vector<void *> args;
   args = {&in, &zero, &sin, &out, &zero, &sout, &w, &h};
   unsigned bx, by, gx, gy;
   if (which == "sobel") { args.push_back (&one); args.push_back (&fz); bx = 64; by = 4; gx = ((W + 3) / 4 + 63) / 64; gy = (H + 3) / 4; }
   else if (which == "sobel16") { args.push_back (&one); args.push_back (&fz); bx = 16; by = 4; gx = ((W + 15) / 16 + 15) / 16; gy = (H + 3) / 4; }
+  else if (n == 7) {
+    args = {&in, &zero, &sin, &tmp, &w, &h, &weights, &zero};
+    args2 = {&tmp, &in, &zero, &sin, &out, &zero, &sout, &w, &h, &weights, scale, bias, &zero};
+    bx = 16; by = 8; gx = (W + 15) / 16; gy = (H + 7) / 8;
+  }
   else if (conv) { args.insert (args.end (), {&weights, scale, bias, &zero}); bx = 16; by = 8; gx = ((W + 3) / 4 + 15) / 16; gy = (H + 7) / 8; }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
   for (int i = 0; i < 5; i++) {
     CK (cuEventRecord (e0, 0));
     CK (cuLaunchKernel (f, gx, gy, 1, bx, by, 1, 0, 0, args.data (), nullptr));
+    if (f2)
+      CK (cuLaunchKernel (f2, gx, gy, 1, bx, by, 1, 0, 0, args2.data (), nullptr));
     CK (cuEventRecord (e1, 0)); CK (cuEventSynchronize (e1));
     float ms; CK (cuEventElapsedTime (&ms, e0, e1)); printf ("%s launch %d: %.4f ms\n", which.c_str (), i, ms);
   }
