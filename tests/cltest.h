@@ -121,6 +121,18 @@ inline void share_context (GstElement * element)
   gst_context_unref (context);
 }
 
+/* Forces the kernel shapes of `tuning` ("gpu" or "cpu"; nullptr: the
+ * device's own) for the contexts made from now on, the shared one included
+ * (GST_OPENCL_TUNING is read when a context is made). */
+inline void use_tuning (const char *tuning)
+{
+  if (tuning)
+    g_setenv ("GST_OPENCL_TUNING", tuning, TRUE);
+  else
+    g_unsetenv ("GST_OPENCL_TUNING");
+  drop_shared_context ();
+}
+
 /* True under the analysis tools (valgrind, Oclgrind: CLTEST_SMALL=1): the
  * tests keep their small and odd frames and leave out the large ones, which
  * add hours under a tool and nothing that the small ones do not cover. */

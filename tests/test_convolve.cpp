@@ -359,10 +359,8 @@ GST_START_TEST (test_integer_kernels)
   gst_debug_add_log_function (watch_path, nullptr, nullptr);
   uint32_t seed = 7000;
   for (const char *variant : {(const char *) nullptr, "gpu"}) {
-    if (variant) {
-      g_setenv ("GST_OPENCL_TUNING", variant, TRUE);
-      drop_shared_context ();  /* contexts read it when they are made */
-    }
+    if (variant)
+      use_tuning (variant);
     for (size_t fi = 0; fi < G_N_ELEMENTS (formats); fi++) {
       const Format &f = formats[fi];
       for (size_t si = 0; si < G_N_ELEMENTS (sizes); si++) {
@@ -395,8 +393,7 @@ GST_START_TEST (test_integer_kernels)
       }
     }
   }
-  g_unsetenv ("GST_OPENCL_TUNING");
-  drop_shared_context ();
+  use_tuning (nullptr);
   gst_debug_remove_log_function (watch_path);
 }
 GST_END_TEST

@@ -163,8 +163,7 @@ GST_START_TEST (test_aligned_variant)
 {
   /* the block kernels run on every device only when forced (on CPUs the
    * cells variant is the default) */
-  g_setenv ("GST_OPENCL_TUNING", "gpu", TRUE);
-  drop_shared_context ();  /* contexts read it when they are made */
+  use_tuning ("gpu");
   struct { int w, h, pad, row_align; } frames[] = {
     { 64, 10, 0, 4 }, { 65, 9, 0, 4 }, { 68, 11, 16, 16 }, { 64, 10, 4, 4 } };
   uint32_t seed = 4242;
@@ -196,8 +195,7 @@ GST_END_TEST
 static void
 run_variant (const char *variant)
 {
-  g_setenv ("GST_OPENCL_TUNING", variant, TRUE);
-  drop_shared_context ();  /* contexts read it when they are made */
+  use_tuning (variant);
   static const int sizes[][2] = { {137, 7}, {139, 8}, {140, 9}, {203, 13}, {331, 12} };
   struct { const OutFormat *f; int bits; bool cl; int pad; } runs[] = {
     { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 }, { &BGR, 8, false, 0 },
@@ -676,8 +674,7 @@ GST_END_TEST
 static void
 teardown (void)
 {
-  g_unsetenv ("GST_OPENCL_TUNING");
-  cltest::drop_shared_context ();
+  use_tuning (nullptr);
 }
 
 static Suite *

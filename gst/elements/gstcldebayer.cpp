@@ -223,15 +223,6 @@ output_options (const GstVideoInfo * info, cl_int4 * layout)
   return " -D OUT_CH=" + std::to_string (channels) + " -D OUT_16=" + (wide ? "1" : "0");
 }
 
-/* Which kernels to run: the cells variant on CPUs, the block kernels
- * (tuned for GPUs) elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one
- * (gstcl::tuned_for_gpu), so that the tests check both on any device. */
-static bool
-use_cells_variant (GstClContext * ctx)
-{
-  return !gstcl::tuned_for_gpu (ctx);
-}
-
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
@@ -268,7 +259,9 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
     st->built_options[i].clear ();
     st->kernel[i] = cl::Kernel ();
   }
-  st->use_cells = use_cells_variant (ctx);
+  /* The cells variant on CPUs, the block kernels (tuned for GPUs)
+   * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
+  st->use_cells = !gstcl::tuned_for_gpu (ctx);
   const GstVideoFormat out_format = GST_VIDEO_INFO_FORMAT (out_info);
   st->out_words = out_format == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;

@@ -73,13 +73,11 @@ struct SobelSettings {
 /* Negotiated state, built in set_info and on the first frame after a
  * property that selects another kernel variant changed. */
 struct SobelState {
-  std::string format_options;   /* -D options of the input/output formats */
-  std::string out_options;      /* -D options of the output format alone */
-  bool rgb_input = false;
+  std::string format_options;   /* -D options of the formats the kernel reads and writes */
   std::string built_options;    /* options and entry point of `kernel` */
   cl::Kernel kernel;
   /* CPUs with RGB input: a luma plane first (kernels/sobel.cl, luma_plane),
-   * then the GRAY8 kernel on it. */
+   * then the GRAY8 kernel on it. Null otherwise. */
   cl::Kernel luma;
   cl::Buffer luma_buffer;
   GstVideoInfo luma_info;
@@ -128,59 +126,48 @@ gst_cl_sobel_transform_plain_caps (GstClFilter *, GstPadDirection direction, Gst
   return out;
 }
 
-static void
-gst_cl_sobel_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
-    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
-{
-  auto *self = GST_CL_SOBEL (filter);
-  std::string opts;
-  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
-    opts = " -D IN_BPP=" + std::to_string (GST_VIDEO_INFO_COMP_PSTRIDE (in_info, 0)) +
-        " -D R_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R)) +
-        " -D G_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G)) +
-        " -D B_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B));
-  } else {
-    opts = " -D IN_BPP=1";  /* GRAY8, or the Y plane of I420 / NV12 */
-  }
-  const std::string out_opts = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_GRAY16_LE ?
-      " -D OUT_16=1" : " -D OUT_16=0";
-  SobelState *st = self->state;
-  st->format_options = opts + out_opts;
-  st->out_options = out_opts;
-  st->rgb_input = GST_VIDEO_INFO_IS_RGB (in_info);
-  st->built_options.clear ();
-  st->kernel = cl::Kernel ();
-  st->luma = cl::Kernel ();
-  st->luma_buffer = cl::Buffer ();
-}
-
 /* On CPUs, RGB input goes through a luma plane: a pass PoCL vectorises
  * across work-items, then the GRAY8 kernel, 1.5x faster than turning
  * interleaved pixels into luma inside the 16-pixel vectors. Same bytes. */
 static void
-make_luma_plane (GstClContext * ctx, SobelState * st, const GstClFrame * in,
-    GstClFrame * luma)
+prepare_luma_plane (GstClContext * ctx, SobelState * st, const std::string & rgb_options,
+    const GstVideoInfo * in_info)
 {
-  const int width = GST_VIDEO_INFO_WIDTH (&in->info);
-  const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
-  if (!st->luma_buffer () || GST_VIDEO_INFO_WIDTH (&st->luma_info) != width ||
-      GST_VIDEO_INFO_HEIGHT (&st->luma_info) != height) {
-    gst_video_info_set_format (&st->luma_info, GST_VIDEO_FORMAT_GRAY8, width, height);
-    GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) = (width + 15) / 16 * 16;
-    st->luma_buffer = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
-        (size_t) GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) * height);
+  const int width = GST_VIDEO_INFO_WIDTH (in_info), height = GST_VIDEO_INFO_HEIGHT (in_info);
+  gst_video_info_set_format (&st->luma_info, GST_VIDEO_FORMAT_GRAY8, width, height);
+  GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) = (width + 15) / 16 * 16;
+  st->luma_buffer = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) * height);
+  static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
+  const std::string options = rgb_options +
+      " -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=0";  /* unused by luma_plane */
+  st->luma = cl::Kernel (gstcl::program (ctx, source, options), "luma_plane");
+}
+
+static void
+gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
+    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
+{
+  auto *self = GST_CL_SOBEL (filter);
+  SobelState *st = self->state;
+  std::string in_opts = " -D IN_BPP=1";  /* GRAY8, or the Y plane of I420 / NV12 */
+  st->luma = cl::Kernel ();
+  st->luma_buffer = cl::Buffer ();
+  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
+    const std::string rgb_opts = " -D IN_BPP=" +
+        std::to_string (GST_VIDEO_INFO_COMP_PSTRIDE (in_info, 0)) +
+        " -D R_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R)) +
+        " -D G_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G)) +
+        " -D B_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B));
+    if (gstcl::tuned_for_gpu (ctx))
+      in_opts = rgb_opts;
+    else
+      prepare_luma_plane (ctx, st, rgb_opts, in_info);
   }
-  if (!st->luma ()) {
-    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
-    const std::string options = st->format_options +
-        " -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=0";  /* unused by luma_plane */
-    st->luma = cl::Kernel (gstcl::program (ctx, source, options), "luma_plane");
-  }
-  luma->mem = st->luma_buffer ();
-  luma->info = st->luma_info;
-  luma->buffer = nullptr;
-  gstcl::set_frame_args (st->luma, 0, in, luma);
-  gstcl::enqueue_2d (ctx, st->luma, width, height, 64, 1);
+  st->format_options = in_opts + (GST_VIDEO_INFO_FORMAT (out_info) ==
+      GST_VIDEO_FORMAT_GRAY16_LE ? " -D OUT_16=1" : " -D OUT_16=0");
+  st->built_options.clear ();
+  st->kernel = cl::Kernel ();
 }
 
 static GstFlowReturn
@@ -191,18 +178,21 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   SobelState *st = self->state;
   const SobelSettings s = settings_of (self);
 
-  /* Pool buffers of common sizes have 16-byte aligned rows. */
   GstClFrame luma;
-  if (st->rgb_input && !gstcl::tuned_for_gpu (ctx)) {
-    make_luma_plane (ctx, st, in, &luma);
+  if (st->luma ()) {
+    luma.mem = st->luma_buffer ();
+    luma.info = st->luma_info;
+    luma.buffer = nullptr;
+    gstcl::set_frame_args (st->luma, 0, in, &luma);
+    gstcl::enqueue_2d (ctx, st->luma, GST_VIDEO_INFO_WIDTH (&luma.info),
+        GST_VIDEO_INFO_HEIGHT (&luma.info), 64, 1);
     in = &luma;
   }
+  /* Pool buffers of common sizes have 16-byte aligned rows. */
   const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
   /* GPUs take 4 pixels per work-item, CPUs 16 (kernels/sobel.cl). */
   const bool narrow = aligned && gstcl::tuned_for_gpu (ctx);
-  const std::string &format = in == &luma ? " -D IN_BPP=1" + st->out_options :
-      st->format_options;
-  std::string options = format + " -D BORDER=" + std::to_string (s.border) +
+  std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
       " -D ALIGNED=" + (aligned ? "1" : "0");
   const char *entry = narrow ? "sobel_narrow" : "sobel";
