@@ -365,6 +365,175 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
   store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
 }
 
+#ifdef SEP_TW
+/* GPU path for rank-1 kernels, in one pass (no intermediate image in global
+ * memory). A work-group of SEP_TW x SEP_TH items makes a tile of SEP_TW x
+ * (SEP_TH * SEP_S) outputs:
+ *   1. the row pass: the tile's SEP_TW columns of its SEP_ROWS input rows,
+ *      four adjacent outputs per step, each step reading its 4 + 2R pixels
+ *      in whole 16-byte (or 4- or 12-byte) groups when rows are aligned, into
+ *      local memory as one float plane per colour channel (planes, not float4:
+ *      four adjacent floats of one plane are one conflict-free 16-byte store);
+ *   2. the column pass: each item one column, SEP_S outputs, reading its
+ *      SEP_S + N - 1 row sums once each.
+ * Borders are separable (each axis clamps, mirrors or zeroes on its own), so
+ * the row pass applies the horizontal rule, the choice of input row the
+ * vertical one. Colour lanes only: alpha and x bytes are copied. */
+#define SEP_ROWS (SEP_TH * SEP_S + N - 1)
+#define SEP_STEPS (SEP_ROWS * (SEP_TW / 4))  /* row-pass steps of 4 outputs */
+#define SEP_G ((R + 3) / 4)                  /* 4-pixel groups read each side */
+#if LAYOUT == LAYOUT_GRAY
+#define SEP_PLANES 1
+typedef float sep_t;
+#define SEP_OF(p) convert_float (p)
+#define SEP_W(v) (v)
+#else
+#define SEP_PLANES 3
+typedef float3 sep_t;
+#define SEP_OF(p) convert_float3 ((p).xyz)
+#define SEP_W(v) ((v).xyz)
+#endif
+
+/* The 4 pixels x .. x+3 of an aligned row (x a multiple of 4), colour in
+ * xyz as load_pixel() gives them. */
+inline void load_group (__global const uchar * row, int x, pix_t * q)
+{
+#if BPP == 4
+  const uint4 v = *(__global const uint4 *) (row + 4 * x);
+  q[0] = as_uchar4 (v.x);
+  q[1] = as_uchar4 (v.y);
+  q[2] = as_uchar4 (v.z);
+  q[3] = as_uchar4 (v.w);
+#if LAYOUT == LAYOUT_ALPHA_FIRST
+  for (int i = 0; i < 4; i++)
+    q[i] = q[i].yzwx;
+#endif
+#elif BPP == 3
+  /* 12 bytes as three words, regrouped byte-wise (see sobel.cl's luma4) */
+  __global const uint *p = (__global const uint *) (row + 3 * x);
+  const uchar4 a = as_uchar4 (p[0]), b = as_uchar4 (p[1]), c = as_uchar4 (p[2]);
+  q[0] = (uchar4) (a.s012, 0);
+  q[1] = (uchar4) (a.s3, b.s01, 0);
+  q[2] = (uchar4) (b.s23, c.s0, 0);
+  q[3] = (uchar4) (c.s123, 0);
+#else
+  const uchar4 v = *(__global const uchar4 *) (row + x);
+  q[0] = v.s0;
+  q[1] = v.s1;
+  q[2] = v.s2;
+  q[3] = v.s3;
+#endif
+}
+
+/* `aligned`: offsets and row strides are multiples of 16 bytes. */
+__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
+void convolve_separable (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border, int aligned)
+{
+  /* float4 so that every 4-float run is 16-byte aligned */
+  __local float4 sums[SEP_PLANES][SEP_ROWS][SEP_TW / 4];
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
+  in += in_offset;
+  out += out_offset;
+
+  sep_t wr[N];
+  for (int k = 0; k < N; k++)
+    wr[k] = SEP_W (w[W_ROWS + k]);
+  /* Whether every group the tile's steps read lies in the row. */
+  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
+  for (int step = ly * SEP_TW + lx; step < SEP_STEPS; step += SEP_TW * SEP_TH) {
+    const int r = step / (SEP_TW / 4);
+    const int c = (step - r * (SEP_TW / 4)) * 4;
+    const int x = tx + c, yy = ty - R + r;
+    /* the pixels x - 4G .. x + 3 + 4G of the row, the window at [4G - R] */
+    pix_t q[4 + 8 * SEP_G];
+    if (border == BORDER_CONSTANT && (yy < 0 || yy >= height)) {
+      for (int i = 0; i < 4 + 8 * SEP_G; i++)
+        q[i] = 0;
+    } else {
+      __global const uchar *row = in + (size_t) border_index (yy, height, border) * in_stride;
+      if (fast) {
+        for (int g = 0; g < 1 + 2 * SEP_G; g++)
+          load_group (row, x - 4 * SEP_G + 4 * g, q + 4 * g);
+      } else {
+        for (int i = 0; i < 4 + 8 * SEP_G; i++) {
+          const int xx = x - 4 * SEP_G + i;
+          q[i] = border == BORDER_CONSTANT && (xx < 0 || xx >= width) ? (pix_t) 0 :
+              load_pixel (row + (size_t) border_index (xx, width, border) * BPP);
+        }
+      }
+    }
+    sep_t p[4 + 2 * R];
+    for (int i = 0; i < 4 + 2 * R; i++)
+      p[i] = SEP_OF (q[4 * SEP_G - R + i]);
+    sep_t s[4];
+    for (int o = 0; o < 4; o++) {
+      s[o] = 0;
+      for (int k = 0; k < N; k++)
+        s[o] += wr[k] * p[o + k];
+    }
+#if SEP_PLANES == 1
+    sums[0][r][c / 4] = (float4) (s[0], s[1], s[2], s[3]);
+#else
+    sums[0][r][c / 4] = (float4) (s[0].x, s[1].x, s[2].x, s[3].x);
+    sums[1][r][c / 4] = (float4) (s[0].y, s[1].y, s[2].y, s[3].y);
+    sums[2][r][c / 4] = (float4) (s[0].z, s[1].z, s[2].z, s[3].z);
+#endif
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int x = tx + lx;
+  if (x >= width)
+    return;
+  sep_t wc[N];
+  for (int k = 0; k < N; k++)
+    wc[k] = SEP_W (w[W_COLS + k]);
+  const __local float *plane = (const __local float *) sums;
+  const int plane_size = SEP_ROWS * SEP_TW;
+  sep_t v[SEP_S + N - 1];
+  for (int i = 0; i < SEP_S + N - 1; i++) {
+    const int at = (ly * SEP_S + i) * SEP_TW + lx;
+#if SEP_PLANES == 1
+    v[i] = plane[at];
+#else
+    v[i] = (float3) (plane[at], plane[plane_size + at], plane[2 * plane_size + at]);
+#endif
+  }
+  const sep_t sc = SEP_W (scale), bi = SEP_W (bias);
+  for (int o = 0; o < SEP_S; o++) {
+    const int y = ty + ly * SEP_S + o;
+    if (y >= height)
+      return;
+    sep_t sum = 0;
+    for (int k = 0; k < N; k++)
+      sum += wc[k] * v[o + k];
+    const sep_t value = sum * sc + bi;
+    __global uchar *dst = out + (size_t) y * out_stride + (size_t) x * BPP;
+    __global const uchar *src = in + (size_t) y * in_stride + (size_t) x * BPP;
+#if LAYOUT == LAYOUT_GRAY
+    dst[0] = convert_uchar_sat_rte (value);
+#elif LAYOUT == LAYOUT_RGB
+    vstore3 (convert_uchar3_sat_rte (value), 0, dst);
+#else
+    const uchar3 rgb = convert_uchar3_sat_rte (value);
+    if (aligned) {
+      /* one 4-byte access each way (vload4/vstore4 promise byte alignment) */
+      const uchar4 centre = *(__global const uchar4 *) src;
+#if LAYOUT == LAYOUT_ALPHA_LAST
+      *(__global uchar4 *) dst = (uchar4) (rgb, centre.s3);
+#else
+      *(__global uchar4 *) dst = (uchar4) (centre.s0, rgb);
+#endif
+    } else {
+      store_pixel (dst, src, (float4) (value, 0.0f));
+    }
+#endif
+  }
+}
+#endif
+
 /* CPU (PoCL) path for rank-1 kernels whose factors are small integers
  * (binomial Gaussians, boxes, ...): out = sum (col[i] row[j] pixel), exact,
  * then times scale plus bias as above. `fx` holds row[0 .. N) then

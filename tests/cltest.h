@@ -121,11 +121,24 @@ inline void share_context (GstElement * element)
   gst_context_unref (context);
 }
 
+/* The process's own GST_OPENCL_TUNING (the gpu-tuning suite sets it), or
+ * nullptr. */
+inline const char *own_tuning ()
+{
+  static const std::string own = g_getenv ("GST_OPENCL_TUNING") ?
+      g_getenv ("GST_OPENCL_TUNING") : "";
+  return own.empty () ? nullptr : own.c_str ();
+}
+
 /* Forces the kernel shapes of `tuning` ("gpu" or "cpu"; nullptr: the
- * device's own) for the contexts made from now on, the shared one included
- * (GST_OPENCL_TUNING is read when a context is made). */
+ * process's own setting, else the device's) for the contexts made from now
+ * on, the shared one included (GST_OPENCL_TUNING is read when a context is
+ * made). */
 inline void use_tuning (const char *tuning)
 {
+  const char *own = own_tuning ();
+  if (!tuning)
+    tuning = own;
   if (tuning)
     g_setenv ("GST_OPENCL_TUNING", tuning, TRUE);
   else

@@ -19,6 +19,9 @@ constexpr int kTiledMinSide = 7;
  * intermediate image costs more than the 3 taps it saves). */
 constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
+/* The GPU variant's one-pass rank-1 kernel: work-group kSepW x kSepH, each
+ * item kSepRows outputs of one column (SEP_TW, SEP_TH, SEP_S). */
+constexpr int kSepW = 64, kSepH = 4, kSepRows = 8;
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
 constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 16;  /* FX_STRIP */
@@ -327,6 +330,17 @@ Engine::uses_separable () const
 }
 
 bool
+Engine::uses_one_pass () const
+{
+  if (cpu_variant_ || !one_pass_usable_ || weights_.n < 3)
+    return false;
+  if (layout_ == GRAY)
+    return weights_.channel[Weights::kGray].separable;
+  return weights_.channel[0].separable && weights_.channel[1].separable &&
+      weights_.channel[2].separable;
+}
+
+bool
 Engine::uses_fixed () const
 {
   const int n = weights_.n;
@@ -353,7 +367,8 @@ Engine::build (GstClContext * ctx)
   const int n = weights_.n;
   const std::string options = " -D N=" + std::to_string (n) + " -D LAYOUT=" +
       std::to_string (layout_) + " -D TILE_W=" + std::to_string (kTileW) +
-      " -D TILE_H=" + std::to_string (kTileH);
+      " -D TILE_H=" + std::to_string (kTileH) + " -D SEP_TW=" + std::to_string (kSepW) +
+      " -D SEP_TH=" + std::to_string (kSepH) + " -D SEP_S=" + std::to_string (kSepRows);
   cl::Program program = gstcl::program (ctx, source, options);
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
@@ -362,6 +377,7 @@ Engine::build (GstClContext * ctx)
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
+  one_pass_ = cl::Kernel (program, "convolve_separable");
   /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
    * work-items rather than the GPU kernels' per-pixel float4 work. */
   cpu_variant_ = !gstcl::tuned_for_gpu (ctx);
@@ -372,6 +388,10 @@ Engine::build (GstClContext * ctx)
   tiled_usable_ = tiled_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
       (size_t) kTileW * kTileH &&
       tiled_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
+      device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  one_pass_usable_ = one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
+      (size_t) kSepW * kSepH &&
+      one_pass_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   built_n_ = n;
 }
@@ -474,6 +494,18 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     }
     k.setArg (i + 2, (cl_int) border);
   };
+
+  if (uses_one_pass ()) {
+    log_path ("one-pass separable");
+    gstcl::set_frame_args (one_pass_, 0, in, out);
+    one_pass_.setArg (8, weights_buffer_);
+    set_tail (one_pass_, 9);
+    one_pass_.setArg (12, (cl_int) (gstcl::rows_aligned_16 (in) &&
+            gstcl::rows_aligned_16 (out)));
+    gstcl::enqueue_2d (ctx, one_pass_, (width + kSepW - 1) / kSepW * kSepW,
+        (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
+    return;
+  }
 
   if (uses_separable ()) {
     log_path ("separable");

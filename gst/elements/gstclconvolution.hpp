@@ -85,6 +85,9 @@ public:
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
   /* Whether the current weights run as two 1-D passes. */
   bool uses_separable () const;
+  /* Whether they run in one pass through local memory (GPU variant, rank 1,
+   * N >= 3). */
+  bool uses_one_pass () const;
   /* Whether they run on the CPU variant's integer path (built for CPUs, or
    * forced with GST_OPENCL_TUNING=cpu|gpu, see docs/clconvolve.md). */
   bool uses_fixed () const;
@@ -107,6 +110,8 @@ private:
   cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;
   cl::Kernel fast3x3_aligned_; /* GRAY and 4-byte layouts, 16-byte aligned rows */
   bool tiled_usable_ = false;
+  cl::Kernel one_pass_;        /* convolve_separable */
+  bool one_pass_usable_ = false;
   bool cpu_variant_ = false;   /* of the context built for */
   cl::Kernel fixed_;
   cl::Buffer fixed_buffer_;    /* fixed_row then fixed_col, int */
