@@ -380,8 +380,12 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
  * the row pass applies the horizontal rule, the choice of input row the
  * vertical one. Colour lanes only: alpha and x bytes are copied. */
 #define SEP_ROWS (SEP_TH * SEP_S + N - 1)
-#define SEP_STEPS (SEP_ROWS * (SEP_TW / 4))  /* row-pass steps of 4 outputs */
+#ifndef SEP_PX
+#define SEP_PX 4                             /* outputs per row-pass step */
+#endif
+#define SEP_STEPS (SEP_ROWS * (SEP_TW / SEP_PX))  /* row-pass steps */
 #define SEP_G ((R + 3) / 4)                  /* 4-pixel groups read each side */
+#define SEP_SPAN (SEP_PX + 8 * SEP_G)        /* pixels a step reads */
 #if LAYOUT == LAYOUT_GRAY
 #define SEP_PLANES 1
 typedef float sep_t;
@@ -425,71 +429,70 @@ inline void load_group (__global const uchar * row, int x, pix_t * q)
 #endif
 }
 
-/* `aligned`: offsets and row strides are multiples of 16 bytes. */
-__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
-void convolve_separable (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height,
-    __constant acc_t * w, acc_t scale, acc_t bias, int border, int aligned)
+/* Input row yy, border rule applied; nullptr (with BORDER_CONSTANT) when it
+ * lies outside the image. */
+inline __global const uchar *sep_row (__global const uchar * in, int in_stride, int yy,
+    int height, int border)
 {
-  /* float4 so that every 4-float run is 16-byte aligned */
-  __local float4 sums[SEP_PLANES][SEP_ROWS][SEP_TW / 4];
-  const int lx = get_local_id (0), ly = get_local_id (1);
-  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
-  in += in_offset;
-  out += out_offset;
+  if (border == BORDER_CONSTANT && (yy < 0 || yy >= height))
+    return 0;
+  return in + (size_t) border_index (yy, height, border) * in_stride;
+}
 
-  sep_t wr[N];
-  for (int k = 0; k < N; k++)
-    wr[k] = SEP_W (w[W_ROWS + k]);
-  /* Whether every group the tile's steps read lies in the row. */
-  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
-  for (int step = ly * SEP_TW + lx; step < SEP_STEPS; step += SEP_TW * SEP_TH) {
-    const int r = step / (SEP_TW / 4);
-    const int c = (step - r * (SEP_TW / 4)) * 4;
-    const int x = tx + c, yy = ty - R + r;
-    /* the pixels x - 4G .. x + 3 + 4G of the row, the window at [4G - R] */
-    pix_t q[4 + 8 * SEP_G];
-    if (border == BORDER_CONSTANT && (yy < 0 || yy >= height)) {
-      for (int i = 0; i < 4 + 8 * SEP_G; i++)
-        q[i] = 0;
-    } else {
-      __global const uchar *row = in + (size_t) border_index (yy, height, border) * in_stride;
-      if (fast) {
-        for (int g = 0; g < 1 + 2 * SEP_G; g++)
-          load_group (row, x - 4 * SEP_G + 4 * g, q + 4 * g);
-      } else {
-        for (int i = 0; i < 4 + 8 * SEP_G; i++) {
-          const int xx = x - 4 * SEP_G + i;
-          q[i] = border == BORDER_CONSTANT && (xx < 0 || xx >= width) ? (pix_t) 0 :
-              load_pixel (row + (size_t) border_index (xx, width, border) * BPP);
-        }
-      }
+/* Row pass, float weights: the sums of outputs x .. x+3 of `row`. `fast`:
+ * the step's groups lie inside the row and are aligned. */
+inline void row_sums (__global const uchar * row, int x, int width, int border, bool fast,
+    const sep_t * wr, sep_t * s)
+{
+  pix_t q[SEP_SPAN];   /* the pixels x - 4G .. x + 3 + 4G */
+  if (!row) {
+    for (int i = 0; i < SEP_SPAN; i++)
+      q[i] = 0;
+  } else if (fast) {
+    for (int g = 0; g < SEP_PX / 4 + 2 * SEP_G; g++)
+      load_group (row, x - 4 * SEP_G + 4 * g, q + 4 * g);
+  } else {
+    for (int i = 0; i < SEP_SPAN; i++) {
+      const int xx = x - 4 * SEP_G + i;
+      q[i] = border == BORDER_CONSTANT && (xx < 0 || xx >= width) ? (pix_t) 0 :
+          load_pixel (row + (size_t) border_index (xx, width, border) * BPP);
     }
-    sep_t p[4 + 2 * R];
-    for (int i = 0; i < 4 + 2 * R; i++)
-      p[i] = SEP_OF (q[4 * SEP_G - R + i]);
-    sep_t s[4];
-    for (int o = 0; o < 4; o++) {
-      s[o] = 0;
-      for (int k = 0; k < N; k++)
-        s[o] += wr[k] * p[o + k];
-    }
+  }
+  sep_t p[SEP_PX + 2 * R];
+  for (int i = 0; i < SEP_PX + 2 * R; i++)
+    p[i] = SEP_OF (q[4 * SEP_G - R + i]);
+  for (int o = 0; o < SEP_PX; o++) {
+    s[o] = 0;
+    for (int k = 0; k < N; k++)
+      s[o] += wr[k] * p[o + k];
+  }
+}
+
+/* The sums of a step into the planes, row r, columns c .. c+SEP_PX-1. */
+inline void store_sums (__local float4 * sums, int r, int c, const sep_t * s)
+{
+  __local float4 *at = sums + r * (SEP_TW / 4) + c / 4;
+  for (int i = 0; i < SEP_PX / 4; i++, at++, s += 4) {
 #if SEP_PLANES == 1
-    sums[0][r][c / 4] = (float4) (s[0], s[1], s[2], s[3]);
+    at[0] = (float4) (s[0], s[1], s[2], s[3]);
 #else
-    sums[0][r][c / 4] = (float4) (s[0].x, s[1].x, s[2].x, s[3].x);
-    sums[1][r][c / 4] = (float4) (s[0].y, s[1].y, s[2].y, s[3].y);
-    sums[2][r][c / 4] = (float4) (s[0].z, s[1].z, s[2].z, s[3].z);
+    const int plane = SEP_ROWS * (SEP_TW / 4);
+    at[0] = (float4) (s[0].x, s[1].x, s[2].x, s[3].x);
+    at[plane] = (float4) (s[0].y, s[1].y, s[2].y, s[3].y);
+    at[2 * plane] = (float4) (s[0].z, s[1].z, s[2].z, s[3].z);
 #endif
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
+}
 
+/* Column pass of item (lx, ly): column tx + lx, rows ty + ly * SEP_S on. */
+inline void column_pass (__local const float4 * sums, __global const uchar * in, int in_stride,
+    __global uchar * out, int out_stride, int width, int height, int tx, int ty,
+    const sep_t * wc, sep_t scale, sep_t bias, int aligned)
+{
+  const int lx = get_local_id (0), ly = get_local_id (1);
   const int x = tx + lx;
   if (x >= width)
     return;
-  sep_t wc[N];
-  for (int k = 0; k < N; k++)
-    wc[k] = SEP_W (w[W_COLS + k]);
   const __local float *plane = (const __local float *) sums;
   const int plane_size = SEP_ROWS * SEP_TW;
   sep_t v[SEP_S + N - 1];
@@ -501,7 +504,6 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
     v[i] = (float3) (plane[at], plane[plane_size + at], plane[2 * plane_size + at]);
 #endif
   }
-  const sep_t sc = SEP_W (scale), bi = SEP_W (bias);
   for (int o = 0; o < SEP_S; o++) {
     const int y = ty + ly * SEP_S + o;
     if (y >= height)
@@ -509,7 +511,7 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
     sep_t sum = 0;
     for (int k = 0; k < N; k++)
       sum += wc[k] * v[o + k];
-    const sep_t value = sum * sc + bi;
+    const sep_t value = sum * scale + bias;
     __global uchar *dst = out + (size_t) y * out_stride + (size_t) x * BPP;
     __global const uchar *src = in + (size_t) y * in_stride + (size_t) x * BPP;
 #if LAYOUT == LAYOUT_GRAY
@@ -532,6 +534,123 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
 #endif
   }
 }
+
+/* `aligned`: offsets and row strides are multiples of 16 bytes. */
+__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
+void convolve_separable (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border, int aligned)
+{
+  /* float4 so that every 4-float run is 16-byte aligned */
+  __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
+  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
+  in += in_offset;
+  out += out_offset;
+
+  sep_t wr[N];
+  for (int k = 0; k < N; k++)
+    wr[k] = SEP_W (w[W_ROWS + k]);
+  /* Whether every group the tile's steps read lies in the row. */
+  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
+  for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
+      step += SEP_TW * SEP_TH) {
+    const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
+    sep_t s[SEP_PX];
+    row_sums (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width, border,
+        fast, wr, s);
+    store_sums (sums, r, c, s);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  sep_t wc[N];
+  for (int k = 0; k < N; k++)
+    wc[k] = SEP_W (w[W_COLS + k]);
+  column_pass (sums, in, in_stride, out, out_stride, width, height, tx, ty, wc,
+      SEP_W (scale), SEP_W (bias), aligned);
+}
+
+#if BPP == 4
+/* 4-byte pixels, rank-1 kernels whose row factors are small non-negative
+ * integers (`fx`: row[0 .. N) then col[0 .. N), as for convolve_fixed; the
+ * host checks 255 * sum row < 2^16 and 255 * sum row * sum |col| < 2^24):
+ * the row pass works on two bytes per 32-bit word (bytes 0 and 2, bytes 1
+ * and 3, in 16-bit lanes), one integer multiply-add for two channels; the
+ * column pass as above on the exact integer sums, then times `scale` plus
+ * `bias`. */
+inline void row_sums_int (__global const uchar * row, int x, int width, int border,
+    bool fast, const uint * k, sep_t * s)
+{
+  uint q[SEP_SPAN];    /* the raw pixels x - 4G .. x + 3 + 4G */
+  if (!row) {
+    for (int i = 0; i < SEP_SPAN; i++)
+      q[i] = 0;
+  } else if (fast) {
+    for (int g = 0; g < SEP_PX / 4 + 2 * SEP_G; g++) {
+      const uint4 v = *(__global const uint4 *) (row + 4 * (x - 4 * SEP_G + 4 * g));
+      q[4 * g] = v.x;
+      q[4 * g + 1] = v.y;
+      q[4 * g + 2] = v.z;
+      q[4 * g + 3] = v.w;
+    }
+  } else {
+    for (int i = 0; i < SEP_SPAN; i++) {
+      const int xx = x - 4 * SEP_G + i;
+      q[i] = border == BORDER_CONSTANT && (xx < 0 || xx >= width) ? 0u :
+          as_uint (vload4 (0, row + (size_t) border_index (xx, width, border) * 4));
+    }
+  }
+  uint even[SEP_PX + 2 * R], odd[SEP_PX + 2 * R];
+  for (int i = 0; i < SEP_PX + 2 * R; i++) {
+    const uint v = q[4 * SEP_G - R + i];
+    even[i] = v & 0x00ff00ffu;
+    odd[i] = (v >> 8) & 0x00ff00ffu;
+  }
+  for (int o = 0; o < SEP_PX; o++) {
+    uint se = 0, so = 0;
+    for (int j = 0; j < N; j++) {
+      se += k[j] * even[o + j];
+      so += k[j] * odd[o + j];
+    }
+    /* colour lanes in memory order: bytes 0 1 2 (alpha last), 1 2 3 (first) */
+#if LAYOUT == LAYOUT_ALPHA_LAST
+    s[o] = (float3) ((float) (se & 0xffffu), (float) (so & 0xffffu), (float) (se >> 16));
+#else
+    s[o] = (float3) ((float) (so & 0xffffu), (float) (se >> 16), (float) (so >> 16));
+#endif
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
+void convolve_separable_int (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant int *fx, float scale, float bias, int border, int aligned)
+{
+  __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
+  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
+  in += in_offset;
+  out += out_offset;
+
+  uint k[N];
+  for (int j = 0; j < N; j++)
+    k[j] = (uint) fx[j];
+  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
+  for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
+      step += SEP_TW * SEP_TH) {
+    const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
+    sep_t s[SEP_PX];
+    row_sums_int (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width,
+        border, fast, k, s);
+    store_sums (sums, r, c, s);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  sep_t wc[N];
+  for (int j = 0; j < N; j++)
+    wc[j] = (sep_t) ((float) fx[N + j]);
+  column_pass (sums, in, in_stride, out, out_stride, width, height, tx, ty, wc,
+      (sep_t) (scale), (sep_t) (bias), aligned);
+}
+#endif
 #endif
 
 /* CPU (PoCL) path for rank-1 kernels whose factors are small integers

@@ -320,8 +320,8 @@ integer_kernel (const std::vector<double> &row, const std::vector<double> &col, 
   return k;
 }
 
-/* Set by the log function below when the engine logs its integer path. */
-static gint integer_path_logged;
+/* Set by the log function below when the engine logs its integer paths. */
+static gint integer_path_logged, one_pass_int_logged;
 
 static void
 watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gchar *,
@@ -330,6 +330,9 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
   if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
       strstr (gst_debug_message_get (message), "CPU integer separable path"))
     g_atomic_int_set (&integer_path_logged, 1);
+  if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
+      strstr (gst_debug_message_get (message), "one-pass integer separable path"))
+    g_atomic_int_set (&one_pass_int_logged, 1);
 }
 
 /* Kernels with small integer factors (binomial Gaussians, boxes, negative
@@ -372,6 +375,7 @@ GST_START_TEST (test_integer_kernels)
         gst_harness_set_src_caps_str (h, caps_string (f.name, sizes[si][0],
                 sizes[si][1]).c_str ());
         g_atomic_int_set (&integer_path_logged, 0);
+        g_atomic_int_set (&one_pass_int_logged, 0);
         for (const Case &kc : kernels) {
           Conv conv;
           conv.main = kc.k;
@@ -389,6 +393,10 @@ GST_START_TEST (test_integer_kernels)
               f.name, sizes[si][0], sizes[si][1]);
         else
           fail_unless_equals_int (g_atomic_int_get (&integer_path_logged), big_enough);
+        /* GPU variant: 4-byte formats take the one-pass integer kernel (every
+         * kernel here has non-negative row factors). */
+        fail_unless_equals_int (g_atomic_int_get (&one_pass_int_logged),
+            (variant || !cpu_variant) && f.bpp == 4);
         gst_object_unref (c);
         gst_harness_teardown (h);
       }

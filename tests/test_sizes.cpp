@@ -386,6 +386,18 @@ GST_END_TEST
 static const std::vector<double> kernel3 = {1, 2, 3, 4, 9, -2, 0, 5, 1};
 static const std::vector<double> kernel5 = {
   1, 0, -1, 2, 1,  3, 2, 1, 0, -2,  0, 4, 12, 3, 1,  -1, 2, 5, 2, 0,  1, 1, 0, -3, 2};
+/* Rank 1 with integer factors, not symmetric: the separable paths (on
+ * 4-byte formats the integer ones). */
+static std::vector<double>
+rank1_kernel7 ()
+{
+  const int row[7] = {1, 3, 0, 2, 5, 1, 4}, col[7] = {2, 1, 3, 1, 0, 4, 1};
+  std::vector<double> k;
+  for (int c : col)
+    for (int r : row)
+      k.push_back (c * r);
+  return k;
+}
 static const std::vector<double> fir_default = {30 / 256.0, 5 / 256.0, 6 / 256.0,
   19 / 256.0, 30 / 256.0, 9 / 256.0, 15 / 256.0, 5 / 256.0, 40 / 256.0};
 
@@ -449,6 +461,13 @@ GST_START_TEST (test_clconvolve_5x5)
 {
   run_convolution ("clconvolve", kernel5, true);
   report ("clconvolve 5x5");
+}
+GST_END_TEST
+
+GST_START_TEST (test_clconvolve_7x7_rank1)
+{
+  run_convolution ("clconvolve", rank1_kernel7 (), true);
+  report ("clconvolve 7x7 rank 1");
 }
 GST_END_TEST
 
@@ -641,6 +660,7 @@ sizes_suite (void)
   tcase_add_test (tc, test_clsobel);
   tcase_add_test (tc, test_clconvolve_3x3);
   tcase_add_test (tc, test_clconvolve_5x5);
+  tcase_add_test (tc, test_clconvolve_7x7_rank1);
   tcase_add_test (tc, test_clfir);
   tcase_add_test (tc, test_clkernel);
   tcase_add_test (tc, test_cldebayer);

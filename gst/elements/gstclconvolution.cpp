@@ -21,7 +21,8 @@ constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
 /* The GPU variant's one-pass rank-1 kernel: work-group kSepW x kSepH, each
  * item kSepRows outputs of one column (SEP_TW, SEP_TH, SEP_S). */
-constexpr int kSepW = 64, kSepH = 4, kSepRows = 8;
+constexpr int kSepW = 32, kSepH = 4, kSepRows = 8;
+constexpr int kSepStep = 8;   /* outputs per row-pass step (SEP_PX) */
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
 constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 16;  /* FX_STRIP */
@@ -340,22 +341,39 @@ Engine::uses_one_pass () const
       weights_.channel[2].separable;
 }
 
-bool
-Engine::uses_fixed () const
+/* The integer factors every colour channel shares, else nullptr (the
+ * integer kernels treat the colour bytes alike). */
+const ChannelWeights *
+Engine::shared_integer_factors () const
 {
-  const int n = weights_.n;
-  if (!cpu_variant_ || n < kFixedMinSide || n > kFixedMaxSide)
-    return false;
-  /* The inner kernel treats the colour bytes alike: one set of factors. */
   const ChannelWeights &first = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
   if (first.fixed_row.empty ())
-    return false;
+    return nullptr;
   for (int c = 1; c < 3 && layout_ != GRAY; c++)
     if (weights_.channel[c].fixed_row != first.fixed_row ||
         weights_.channel[c].fixed_col != first.fixed_col ||
         weights_.channel[c].fixed_scale != first.fixed_scale)
-      return false;
-  return true;
+      return nullptr;
+  return &first;
+}
+
+bool
+Engine::uses_fixed () const
+{
+  const int n = weights_.n;
+  return cpu_variant_ && n >= kFixedMinSide && n <= kFixedMaxSide &&
+      shared_integer_factors () != nullptr;
+}
+
+bool
+Engine::uses_one_pass_int () const
+{
+  if (!uses_one_pass () || kBpp[layout_] != 4)
+    return false;
+  /* Two bytes per 32-bit word: the row factors must not go negative. */
+  const ChannelWeights *c = shared_integer_factors ();
+  return c && std::all_of (c->fixed_row.begin (), c->fixed_row.end (),
+      [] (int f) { return f >= 0; });
 }
 
 
@@ -368,7 +386,8 @@ Engine::build (GstClContext * ctx)
   const std::string options = " -D N=" + std::to_string (n) + " -D LAYOUT=" +
       std::to_string (layout_) + " -D TILE_W=" + std::to_string (kTileW) +
       " -D TILE_H=" + std::to_string (kTileH) + " -D SEP_TW=" + std::to_string (kSepW) +
-      " -D SEP_TH=" + std::to_string (kSepH) + " -D SEP_S=" + std::to_string (kSepRows);
+      " -D SEP_TH=" + std::to_string (kSepH) + " -D SEP_S=" + std::to_string (kSepRows) +
+      " -D SEP_PX=" + std::to_string (kSepStep);
   cl::Program program = gstcl::program (ctx, source, options);
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
@@ -378,6 +397,8 @@ Engine::build (GstClContext * ctx)
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
   one_pass_ = cl::Kernel (program, "convolve_separable");
+  one_pass_int_ = kBpp[layout_] == 4 ? cl::Kernel (program, "convolve_separable_int") :
+      cl::Kernel ();
   /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
    * work-items rather than the GPU kernels' per-pixel float4 work. */
   cpu_variant_ = !gstcl::tuned_for_gpu (ctx);
@@ -389,6 +410,7 @@ Engine::build (GstClContext * ctx)
       (size_t) kTileW * kTileH &&
       tiled_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  /* (the integer variant has the same group and local memory) */
   one_pass_usable_ = one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
       (size_t) kSepW * kSepH &&
       one_pass_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
@@ -416,8 +438,8 @@ Engine::upload (GstClContext * ctx)
    * keep the weights they were queued with, and nothing waits. */
   weights_buffer_ = cl::Buffer (gstcl::context_of (ctx),
       CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, host.size () * sizeof (float), host.data ());
-  if (uses_fixed ()) {
-    const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
+  if (uses_fixed () || uses_one_pass_int ()) {
+    const ChannelWeights &c = *shared_integer_factors ();
     std::vector<cl_int> fixed (c.fixed_row.begin (), c.fixed_row.end ());
     fixed.insert (fixed.end (), c.fixed_col.begin (), c.fixed_col.end ());
     fixed_buffer_ = cl::Buffer (gstcl::context_of (ctx),
@@ -496,13 +518,21 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   };
 
   if (uses_one_pass ()) {
-    log_path ("one-pass separable");
-    gstcl::set_frame_args (one_pass_, 0, in, out);
-    one_pass_.setArg (8, weights_buffer_);
-    set_tail (one_pass_, 9);
-    one_pass_.setArg (12, (cl_int) (gstcl::rows_aligned_16 (in) &&
-            gstcl::rows_aligned_16 (out)));
-    gstcl::enqueue_2d (ctx, one_pass_, (width + kSepW - 1) / kSepW * kSepW,
+    const bool integer = uses_one_pass_int ();
+    log_path (integer ? "one-pass integer separable" : "one-pass separable");
+    cl::Kernel &k = integer ? one_pass_int_ : one_pass_;
+    gstcl::set_frame_args (k, 0, in, out);
+    if (integer) {
+      k.setArg (8, fixed_buffer_);
+      k.setArg (9, (cl_float) shared_integer_factors ()->fixed_scale);
+      k.setArg (10, (cl_float) weights_.bias);
+      k.setArg (11, (cl_int) border);
+    } else {
+      k.setArg (8, weights_buffer_);
+      set_tail (k, 9);
+    }
+    k.setArg (12, (cl_int) (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)));
+    gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
         (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
     return;
   }

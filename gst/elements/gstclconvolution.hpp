@@ -88,6 +88,9 @@ public:
   /* Whether they run in one pass through local memory (GPU variant, rank 1,
    * N >= 3). */
   bool uses_one_pass () const;
+  /* ... with integer row sums (4-byte formats, small non-negative integer
+   * row factors shared by the colour channels). */
+  bool uses_one_pass_int () const;
   /* Whether they run on the CPU variant's integer path (built for CPUs, or
    * forced with GST_OPENCL_TUNING=cpu|gpu, see docs/clconvolve.md). */
   bool uses_fixed () const;
@@ -97,6 +100,7 @@ private:
   void build (GstClContext * ctx);
   void upload (GstClContext * ctx);
   void log_path (const char *path);   /* at debug level, when it changes */
+  const ChannelWeights *shared_integer_factors () const;
   void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);
 
@@ -111,10 +115,11 @@ private:
   cl::Kernel fast3x3_aligned_; /* GRAY and 4-byte layouts, 16-byte aligned rows */
   bool tiled_usable_ = false;
   cl::Kernel one_pass_;        /* convolve_separable */
+  cl::Kernel one_pass_int_;    /* convolve_separable_int (4-byte layouts) */
   bool one_pass_usable_ = false;
   bool cpu_variant_ = false;   /* of the context built for */
   cl::Kernel fixed_;
-  cl::Buffer fixed_buffer_;    /* fixed_row then fixed_col, int */
+  cl::Buffer fixed_buffer_;    /* fixed_row then fixed_col, int (integer paths) */
   cl::Buffer weights_buffer_;
   cl::Buffer tmp_;             /* separable passes' intermediate image */
   size_t tmp_size_ = 0;

@@ -16,7 +16,8 @@
  * (convolve_3x3_aligned, RGBA; its __constant weights are read from global
  * memory here, as CUDA launches have no OpenCL constant buffers), conv7
  * (the separable 7x7 Gaussian, RGBA: convolve_rows then convolve_columns,
- * two launches per round: profile with --launch-count 2). */
+ * two launches per round: profile with --launch-count 2), sep3 and sep7 (the
+ * one-pass separable kernel, RGBA, with the same weights). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -57,21 +58,23 @@ int main (int argc, char **argv) {
   if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
   else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
   else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
+  else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=64 -D SEP_TH=4 -D SEP_S=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   std::string ptx = ptx_of (src, opts);
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
   const bool sobel = which.rfind ("sobel", 0) == 0, conv = which.rfind ("conv", 0) == 0;
-  const int n = which == "conv7" ? 7 : 3;
+  const bool sep = which.rfind ("sep", 0) == 0;
+  const int n = which == "conv7" || which == "sep7" ? 7 : 3;
   CUfunction f2 = nullptr;
-  if (n == 7)
+  if (which == "conv7")
     CK (cuModuleGetFunction (&f2, m, "convolve_columns"));
-  const size_t nin = (size_t) W * H * (conv ? 4 : 1), nout = sobel ? nin : (size_t) W * H * 4;
+  const size_t nin = (size_t) W * H * (conv || sep ? 4 : 1), nout = sobel ? nin : (size_t) W * H * 4;
   CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
   std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
   CK (cuMemcpyHtoD (in, host.data (), nin));
-  int zero = 0, w = W, h = H, sin = conv ? 4 * W : W, sout = sobel ? W : 4 * W, maxv = 255, shift = 0;
+  int zero = 0, w = W, h = H, sin = conv || sep ? 4 * W : W, sout = sobel ? W : 4 * W, maxv = 255, shift = 0;
   unsigned mul = 0; float one = 1.0f, fz = 0.0f; int layout[4] = {0, 1, 2, 3};
   /* conv3: a [1 2 1]^2 / 16 blur, colour lanes; 9 taps + 2 x 3 factors */
   /* conv7: the binomial 7x7 Gaussian, its row and column factors after the taps */
@@ -90,7 +93,7 @@ int main (int argc, char **argv) {
   const float norm = n == 7 ? 1 / 4096.f : 1 / 16.f;
   float scale[4] = {norm, norm, norm, 0}, bias[4] = {0, 0, 0, 0};
   CUdeviceptr tmp = 0;
-  if (n == 7)
+  if (which == "conv7")
     CK (cuMemAlloc (&tmp, (size_t) W * H * 16));
   std::vector<void *> args2;
   std::vector<void *> args;
@@ -98,6 +101,11 @@ int main (int argc, char **argv) {
   unsigned bx, by, gx, gy;
   if (which == "sobel") { args.push_back (&one); args.push_back (&fz); bx = 64; by = 4; gx = ((W + 3) / 4 + 63) / 64; gy = (H + 3) / 4; }
   else if (which == "sobel16") { args.push_back (&one); args.push_back (&fz); bx = 16; by = 4; gx = ((W + 15) / 16 + 15) / 16; gy = (H + 3) / 4; }
+  else if (sep) {
+    static int aligned = 1;
+    args.insert (args.end (), {&weights, scale, bias, &zero, &aligned});
+    bx = 64; by = 4; gx = (W + 63) / 64; gy = (H + 31) / 32;
+  }
   else if (n == 7) {
     args = {&in, &zero, &sin, &tmp, &w, &h, &weights, &zero};
     args2 = {&tmp, &in, &zero, &sin, &out, &zero, &sout, &w, &h, &weights, scale, bias, &zero};
