@@ -378,7 +378,9 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
  *      SEP_S + N - 1 row sums once each.
  * Borders are separable (each axis clamps, mirrors or zeroes on its own), so
  * the row pass applies the horizontal rule, the choice of input row the
- * vertical one. Colour lanes only: alpha and x bytes are copied. */
+ * vertical one. Colour lanes only: alpha and x bytes are copied, through
+ * local memory too (the row pass has them; a 4-byte load per output in the
+ * column pass would leave its latency exposed). */
 #define SEP_ROWS (SEP_TH * SEP_S + N - 1)
 #ifndef SEP_PX
 #define SEP_PX 4                             /* outputs per row-pass step */
@@ -439,10 +441,11 @@ inline __global const uchar *sep_row (__global const uchar * in, int in_stride, 
   return in + (size_t) border_index (yy, height, border) * in_stride;
 }
 
-/* Row pass, float weights: the sums of outputs x .. x+3 of `row`. `fast`:
- * the step's groups lie inside the row and are aligned. */
+/* Row pass, float weights: the sums of outputs x .. x+SEP_PX-1 of `row`, and
+ * their alpha (or x) bytes for 4-byte pixels. `fast`: the step's groups lie
+ * inside the row and are aligned. */
 inline void row_sums (__global const uchar * row, int x, int width, int border, bool fast,
-    const sep_t * wr, sep_t * s)
+    const sep_t * wr, sep_t * s, uchar * alpha)
 {
   pix_t q[SEP_SPAN];   /* the pixels x - 4G .. x + 3 + 4G */
   if (!row) {
@@ -461,6 +464,10 @@ inline void row_sums (__global const uchar * row, int x, int width, int border, 
   sep_t p[SEP_PX + 2 * R];
   for (int i = 0; i < SEP_PX + 2 * R; i++)
     p[i] = SEP_OF (q[4 * SEP_G - R + i]);
+#if BPP == 4
+  for (int i = 0; i < SEP_PX; i++)
+    alpha[i] = q[4 * SEP_G + i].w;   /* load_pixel() moved it there */
+#endif
   for (int o = 0; o < SEP_PX; o++) {
     s[o] = 0;
     for (int k = 0; k < N; k++)
@@ -484,8 +491,20 @@ inline void store_sums (__local float4 * sums, int r, int c, const sep_t * s)
   }
 }
 
+#define SEP_OUT_ROWS (SEP_TH * SEP_S)
+
+/* Row r of the tile's input rows is output row r - R: its alpha bytes into
+ * `alphas`. */
+inline void store_alpha (__local uchar * alphas, int r, int c, const uchar * alpha)
+{
+#if BPP == 4
+  if (r >= R && r < R + SEP_OUT_ROWS)
+    vstore8 (vload8 (0, alpha), 0, alphas + (r - R) * SEP_TW + c);
+#endif
+}
+
 /* Column pass of item (lx, ly): column tx + lx, rows ty + ly * SEP_S on. */
-inline void column_pass (__local const float4 * sums, __global const uchar * in, int in_stride,
+inline void column_pass (__local const float4 * sums, __local const uchar * alphas,
     __global uchar * out, int out_stride, int width, int height, int tx, int ty,
     const sep_t * wc, sep_t scale, sep_t bias, int aligned)
 {
@@ -513,24 +532,23 @@ inline void column_pass (__local const float4 * sums, __global const uchar * in,
       sum += wc[k] * v[o + k];
     const sep_t value = sum * scale + bias;
     __global uchar *dst = out + (size_t) y * out_stride + (size_t) x * BPP;
-    __global const uchar *src = in + (size_t) y * in_stride + (size_t) x * BPP;
 #if LAYOUT == LAYOUT_GRAY
     dst[0] = convert_uchar_sat_rte (value);
 #elif LAYOUT == LAYOUT_RGB
     vstore3 (convert_uchar3_sat_rte (value), 0, dst);
 #else
     const uchar3 rgb = convert_uchar3_sat_rte (value);
-    if (aligned) {
-      /* one 4-byte access each way (vload4/vstore4 promise byte alignment) */
-      const uchar4 centre = *(__global const uchar4 *) src;
+    const uchar a = alphas[(ly * SEP_S + o) * SEP_TW + lx];
 #if LAYOUT == LAYOUT_ALPHA_LAST
-      *(__global uchar4 *) dst = (uchar4) (rgb, centre.s3);
+    const uchar4 px = (uchar4) (rgb, a);
 #else
-      *(__global uchar4 *) dst = (uchar4) (centre.s0, rgb);
+    const uchar4 px = (uchar4) (a, rgb);
 #endif
-    } else {
-      store_pixel (dst, src, (float4) (value, 0.0f));
-    }
+    /* one 4-byte store when aligned (vstore4 promises byte alignment only) */
+    if (aligned)
+      *(__global uchar4 *) dst = px;
+    else
+      vstore4 (px, 0, dst);
 #endif
   }
 }
@@ -543,6 +561,7 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
 {
   /* float4 so that every 4-float run is 16-byte aligned */
   __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
+  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
   const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
   in += in_offset;
   out += out_offset;
@@ -556,17 +575,19 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
       step += SEP_TW * SEP_TH) {
     const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
     sep_t s[SEP_PX];
+    uchar alpha[SEP_PX];
     row_sums (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width, border,
-        fast, wr, s);
+        fast, wr, s, alpha);
     store_sums (sums, r, c, s);
+    store_alpha (alphas, r, c, alpha);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   sep_t wc[N];
   for (int k = 0; k < N; k++)
     wc[k] = SEP_W (w[W_COLS + k]);
-  column_pass (sums, in, in_stride, out, out_stride, width, height, tx, ty, wc,
-      SEP_W (scale), SEP_W (bias), aligned);
+  column_pass (sums, alphas, out, out_stride, width, height, tx, ty, wc, SEP_W (scale),
+      SEP_W (bias), aligned);
 }
 
 #if BPP == 4
@@ -578,7 +599,7 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
  * column pass as above on the exact integer sums, then times `scale` plus
  * `bias`. */
 inline void row_sums_int (__global const uchar * row, int x, int width, int border,
-    bool fast, const uint * k, sep_t * s)
+    bool fast, const uint * k, sep_t * s, uchar * alpha)
 {
   uint q[SEP_SPAN];    /* the raw pixels x - 4G .. x + 3 + 4G */
   if (!row) {
@@ -599,6 +620,8 @@ inline void row_sums_int (__global const uchar * row, int x, int width, int bord
           as_uint (vload4 (0, row + (size_t) border_index (xx, width, border) * 4));
     }
   }
+  for (int i = 0; i < SEP_PX; i++)
+    alpha[i] = LAYOUT == LAYOUT_ALPHA_LAST ? q[4 * SEP_G + i] >> 24 : q[4 * SEP_G + i];
   uint even[SEP_PX + 2 * R], odd[SEP_PX + 2 * R];
   for (int i = 0; i < SEP_PX + 2 * R; i++) {
     const uint v = q[4 * SEP_G - R + i];
@@ -626,6 +649,7 @@ void convolve_separable_int (__global const uchar * in, int in_offset, int in_st
     __constant int *fx, float scale, float bias, int border, int aligned)
 {
   __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
+  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
   const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
   in += in_offset;
   out += out_offset;
@@ -638,17 +662,19 @@ void convolve_separable_int (__global const uchar * in, int in_offset, int in_st
       step += SEP_TW * SEP_TH) {
     const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
     sep_t s[SEP_PX];
+    uchar alpha[SEP_PX];
     row_sums_int (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width,
-        border, fast, k, s);
+        border, fast, k, s, alpha);
     store_sums (sums, r, c, s);
+    store_alpha (alphas, r, c, alpha);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   sep_t wc[N];
   for (int j = 0; j < N; j++)
     wc[j] = (sep_t) ((float) fx[N + j]);
-  column_pass (sums, in, in_stride, out, out_stride, width, height, tx, ty, wc,
-      (sep_t) (scale), (sep_t) (bias), aligned);
+  column_pass (sums, alphas, out, out_stride, width, height, tx, ty, wc, (sep_t) (scale),
+      (sep_t) (bias), aligned);
 }
 #endif
 #endif

@@ -58,7 +58,7 @@ int main (int argc, char **argv) {
   if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
   else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
   else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
-  else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=64 -D SEP_TH=4 -D SEP_S=8"; name = "convolve_separable"; }
+  else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   std::string ptx = ptx_of (src, opts);
@@ -104,7 +104,7 @@ int main (int argc, char **argv) {
   else if (sep) {
     static int aligned = 1;
     args.insert (args.end (), {&weights, scale, bias, &zero, &aligned});
-    bx = 64; by = 4; gx = (W + 63) / 64; gy = (H + 31) / 32;
+    bx = 32; by = 4; gx = (W + 31) / 32; gy = (H + 31) / 32;
   }
   else if (n == 7) {
     args = {&in, &zero, &sin, &tmp, &w, &h, &weights, &zero};
