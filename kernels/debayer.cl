@@ -26,12 +26,13 @@
  *   METHOD        0 malvar, 1 bilinear
  *   OUT_CH        channels per output pixel: 1 (GRAY8), 3 (RGB/BGR) or 4
  *   OUT_16        1: 16-bit channels (RGBA64_LE), 0: 8-bit channels
- *   ALIGNED       1: 8-bit input, 4 x 8-bit output, rows and offsets of both
- *                 images multiples of 16 bytes (the host checks). Blocks then
- *                 start on multiples of 8 image columns rather than on RGGB
- *                 cells, so that the hot path reads and writes through
- *                 vector pointers (one 128-bit store per 4 pixels): NVIDIA
- *                 splits vloadN / vstoreN on uchar pointers into single bytes.
+ *   ALIGNED       1: 4-channel output, rows and offsets of both images
+ *                 multiples of 16 bytes (the host checks). Blocks then start
+ *                 on multiples of 8 image columns rather than on RGGB cells,
+ *                 so that the hot path reads and writes through vector
+ *                 pointers (one 128-bit store per 4 or 2 pixels): NVIDIA
+ *                 splits vloadN / vstoreN on uchar and ushort pointers into
+ *                 single bytes or words (16 times slower for 16-bit output).
  *   PHASE_X       with ALIGNED: the pattern's column shift (0 or 1), so that
  *                 the block's colours are known at compile time
  */
@@ -40,8 +41,8 @@
 #define ALIGNED 0
 #endif
 #if ALIGNED
-#if IN_16 || OUT_16 || OUT_CH != 4
-#error "ALIGNED is for 8-bit input and 4 x 8-bit output only"
+#if OUT_CH != 4
+#error "ALIGNED is for 4-channel output only"
 #endif
 #define PX PHASE_X
 #else
@@ -217,7 +218,13 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   } while (0)
 #endif
   if (first == 0 && count == BLOCK_W) {
-#if ALIGNED
+#if ALIGNED && OUT_16
+    __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
+    to[0] = lo.lo;
+    to[1] = lo.hi;
+    to[2] = hi.lo;
+    to[3] = hi.hi;
+#elif ALIGNED
     __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
     to[0] = words.lo;
     to[1] = words.hi;
@@ -247,11 +254,18 @@ inline void debayer_block (__global const uchar * in, int in_offset, int in_stri
     for (int r = 0; r < WIN_H; r++) {
 #if ALIGNED
       /* x0 is a multiple of 8: columns x0 .. x0 + 7 in one aligned 64-bit
-       * load, the 2 on each side in 16-bit ones. */
-      __global const uchar *row = in + (y0 - 2 + r) * in_stride + x0;
+       * (128-bit for 16-bit samples) load, the 2 on each side in one each. */
+      __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) *
+          in_stride) + x0;
+#if IN_16
+      const int8 a = min (convert_int8 (*(__global const ushort8 *) row), (int8) (maxv));
+      const int2 left = min (convert_int2 (*(__global const ushort2 *) (row - 2)), (int2) (maxv));
+      const int2 right = min (convert_int2 (*(__global const ushort2 *) (row + 8)), (int2) (maxv));
+#else
       const int8 a = convert_int8 (*(__global const uchar8 *) row);
       const int2 left = convert_int2 (*(__global const uchar2 *) (row - 2));
       const int2 right = convert_int2 (*(__global const uchar2 *) (row + 8));
+#endif
       e[r] = (int8) (left.s0, a.even, right.s0, 0, 0);
       o[r] = (int8) (left.s1, a.odd, right.s1, 0, 0);
 #else

@@ -154,11 +154,12 @@ GST_START_TEST (test_1920x1080)
 }
 GST_END_TEST
 
-/* 8-bit input into 4-channel output, where the element takes the aligned
- * variant when both images' rows start on 16-byte boundaries: every pattern,
- * both methods, with aligned rows (64 wide; 68 wide in 96-byte rows at offset
- * 16, so a partial last block) and without (65 wide; 64 wide at offset 4),
- * from system and OpenCL memory. */
+/* 4-channel output (8-bit from 8- and 10-bit input, 16-bit from 12- and
+ * 16-bit input), where the element takes the aligned variant when both
+ * images' rows start on 16-byte boundaries: every pattern, both methods,
+ * with aligned rows (64 wide; 68 wide in 96-byte rows at offset 16, so a
+ * partial last block) and without (65 wide; 64 wide at offset 4), from
+ * system and OpenCL memory. */
 GST_START_TEST (test_aligned_variant)
 {
   /* the block kernels run on every device only when forced (on CPUs the
@@ -168,19 +169,22 @@ GST_START_TEST (test_aligned_variant)
     { 64, 10, 0, 4 }, { 65, 9, 0, 4 }, { 68, 11, 16, 16 }, { 64, 10, 4, 4 } };
   uint32_t seed = 4242;
   const unsigned builds_before = gstcl::program_builds ();
-  for (const OutFormat *f : { &RGBA, &BGRx, &out_formats[6] /* xRGB */ })
+  struct { const OutFormat *f; int bits; } runs[] = { { &RGBA, 8 }, { &BGRx, 8 },
+    { &out_formats[6] /* xRGB */, 8 }, { &RGBA, 10 }, { &RGBA64, 12 }, { &RGBA64, 16 } };
+  for (auto &run : runs)
     for (bool cl_input : { false, true }) {
-      Debayer d (*f, cl_input);
+      Debayer d (*run.f, cl_input);
       for (int p = 0; p < 4; p++)
         for (auto &fr : frames)
           for (Method method : { MALVAR, BILINEAR })
-            d.check (random_mosaic (fr.w, fr.h, p, 8, seed++), fr.pad, method,
+            d.check (random_mosaic (fr.w, fr.h, p, run.bits, seed++), fr.pad, method,
                 cl_input ? "cl " : "", fr.row_align);
     }
-  /* Per method: the general variant and the aligned one for each column
+  /* Per sample size and output channel size (8 -> 8, 16 -> 8, 16 -> 16 bit)
+   * and method: the general variant and the aligned one for each column
    * phase of the pattern; fewer would mean a variant went unused. */
   const unsigned builds = gstcl::program_builds () - builds_before;
-  fail_unless_equals_int (builds, 6);
+  fail_unless_equals_int (builds, 3 * 6);
 }
 GST_END_TEST
 

@@ -68,7 +68,7 @@ gst_cl_debayer_method_get_type (void)
  * changed. */
 struct DebayerState {
   std::string format_options;   /* -D options of the input/output formats */
-  bool can_align = false;       /* 8-bit input, 4 x 8-bit output: ALIGNED possible */
+  bool can_align = false;       /* 4-channel output: ALIGNED possible */
   /* The general variant [0] and the ALIGNED one [1], built when first used,
    * with the options they were built with. */
   std::string built_options[2];
@@ -253,7 +253,8 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->scale_mul = (cl_uint) (((1ull << st->scale_shift) + st->maxv - 1) / st->maxv);
   st->format_options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") +
       output_options (out_info, &st->layout);
-  st->can_align = bits == 8 && GST_VIDEO_INFO_FORMAT (out_info) != GST_VIDEO_FORMAT_RGBA64_LE &&
+  /* 4-channel output (alpha or padding included) */
+  st->can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
   for (int i = 0; i < 2; i++) {
     st->built_options[i].clear ();
