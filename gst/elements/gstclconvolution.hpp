@@ -86,7 +86,7 @@ public:
   /* Whether the current weights run as two 1-D passes. */
   bool uses_separable () const;
   /* Whether they run in one pass through local memory (GPU variant, rank 1,
-   * N >= 3). */
+   * N >= 5, or 3 for 4-byte formats). */
   bool uses_one_pass () const;
   /* ... with integer row sums (4-byte formats, small non-negative integer
    * row factors shared by the colour channels). */
