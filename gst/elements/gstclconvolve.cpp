@@ -243,8 +243,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));
   g_object_class_install_property (gobject_class, PROP_SEPARABLE,
       g_param_spec_boolean ("separable", "Separable", "Whether every channel's kernel "
-          "is rank 1 (a column times a row): from 5x5 on, such kernels run as two "
-          "1-D passes", TRUE, (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+          "is rank 1 (a column times a row): such kernels run as a row pass then "
+          "a column pass (2N instead of N*N multiply-adds a pixel)", TRUE, (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL N x N convolution",
       "Filter/Effect/Video/Hardware", "User-defined N x N convolution per colour "
