@@ -321,7 +321,7 @@ integer_kernel (const std::vector<double> &row, const std::vector<double> &col, 
 }
 
 /* Set by the log function below when the engine logs its integer paths. */
-static gint integer_path_logged, one_pass_int_logged;
+static gint integer_path_logged, one_pass_int_logged, int3x3_logged;
 
 static void
 watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gchar *,
@@ -333,6 +333,9 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
   if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
       strstr (gst_debug_message_get (message), "one-pass integer separable path"))
     g_atomic_int_set (&one_pass_int_logged, 1);
+  if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
+      strstr (gst_debug_message_get (message), "3x3 integer path"))
+    g_atomic_int_set (&int3x3_logged, 1);
 }
 
 /* Kernels with small integer factors (binomial Gaussians, boxes, negative
@@ -404,6 +407,55 @@ GST_START_TEST (test_integer_kernels)
   }
   use_tuning (nullptr);
   gst_debug_remove_log_function (watch_path);
+}
+GST_END_TEST
+
+/* The GPU variant's 3x3 integer kernel (4-byte formats, non-negative
+ * integer factors, rows at 16-byte boundaries): the binomial blur, a
+ * weighted one with a bias, a box, on widths and paddings on both sides of
+ * the alignment (64 and 68 aligned, pad 16 too; 65 and pad 7 not; 4x1 and
+ * 8x2 single segments; 6 rows, not a multiple of the item's 4), every
+ * border, system and OpenCL memory. The kernel must be taken (when
+ * aligned) and match the double reference. */
+GST_START_TEST (test_3x3_integer_gpu)
+{
+  use_tuning ("gpu");
+  gst_debug_set_threshold_for_name ("clconvolution", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (watch_path, nullptr, nullptr);
+  struct Case { Kernel k; bool normalize; double bias; };
+  const Case kernels[] = {
+    {integer_kernel ({1, 2, 1}, {1, 2, 1}, 16.0), false, 0.0},
+    {integer_kernel ({2, 3, 2}, {1, 5, 1}, 1.0), true, 7.25},
+    {integer_kernel ({1, 1, 1}, {1, 1, 1}, 9.0), false, -2.0},
+  };
+  static const int sizes[][2] = {{64, 9}, {65, 9}, {68, 6}, {4, 1}, {8, 2}};
+  uint32_t seed = 9100;
+  for (int fi : {kRGBA, 7 /* ARGB */, 10 /* xBGR */}) {
+    const Format &f = formats[fi];
+    g_atomic_int_set (&int3x3_logged, 0);
+    for (auto &sz : sizes)
+      for (bool cl_input : {false, true}) {
+        GstElement *c;
+        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+            "clconvolve name=c", &c);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, sz[0], sz[1]).c_str ());
+        for (int pad : {0, 16, 7})
+          for (const Case &kc : kernels) {
+            Conv conv;
+            conv.main = kc.k;
+            conv.normalize = kc.normalize;
+            conv.bias = kc.bias;
+            conv.border = (int) (seed % 3);
+            apply (c, conv);
+            push_and_check (h, f, sz[0], sz[1], pad, seed++, conv, "3x3 integer, GPU variant");
+          }
+        gst_object_unref (c);
+        gst_harness_teardown (h);
+      }
+    fail_unless (g_atomic_int_get (&int3x3_logged), "%s: 3x3 integer path not taken", f.name);
+  }
+  gst_debug_remove_log_function (watch_path);
+  use_tuning (nullptr);
 }
 GST_END_TEST
 
@@ -739,6 +791,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_3x3_alignment);
   tcase_add_test (tc, test_integer_kernels);
   tcase_add_test (tc, test_integer_gaussian_1080p);
+  tcase_add_test (tc, test_3x3_integer_gpu);
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_chain_stays_on_device);

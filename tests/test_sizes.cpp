@@ -471,6 +471,15 @@ GST_START_TEST (test_clconvolve_7x7_rank1)
 }
 GST_END_TEST
 
+GST_START_TEST (test_clconvolve_3x3_rank1)
+{
+  /* binomial: on 4-byte formats with aligned rows, the GPU variant's 3x3
+   * integer kernel */
+  run_convolution ("clconvolve", {1, 2, 1, 2, 4, 2, 1, 2, 1}, true);
+  report ("clconvolve 3x3 rank 1");
+}
+GST_END_TEST
+
 GST_START_TEST (test_clfir)
 {
   run_convolution ("clfir", fir_default, false);
@@ -661,6 +670,7 @@ sizes_suite (void)
   tcase_add_test (tc, test_clconvolve_3x3);
   tcase_add_test (tc, test_clconvolve_5x5);
   tcase_add_test (tc, test_clconvolve_7x7_rank1);
+  tcase_add_test (tc, test_clconvolve_3x3_rank1);
   tcase_add_test (tc, test_clfir);
   tcase_add_test (tc, test_clkernel);
   tcase_add_test (tc, test_cldebayer);

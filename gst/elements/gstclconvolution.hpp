@@ -91,6 +91,10 @@ public:
   /* ... with integer row sums (4-byte formats, small non-negative integer
    * row factors shared by the colour channels). */
   bool uses_one_pass_int () const;
+  /* Whether a 3x3 kernel runs on the GPU variant's integer kernel (4-byte
+   * formats, non-negative integer factors shared by the colour channels,
+   * 255 * sum row * sum col < 2^16; frames with 16-byte aligned rows). */
+  bool uses_3x3_int () const;
   /* Whether they run on the CPU variant's integer path (built for CPUs, or
    * forced with GST_OPENCL_TUNING=cpu|gpu, see docs/clconvolve.md). */
   bool uses_fixed () const;
@@ -116,6 +120,7 @@ private:
   bool tiled_usable_ = false;
   cl::Kernel one_pass_;        /* convolve_separable */
   cl::Kernel one_pass_int_;    /* convolve_separable_int (4-byte layouts) */
+  cl::Kernel int3x3_;          /* convolve_3x3_int (3x3, 4-byte layouts) */
   bool one_pass_usable_ = false;
   bool cpu_variant_ = false;   /* of the context built for */
   cl::Kernel fixed_;
