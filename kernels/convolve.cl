@@ -661,43 +661,6 @@ inline void column_pass (__local const float4 * sums, __local const uchar * alph
   }
 }
 
-/* `aligned`: offsets and row strides are multiples of 16 bytes. */
-__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
-void convolve_separable (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height,
-    __constant acc_t * w, acc_t scale, acc_t bias, int border, int aligned)
-{
-  /* float4 so that every 4-float run is 16-byte aligned */
-  __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
-  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
-  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
-  in += in_offset;
-  out += out_offset;
-
-  sep_t wr[N];
-  for (int k = 0; k < N; k++)
-    wr[k] = SEP_W (w[W_ROWS + k]);
-  /* Whether every group the tile's steps read lies in the row. */
-  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
-  for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
-      step += SEP_TW * SEP_TH) {
-    const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
-    sep_t s[SEP_PX];
-    uchar alpha[SEP_PX];
-    row_sums (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width, border,
-        fast, wr, s, alpha);
-    store_sums (sums, r, c, s);
-    store_alpha (alphas, r, c, alpha);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  sep_t wc[N];
-  for (int k = 0; k < N; k++)
-    wc[k] = SEP_W (w[W_COLS + k]);
-  column_pass (sums, alphas, out, out_stride, width, height, tx, ty, wc, SEP_W (scale),
-      SEP_W (bias), aligned);
-}
-
 #if BPP == 4
 /* 4-byte pixels, rank-1 kernels whose row factors are small non-negative
  * integers (`fx`: row[0 .. N) then col[0 .. N), as for convolve_fixed; the
@@ -750,7 +713,59 @@ inline void row_sums_int (__global const uchar * row, int x, int width, int bord
 #endif
   }
 }
+#endif
 
+/* A whole tile: the row pass (with float weights `wr`, or with the integer
+ * ones `k` when `integer`), then the column pass. `sums` and `alphas` are
+ * the kernel's local arrays. */
+inline void separable_tile (__global const uchar * in, int in_stride, __global uchar * out,
+    int out_stride, int width, int height, int border, int aligned, bool integer,
+    const sep_t * wr, const uint * k, const sep_t * wc, sep_t scale, sep_t bias,
+    __local float4 * sums, __local uchar * alphas)
+{
+  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
+  /* Whether every group the tile's steps read lies in the row. */
+  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
+  for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
+      step += SEP_TW * SEP_TH) {
+    const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
+    __global const uchar *row = sep_row (in, in_stride, ty - R + r, height, border);
+    sep_t s[SEP_PX];
+    uchar alpha[SEP_PX];
+#if BPP == 4
+    if (integer)
+      row_sums_int (row, tx + c, width, border, fast, k, s, alpha);
+    else
+#endif
+      row_sums (row, tx + c, width, border, fast, wr, s, alpha);
+    store_sums (sums, r, c, s);
+    store_alpha (alphas, r, c, alpha);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  column_pass (sums, alphas, out, out_stride, width, height, tx, ty, wc, scale, bias, aligned);
+}
+
+/* `aligned`: offsets and row strides are multiples of 16 bytes. */
+__kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
+void convolve_separable (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    __constant acc_t * w, acc_t scale, acc_t bias, int border, int aligned)
+{
+  /* float4 so that every 4-float run is 16-byte aligned */
+  __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
+  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
+  sep_t wr[N], wc[N];
+  for (int j = 0; j < N; j++) {
+    wr[j] = SEP_W (w[W_ROWS + j]);
+    wc[j] = SEP_W (w[W_COLS + j]);
+  }
+  separable_tile (in + in_offset, in_stride, out + out_offset, out_stride, width, height,
+      border, aligned, false, wr, 0, wc, SEP_W (scale), SEP_W (bias), sums, alphas);
+}
+
+#if BPP == 4
+/* The integer variant: `fx` as for convolve_fixed, one scale and bias for
+ * the colour channels. */
 __kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
 void convolve_separable_int (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
@@ -758,31 +773,14 @@ void convolve_separable_int (__global const uchar * in, int in_offset, int in_st
 {
   __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
   __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
-  const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
-  in += in_offset;
-  out += out_offset;
-
   uint k[N];
-  for (int j = 0; j < N; j++)
-    k[j] = (uint) fx[j];
-  const bool fast = aligned && tx >= 4 * SEP_G && tx + SEP_TW + 4 * SEP_G <= width;
-  for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
-      step += SEP_TW * SEP_TH) {
-    const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
-    sep_t s[SEP_PX];
-    uchar alpha[SEP_PX];
-    row_sums_int (sep_row (in, in_stride, ty - R + r, height, border), tx + c, width,
-        border, fast, k, s, alpha);
-    store_sums (sums, r, c, s);
-    store_alpha (alphas, r, c, alpha);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
   sep_t wc[N];
-  for (int j = 0; j < N; j++)
+  for (int j = 0; j < N; j++) {
+    k[j] = (uint) fx[j];
     wc[j] = (sep_t) ((float) fx[N + j]);
-  column_pass (sums, alphas, out, out_stride, width, height, tx, ty, wc, (sep_t) (scale),
-      (sep_t) (bias), aligned);
+  }
+  separable_tile (in + in_offset, in_stride, out + out_offset, out_stride, width, height,
+      border, aligned, true, 0, k, wc, (sep_t) (scale), (sep_t) (bias), sums, alphas);
 }
 #endif
 #endif

@@ -320,6 +320,28 @@ integer_kernel (const std::vector<double> &row, const std::vector<double> &col, 
   return k;
 }
 
+/* An integer kernel with the element's other settings. */
+struct IntegerCase {
+  Kernel k;
+  bool normalize;
+  double bias;
+};
+
+/* Sets `kc` (and a border chosen by `seed`) on `c`, pushes one frame and
+ * checks it. */
+static void
+push_integer_case (GstHarness * h, GstElement * c, const Format & f, int width, int height,
+    int pad, uint32_t seed, const IntegerCase & kc, const char *what)
+{
+  Conv conv;
+  conv.main = kc.k;
+  conv.normalize = kc.normalize;
+  conv.bias = kc.bias;
+  conv.border = (int) (seed % 3);
+  apply (c, conv);
+  push_and_check (h, f, width, height, pad, seed, conv, what);
+}
+
 /* Set by the log function below when the engine logs its integer paths. */
 static gint integer_path_logged, one_pass_int_logged, int3x3_logged;
 
@@ -349,8 +371,7 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
 GST_START_TEST (test_integer_kernels)
 {
   const std::vector<double> binomial7 = {1, 6, 15, 20, 15, 6, 1};
-  struct Case { Kernel k; bool normalize; double bias; };
-  const Case kernels[] = {
+  const IntegerCase kernels[] = {
     {integer_kernel (binomial7, binomial7, 4096.0), false, 0.0},
     {integer_kernel ({1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}, 1.0), true, 0.0},
     {integer_kernel ({1, 2, 1}, {-1, 4, -1}, 8.0), false, 10.5},
@@ -379,14 +400,8 @@ GST_START_TEST (test_integer_kernels)
                 sizes[si][1]).c_str ());
         g_atomic_int_set (&integer_path_logged, 0);
         g_atomic_int_set (&one_pass_int_logged, 0);
-        for (const Case &kc : kernels) {
-          Conv conv;
-          conv.main = kc.k;
-          conv.normalize = kc.normalize;
-          conv.bias = kc.bias;
-          conv.border = (int) (seed % 3);
-          apply (c, conv);
-          push_and_check (h, f, sizes[si][0], sizes[si][1], seed % 2 ? 5 : 0, seed, conv,
+        for (const IntegerCase &kc : kernels) {
+          push_integer_case (h, c, f, sizes[si][0], sizes[si][1], seed % 2 ? 5 : 0, seed, kc,
               variant ? "integer kernel, GPU variant" : "integer kernel");
           seed++;
         }
@@ -422,8 +437,7 @@ GST_START_TEST (test_3x3_integer_gpu)
   use_tuning ("gpu");
   gst_debug_set_threshold_for_name ("clconvolution", GST_LEVEL_DEBUG);
   gst_debug_add_log_function (watch_path, nullptr, nullptr);
-  struct Case { Kernel k; bool normalize; double bias; };
-  const Case kernels[] = {
+  const IntegerCase kernels[] = {
     {integer_kernel ({1, 2, 1}, {1, 2, 1}, 16.0), false, 0.0},
     {integer_kernel ({2, 3, 2}, {1, 5, 1}, 1.0), true, 7.25},
     {integer_kernel ({1, 1, 1}, {1, 1, 1}, 9.0), false, -2.0},
@@ -440,15 +454,9 @@ GST_START_TEST (test_3x3_integer_gpu)
             "clconvolve name=c", &c);
         gst_harness_set_src_caps_str (h, caps_string (f.name, sz[0], sz[1]).c_str ());
         for (int pad : {0, 16, 7})
-          for (const Case &kc : kernels) {
-            Conv conv;
-            conv.main = kc.k;
-            conv.normalize = kc.normalize;
-            conv.bias = kc.bias;
-            conv.border = (int) (seed % 3);
-            apply (c, conv);
-            push_and_check (h, f, sz[0], sz[1], pad, seed++, conv, "3x3 integer, GPU variant");
-          }
+          for (const IntegerCase &kc : kernels)
+            push_integer_case (h, c, f, sz[0], sz[1], pad, seed++, kc,
+                "3x3 integer, GPU variant");
         gst_object_unref (c);
         gst_harness_teardown (h);
       }
