@@ -21,7 +21,7 @@ constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
-constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 16;  /* FX_STRIP */
+constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 64;  /* FX_STRIP */
 /* Bytes per pixel of each Engine layout. */
 constexpr int kBpp[] = {1, 3, 4, 4};
 
@@ -417,7 +417,7 @@ Engine::log_path (const char *path)
   logged_n_ = weights_.n;
 }
 
-/* The integer path (frames of at least 16 bytes by kFixedStrip rows). */
+/* The integer path (rows of at least 16 bytes). */
 void
 Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     int border)
@@ -442,8 +442,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     build (ctx);
   if (weights_dirty_)
     upload (ctx);
-  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16 &&
-      GST_VIDEO_INFO_HEIGHT (&out->info) >= kFixedStrip) {
+  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16) {
     run_fixed (ctx, in, out, border);
     return;
   }
