@@ -382,7 +382,7 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
  * (recomputing some bytes, with the same values): needs width * BPP >= 16.
  * Segments whose window crosses the left or right edge gather it byte by
  * byte. */
-#define FX_STRIP 64
+#define FX_STRIP 128
 #define FX_SPAN (16 + 2 * R * BPP)   /* bytes of a row's window */
 
 /* The window of the 16 bytes at xb of `row`, borders applied. */

@@ -336,8 +336,8 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
  * weights, scales that are not powers of 2, biases) on every format and
  * border, frame sizes around the integer path's limits (rows of 16 bytes;
  * segments that overlap at the right edge; 5x20 GRAY8 too narrow for it;
- * 3 rows; 150 rows: strips of 64 rows whose windows need no border rule,
- * and a partial last one), padded strides, system and OpenCL memory; once
+ * 3 rows; 300 rows: a strip of 128 rows whose window needs no border
+ * rule, and a partial last one), padded strides, system and OpenCL memory; once
  * with the variant chosen for the device (on PoCL: the CPU variant, whose
  * integer path must then be taken) and once forced to the GPU variant with
  * GST_OPENCL_TUNING. Colour within 1 of the double reference. */
@@ -354,7 +354,7 @@ GST_START_TEST (test_integer_kernels)
         std::vector<double> (15, 1.0), 1.0), true, -3.0},
   };
   static const int sizes[][2] = {{16, 16}, {6, 16}, {33, 17}, {70, 35}, {5, 20}, {40, 3},
-    {40, 150}};
+    {40, 300}};
   const bool cpu_device =
       (gstcl::select_device ("").type & CL_DEVICE_TYPE_CPU) != 0;
   gst_debug_set_threshold_for_name ("clconvolution", GST_LEVEL_DEBUG);

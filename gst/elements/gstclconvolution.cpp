@@ -21,7 +21,7 @@ constexpr int kSeparableMinSide = 5;
 constexpr int kTileW = 16, kTileH = 16;
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
-constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 64;  /* FX_STRIP */
+constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 128;  /* FX_STRIP */
 /* Bytes per pixel of each Engine layout. */
 constexpr int kBpp[] = {1, 3, 4, 4};
 
