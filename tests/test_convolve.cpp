@@ -333,7 +333,8 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
 }
 
 /* Kernels with small integer factors (binomial Gaussians, boxes, negative
- * weights, scales that are not powers of 2, biases) on every format and
+ * weights, scales that are not powers of 2, biases; symmetric factors,
+ * which take paired-tap code on AVX2, and others) on every format and
  * border, frame sizes around the integer path's limits (rows of 16 bytes;
  * segments that overlap at the right edge; 5x20 GRAY8 too narrow for it;
  * 3 rows; 300 rows: a strip of 128 rows whose window needs no border
@@ -352,6 +353,9 @@ GST_START_TEST (test_integer_kernels)
     {integer_kernel ({2, 3, 2}, {2, 3, 2}, 1.0), true, 0.0},
     {integer_kernel ({1, 2, 3, 4, 5, 6, 7, 8, 7, 6, 5, 4, 3, 2, 1},
         std::vector<double> (15, 1.0), 1.0), true, -3.0},
+    /* not symmetric; symmetric with row sums too large to pair in 16 bits */
+    {integer_kernel ({1, 2, 3}, {1, 1, 2}, 1.0), true, 0.0},
+    {integer_kernel ({1, 100, 1}, {1, 2, 1}, 1.0), true, 0.0},
   };
   static const int sizes[][2] = {{16, 16}, {6, 16}, {33, 17}, {70, 35}, {5, 20}, {40, 3},
     {40, 300}};

@@ -417,6 +417,22 @@ Engine::log_path (const char *path)
   logged_n_ = weights_.n;
 }
 
+/* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
+ * a short: convolve_fixed's paired-tap code then applies (adds the row sums
+ * of mirrored rows in 16-bit lanes). */
+static bool
+fixed_symmetric (const ChannelWeights & c)
+{
+  const size_t n = c.fixed_row.size ();
+  int row_sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (c.fixed_row[i] != c.fixed_row[n - 1 - i] || c.fixed_col[i] != c.fixed_col[n - 1 - i])
+      return false;
+    row_sum += std::abs (c.fixed_row[i]);
+  }
+  return 2 * 255 * row_sum <= 32767;
+}
+
 /* The integer path (rows of at least 16 bytes). */
 void
 Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
@@ -431,6 +447,7 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
   fixed_.setArg (9, (cl_float) c.fixed_scale);
   fixed_.setArg (10, (cl_float) weights_.bias);
   fixed_.setArg (11, (cl_int) border);
+  fixed_.setArg (12, (cl_int) fixed_symmetric (c));
   gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }
