@@ -28,7 +28,7 @@ constexpr int kSepStep = 8;   /* outputs per row-pass step (SEP_PX) */
 constexpr int kInt3Rows = 3, kInt3GroupW = 16, kInt3GroupH = 8;
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
-constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 16;  /* FX_STRIP */
+constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 128;  /* FX_STRIP */
 /* Bytes per pixel of each Engine layout. */
 constexpr int kBpp[] = {1, 3, 4, 4};
 
@@ -487,7 +487,23 @@ Engine::log_path (const char *path)
   logged_n_ = weights_.n;
 }
 
-/* The integer path (frames of at least 16 bytes by kFixedStrip rows). */
+/* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
+ * a short: convolve_fixed's paired-tap code then applies (adds the row sums
+ * of mirrored rows in 16-bit lanes). */
+static bool
+fixed_symmetric (const ChannelWeights & c)
+{
+  const size_t n = c.fixed_row.size ();
+  int row_sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (c.fixed_row[i] != c.fixed_row[n - 1 - i] || c.fixed_col[i] != c.fixed_col[n - 1 - i])
+      return false;
+    row_sum += std::abs (c.fixed_row[i]);
+  }
+  return 2 * 255 * row_sum <= 32767;
+}
+
+/* The integer path (rows of at least 16 bytes). */
 void
 Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     int border)
@@ -501,6 +517,7 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
   fixed_.setArg (9, (cl_float) c.fixed_scale);
   fixed_.setArg (10, (cl_float) weights_.bias);
   fixed_.setArg (11, (cl_int) border);
+  fixed_.setArg (12, (cl_int) fixed_symmetric (c));
   gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }
@@ -512,8 +529,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     build (ctx);
   if (weights_dirty_)
     upload (ctx);
-  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16 &&
-      GST_VIDEO_INFO_HEIGHT (&out->info) >= kFixedStrip) {
+  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16) {
     run_fixed (ctx, in, out, border);
     return;
   }
