@@ -487,6 +487,19 @@ Engine::log_path (const char *path)
   logged_n_ = weights_.n;
 }
 
+/* The arguments every integer kernel takes first: the frames, the factors,
+ * the scale and bias, the border. */
+void
+Engine::set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
+    int border)
+{
+  gstcl::set_frame_args (k, 0, in, out);
+  k.setArg (8, fixed_buffer_);
+  k.setArg (9, (cl_float) shared_integer_factors ()->fixed_scale);
+  k.setArg (10, (cl_float) weights_.bias);
+  k.setArg (11, (cl_int) border);
+}
+
 /* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
  * a short: convolve_fixed's paired-tap code then applies (adds the row sums
  * of mirrored rows in 16-bit lanes). */
@@ -512,11 +525,7 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
   const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  gstcl::set_frame_args (fixed_, 0, in, out);
-  fixed_.setArg (8, fixed_buffer_);
-  fixed_.setArg (9, (cl_float) c.fixed_scale);
-  fixed_.setArg (10, (cl_float) weights_.bias);
-  fixed_.setArg (11, (cl_int) border);
+  set_integer_args (fixed_, in, out, border);
   fixed_.setArg (12, (cl_int) fixed_symmetric (c));
   gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
@@ -563,11 +572,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
 
   if (uses_3x3_int () && gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)) {
     log_path ("3x3 integer");
-    gstcl::set_frame_args (int3x3_, 0, in, out);
-    int3x3_.setArg (8, fixed_buffer_);
-    int3x3_.setArg (9, (cl_float) shared_integer_factors ()->fixed_scale);
-    int3x3_.setArg (10, (cl_float) weights_.bias);
-    int3x3_.setArg (11, (cl_int) border);
+    set_integer_args (int3x3_, in, out, border);
     gstcl::enqueue_2d (ctx, int3x3_, (width + 3) / 4, (height + kInt3Rows - 1) / kInt3Rows,
         kInt3GroupW, kInt3GroupH);
     return;
@@ -577,13 +582,10 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     const bool integer = uses_one_pass_int ();
     log_path (integer ? "one-pass integer separable" : "one-pass separable");
     cl::Kernel &k = integer ? one_pass_int_ : one_pass_;
-    gstcl::set_frame_args (k, 0, in, out);
     if (integer) {
-      k.setArg (8, fixed_buffer_);
-      k.setArg (9, (cl_float) shared_integer_factors ()->fixed_scale);
-      k.setArg (10, (cl_float) weights_.bias);
-      k.setArg (11, (cl_int) border);
+      set_integer_args (k, in, out, border);
     } else {
+      gstcl::set_frame_args (k, 0, in, out);
       k.setArg (8, weights_buffer_);
       set_tail (k, 9);
     }

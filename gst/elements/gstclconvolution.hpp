@@ -105,6 +105,8 @@ private:
   void upload (GstClContext * ctx);
   void log_path (const char *path);   /* at debug level, when it changes */
   const ChannelWeights *shared_integer_factors () const;
+  void set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
+      int border);
   void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);
 
