@@ -925,36 +925,42 @@ inline void fx_row_sum (const short16 * row, __global const uchar * in, int in_s
 }
 
 /* Rows y0 .. y0 + rows of a segment whose window columns lie inside the
- * image (clip: its window rows may not). */
-FX_INLINE void fx_segment (const short16 * row, const float16 * col,
-    __global const uchar * in, int in_stride, __global uchar * out, int out_stride,
-    int xb, int y0, int rows, int height, int border, float scale, float bias, bool clip)
-{
-  float16 h[N];   /* horizontal sums of the last N rows, oldest first */
-#pragma unroll
-  for (int k = 0; k < N - 1; k++)
-    fx_row_sum (row, in, in_stride, xb, y0 - R + k, height, border, clip, &h[k + 1]);
-  int o = 0;
-  /* Unrolled N times, the window's registers rotate instead of moving. */
-  for (; o + N <= rows; o += N) {
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-#pragma unroll
-      for (int k = 0; k < N - 1; k++)
-        h[k] = h[k + 1];
-      fx_row_sum (row, in, in_stride, xb, y0 + o + j + R, height, border, clip, &h[N - 1]);
-      fx_store (out, out_stride, in, in_stride, xb, y0 + o + j,
-          fx_pixels (h, col, scale, bias));
-    }
-  }
-  for (; o < rows; o++) {
-#pragma unroll
-    for (int k = 0; k < N - 1; k++)
-      h[k] = h[k + 1];
-    fx_row_sum (row, in, in_stride, xb, y0 + o + R, height, border, clip, &h[N - 1]);
-    fx_store (out, out_stride, in, in_stride, xb, y0 + o, fx_pixels (h, col, scale, bias));
-  }
+ * image (clip: its window rows may not): the function `name`, whose
+ * horizontal row sums, of type sum_t, come from row_sum and whose output
+ * bytes come from pixels (with `coef`, the column factors as it wants them).
+ * The last N row sums stay in registers; the row loop is unrolled N times
+ * so that they rotate instead of moving. */
+#define FX_SEGMENT(name, sum_t, coef_t, row_sum, pixels) \
+FX_INLINE void name (const short16 * row, const coef_t * coef, \
+    __global const uchar * in, int in_stride, __global uchar * out, int out_stride, \
+    int xb, int y0, int rows, int height, int border, float scale, float bias, bool clip) \
+{ \
+  sum_t h[N];   /* horizontal sums of the last N rows, oldest first */ \
+  _Pragma ("unroll") \
+  for (int k = 0; k < N - 1; k++) \
+    row_sum (row, in, in_stride, xb, y0 - R + k, height, border, clip, &h[k + 1]); \
+  int o = 0; \
+  for (; o + N <= rows; o += N) { \
+    _Pragma ("unroll") \
+    for (int j = 0; j < N; j++) { \
+      _Pragma ("unroll") \
+      for (int k = 0; k < N - 1; k++) \
+        h[k] = h[k + 1]; \
+      row_sum (row, in, in_stride, xb, y0 + o + j + R, height, border, clip, &h[N - 1]); \
+      fx_store (out, out_stride, in, in_stride, xb, y0 + o + j, \
+          pixels (h, coef, scale, bias)); \
+    } \
+  } \
+  for (; o < rows; o++) { \
+    _Pragma ("unroll") \
+    for (int k = 0; k < N - 1; k++) \
+      h[k] = h[k + 1]; \
+    row_sum (row, in, in_stride, xb, y0 + o + R, height, border, clip, &h[N - 1]); \
+    fx_store (out, out_stride, in, in_stride, xb, y0 + o, pixels (h, coef, scale, bias)); \
+  } \
 }
+
+FX_SEGMENT (fx_segment, float16, float16, fx_row_sum, fx_pixels)
 
 #ifdef __AVX2__
 /* Symmetric factors (row[k] == row[N-1-k], the same for col) with 510 *
@@ -1012,37 +1018,7 @@ inline void fx_sym_row_sum (const short16 * row, __global const uchar * in, int 
   *sum = line ? fx_sym_hsum (row, line + xb - R * BPP) : (short16) 0;
 }
 
-/* fx_segment for symmetric factors. */
-FX_INLINE void fx_sym_segment (const short16 * row, const short16 * cpair,
-    __global const uchar * in, int in_stride, __global uchar * out, int out_stride,
-    int xb, int y0, int rows, int height, int border, float scale, float bias, bool clip)
-{
-  short16 h[N];
-#pragma unroll
-  for (int k = 0; k < N - 1; k++)
-    fx_sym_row_sum (row, in, in_stride, xb, y0 - R + k, height, border, clip, &h[k + 1]);
-  int o = 0;
-  for (; o + N <= rows; o += N) {
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-#pragma unroll
-      for (int k = 0; k < N - 1; k++)
-        h[k] = h[k + 1];
-      fx_sym_row_sum (row, in, in_stride, xb, y0 + o + j + R, height, border, clip,
-          &h[N - 1]);
-      fx_store (out, out_stride, in, in_stride, xb, y0 + o + j,
-          fx_sym_pixels (h, cpair, scale, bias));
-    }
-  }
-  for (; o < rows; o++) {
-#pragma unroll
-    for (int k = 0; k < N - 1; k++)
-      h[k] = h[k + 1];
-    fx_sym_row_sum (row, in, in_stride, xb, y0 + o + R, height, border, clip, &h[N - 1]);
-    fx_store (out, out_stride, in, in_stride, xb, y0 + o,
-        fx_sym_pixels (h, cpair, scale, bias));
-  }
-}
+FX_SEGMENT (fx_sym_segment, short16, short16, fx_sym_row_sum, fx_sym_pixels)
 #endif
 
 __kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_stride,
