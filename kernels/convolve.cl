@@ -7,6 +7,9 @@
  *   N        kernel side, odd, 1..31 (a constant, so that loops unroll)
  *   LAYOUT   LAYOUT_GRAY | LAYOUT_RGB | LAYOUT_ALPHA_LAST | LAYOUT_ALPHA_FIRST
  *   TILE_W TILE_H  work-group size of convolve_tiled
+ *   SEP_TW SEP_TH  work-group size of convolve_separable(_int), SEP_S the
+ *                  outputs per item of its column pass, SEP_PX per step of
+ *                  its row pass (a multiple of 4)
  * Arguments common to all: `border` is a BORDER_* value; `w` holds the
  * weights as acc_t, one lane per colour byte in memory order:
  *   w[0 .. N*N)            the 2-D taps, row-major
@@ -91,6 +94,18 @@ inline pix_t fetch (__global const uchar * in, int stride, int x, int y, int wid
   x = border_index (x, width, border);
   y = border_index (y, height, border);
   return load_pixel (in + (size_t) y * stride + (size_t) x * BPP);
+}
+
+/* Input row yy, the vertical border rule applied; 0 (a null pointer) when
+ * it lies outside the image under BORDER_CONSTANT. */
+inline __global const uchar *row_at (__global const uchar * in, int in_stride, int yy,
+    int height, int border)
+{
+  if (yy >= 0 && yy < height)
+    return in + (size_t) yy * in_stride;
+  if (border == BORDER_CONSTANT)
+    return 0;
+  return in + (size_t) border_index (yy, height, border) * in_stride;
 }
 
 inline void store_result (__global uchar * out, int out_stride, __global const uchar * in,
@@ -291,14 +306,6 @@ __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
  * rint (sum * scale + bias), saturated; alpha and x bytes copied. */
 #define INT3_ROWS 3
 
-/* Word x of a row, the horizontal border rule applied. */
-inline uint word_at (__global const uchar * row, int x, int width, int border)
-{
-  if (border == BORDER_CONSTANT && (x < 0 || x >= width))
-    return 0;
-  return *(__global const uint *) (row + 4 * border_index (x, width, border));
-}
-
 /* One output byte from a lane's sum (rounded half to even, saturated). */
 inline uint int3_byte (uint sum, float scale, float bias)
 {
@@ -339,18 +346,20 @@ __kernel void convolve_3x3_int (__global const uchar * restrict in, int in_offse
     const int yy = y0 - 1 + i;
     seg[i] = 0;
     left[i] = right[i] = 0;
-    if (border == BORDER_CONSTANT && (yy < 0 || yy >= height))
+    __global const uchar *row = row_at (in, in_stride, yy, height, border);
+    if (!row)
       continue;
-    __global const uchar *row = in + (size_t) border_index (yy, height, border) * in_stride;
     if (inside) {
       seg[i] = *(__global const uint4 *) (row + 4 * x0);
       left[i] = *(__global const uint *) (row + 4 * (x0 - 1));
       right[i] = *(__global const uint *) (row + 4 * (x0 + 4));
     } else {
-      seg[i] = (uint4) (word_at (row, x0, width, border), word_at (row, x0 + 1, width, border),
-          word_at (row, x0 + 2, width, border), word_at (row, x0 + 3, width, border));
-      left[i] = word_at (row, x0 - 1, width, border);
-      right[i] = word_at (row, x0 + 4, width, border);
+      seg[i] = (uint4) (as_uint (fetch_raw (row, x0, width, border)),
+          as_uint (fetch_raw (row, x0 + 1, width, border)),
+          as_uint (fetch_raw (row, x0 + 2, width, border)),
+          as_uint (fetch_raw (row, x0 + 3, width, border)));
+      left[i] = as_uint (fetch_raw (row, x0 - 1, width, border));
+      right[i] = as_uint (fetch_raw (row, x0 + 4, width, border));
     }
   }
   /* Row sums in even and odd lanes. */
@@ -478,7 +487,7 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
  * memory). A work-group of SEP_TW x SEP_TH items makes a tile of SEP_TW x
  * (SEP_TH * SEP_S) outputs:
  *   1. the row pass: the tile's SEP_TW columns of its SEP_ROWS input rows,
- *      four adjacent outputs per step, each step reading its 4 + 2R pixels
+ *      SEP_PX adjacent outputs per step, each step reading its SEP_PX + 2R pixels
  *      in whole 16-byte (or 4- or 12-byte) groups when rows are aligned, into
  *      local memory as one float plane per colour channel (planes, not float4:
  *      four adjacent floats of one plane are one conflict-free 16-byte store);
@@ -490,9 +499,6 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
  * local memory too (the row pass has them; a 4-byte load per output in the
  * column pass would leave its latency exposed). */
 #define SEP_ROWS (SEP_TH * SEP_S + N - 1)
-#ifndef SEP_PX
-#define SEP_PX 4                             /* outputs per row-pass step */
-#endif
 #define SEP_STEPS (SEP_ROWS * (SEP_TW / SEP_PX))  /* row-pass steps */
 #define SEP_G ((R + 3) / 4)                  /* 4-pixel groups read each side */
 #define SEP_SPAN (SEP_PX + 8 * SEP_G)        /* pixels a step reads */
@@ -537,16 +543,6 @@ inline void load_group (__global const uchar * row, int x, pix_t * q)
   q[2] = v.s2;
   q[3] = v.s3;
 #endif
-}
-
-/* Input row yy, border rule applied; nullptr (with BORDER_CONSTANT) when it
- * lies outside the image. */
-inline __global const uchar *sep_row (__global const uchar * in, int in_stride, int yy,
-    int height, int border)
-{
-  if (border == BORDER_CONSTANT && (yy < 0 || yy >= height))
-    return 0;
-  return in + (size_t) border_index (yy, height, border) * in_stride;
 }
 
 /* Row pass, float weights: the sums of outputs x .. x+SEP_PX-1 of `row`, and
@@ -729,7 +725,7 @@ inline void separable_tile (__global const uchar * in, int in_stride, __global u
   for (int step = get_local_id (1) * SEP_TW + get_local_id (0); step < SEP_STEPS;
       step += SEP_TW * SEP_TH) {
     const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
-    __global const uchar *row = sep_row (in, in_stride, ty - R + r, height, border);
+    __global const uchar *row = row_at (in, in_stride, ty - R + r, height, border);
     sep_t s[SEP_PX];
     uchar alpha[SEP_PX];
 #if BPP == 4
@@ -901,25 +897,13 @@ inline void fx_store (__global uchar * out, int out_stride, __global const uchar
   ((__global fx_bytes16 *) (out + (size_t) y * out_stride + xb))->v = c;
 }
 
-/* Image row of window row yy, border applied; null for BORDER_CONSTANT
- * outside. */
-inline __global const uchar *fx_line (__global const uchar * in, int in_stride, int yy,
-    int height, int border)
-{
-  if (yy >= 0 && yy < height)
-    return in + (size_t) yy * in_stride;
-  if (border == BORDER_CONSTANT)
-    return 0;
-  return in + (size_t) border_index (yy, height, border) * in_stride;
-}
-
 /* *sum = horizontal sum of window row yy as floats (a pointer: 16-float
  * values are not passed in registers without AVX-512); clip: yy may lie
  * outside. */
 inline void fx_row_sum (const short16 * row, __global const uchar * in, int in_stride,
     int xb, int yy, int height, int border, bool clip, float16 * sum)
 {
-  __global const uchar *line = clip ? fx_line (in, in_stride, yy, height, border) :
+  __global const uchar *line = clip ? row_at (in, in_stride, yy, height, border) :
       in + (size_t) yy * in_stride;
   *sum = line ? FX_CONVERT (fx_hsum (row, line + xb - R * BPP), float16) : 0;
 }
@@ -1013,7 +997,7 @@ inline uchar16 fx_sym_pixels (const short16 * h, const short16 * cpair, float sc
 inline void fx_sym_row_sum (const short16 * row, __global const uchar * in, int in_stride,
     int xb, int yy, int height, int border, bool clip, short16 * sum)
 {
-  __global const uchar *line = clip ? fx_line (in, in_stride, yy, height, border) :
+  __global const uchar *line = clip ? row_at (in, in_stride, yy, height, border) :
       in + (size_t) yy * in_stride;
   *sum = line ? fx_sym_hsum (row, line + xb - R * BPP) : (short16) 0;
 }

@@ -322,15 +322,20 @@ Engine::set_weights (const Weights & weights)
   weights_dirty_ = true;
 }
 
+/* Whether every channel's kernel is rank 1. */
 bool
-Engine::uses_separable () const
+Engine::all_separable () const
 {
-  if (weights_.n < kSeparableMinSide)
-    return false;
   if (layout_ == GRAY)
     return weights_.channel[Weights::kGray].separable;
   return weights_.channel[0].separable && weights_.channel[1].separable &&
       weights_.channel[2].separable;
+}
+
+bool
+Engine::uses_separable () const
+{
+  return weights_.n >= kSeparableMinSide && all_separable ();
 }
 
 bool
@@ -342,10 +347,7 @@ Engine::uses_one_pass () const
    * 19 against 21 us); for 4-byte pixels the one pass is (34 against 49). */
   if (weights_.n == 3 && kBpp[layout_] != 4)
     return false;
-  if (layout_ == GRAY)
-    return weights_.channel[Weights::kGray].separable;
-  return weights_.channel[0].separable && weights_.channel[1].separable &&
-      weights_.channel[2].separable;
+  return all_separable ();
 }
 
 /* The integer factors every colour channel shares, else nullptr (the
@@ -446,6 +448,22 @@ Engine::build (GstClContext * ctx)
   built_n_ = n;
 }
 
+/* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
+ * a short: convolve_fixed's paired-tap code then applies (adds the row sums
+ * of mirrored rows in 16-bit lanes). */
+static bool
+fixed_symmetric (const ChannelWeights & c)
+{
+  const size_t n = c.fixed_row.size ();
+  int row_sum = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (c.fixed_row[i] != c.fixed_row[n - 1 - i] || c.fixed_col[i] != c.fixed_col[n - 1 - i])
+      return false;
+    row_sum += std::abs (c.fixed_row[i]);
+  }
+  return 2 * 255 * row_sum <= 32767;
+}
+
 void
 Engine::upload (GstClContext * ctx)
 {
@@ -473,6 +491,7 @@ Engine::upload (GstClContext * ctx)
     fixed_buffer_ = cl::Buffer (gstcl::context_of (ctx),
         CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, fixed.size () * sizeof (cl_int),
         fixed.data ());
+    fixed_symmetric_ = fixed_symmetric (c);
   }
   weights_dirty_ = false;
 }
@@ -500,33 +519,16 @@ Engine::set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFram
   k.setArg (11, (cl_int) border);
 }
 
-/* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
- * a short: convolve_fixed's paired-tap code then applies (adds the row sums
- * of mirrored rows in 16-bit lanes). */
-static bool
-fixed_symmetric (const ChannelWeights & c)
-{
-  const size_t n = c.fixed_row.size ();
-  int row_sum = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (c.fixed_row[i] != c.fixed_row[n - 1 - i] || c.fixed_col[i] != c.fixed_col[n - 1 - i])
-      return false;
-    row_sum += std::abs (c.fixed_row[i]);
-  }
-  return 2 * 255 * row_sum <= 32767;
-}
-
 /* The integer path (rows of at least 16 bytes). */
 void
 Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     int border)
 {
   log_path ("CPU integer separable");
-  const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   set_integer_args (fixed_, in, out, border);
-  fixed_.setArg (12, (cl_int) fixed_symmetric (c));
+  fixed_.setArg (12, (cl_int) fixed_symmetric_);
   gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }

@@ -104,6 +104,7 @@ private:
   void build (GstClContext * ctx);
   void upload (GstClContext * ctx);
   void log_path (const char *path);   /* at debug level, when it changes */
+  bool all_separable () const;
   const ChannelWeights *shared_integer_factors () const;
   void set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
       int border);
@@ -127,6 +128,7 @@ private:
   bool cpu_variant_ = false;   /* of the context built for */
   cl::Kernel fixed_;
   cl::Buffer fixed_buffer_;    /* fixed_row then fixed_col, int (integer paths) */
+  bool fixed_symmetric_ = false;  /* convolve_fixed's paired taps apply to them */
   cl::Buffer weights_buffer_;
   cl::Buffer tmp_;             /* separable passes' intermediate image */
   size_t tmp_size_ = 0;
