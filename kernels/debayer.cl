@@ -35,18 +35,41 @@
  *                 single bytes or words (16 times slower for 16-bit output).
  *   PHASE_X       with ALIGNED: the pattern's column shift (0 or 1), so that
  *                 the block's colours are known at compile time
+ *   CAMERA        1: the camera variant (debayer_camera, below): black level,
+ *                 white balance, demosaic, colour matrix and transfer curve
+ *                 in float, blocks on even rows and columns (PHASE_X and
+ *                 PHASE_Y given), output also NV12 / I420 (OUT_YUV)
+ *   OUT_YUV       with CAMERA: 1 NV12, 2 I420 (OUT_CH 1, 8-bit planes)
  */
 
 #ifndef ALIGNED
 #define ALIGNED 0
 #endif
-#if ALIGNED
-#if OUT_CH != 4
-#error "ALIGNED is for 4-channel output only"
+#ifndef CAMERA
+#define CAMERA 0
 #endif
+#ifndef OUT_YUV
+#define OUT_YUV 0
+#endif
+#if ALIGNED && OUT_CH != 4 && !OUT_YUV
+#error "ALIGNED is for 4-channel and YUV output only"
+#endif
+#if ALIGNED || CAMERA
 #define PX PHASE_X
 #else
 #define PX 0
+#endif
+
+/* The arithmetic of the filters: exact integers, or float in the camera
+ * variant (no rounding until the output). */
+#if CAMERA
+typedef float8 win_t;
+typedef float4 px_t;
+typedef float elem_t;
+#else
+typedef int8 win_t;
+typedef int4 px_t;
+typedef int elem_t;
 #endif
 
 #ifndef __ENDIAN_LITTLE__
@@ -75,7 +98,7 @@ typedef uchar out_t;
  * odd (parity 1) columns of the block, d columns to the side: window column
  * 2 + parity + 2 i + d for i = 0..3. `e` and `o` hold the even and odd
  * window columns of each row. */
-inline int4 at (const int8 * e, const int8 * o, int parity, int r, int d)
+inline px_t at (const win_t * e, const win_t * o, int parity, int r, int d)
 {
   switch (parity + d) {
     case -2: return e[r].s0123;
@@ -91,58 +114,70 @@ inline int4 at (const int8 * e, const int8 * o, int parity, int r, int d)
 #define A(dr, d) at (e, o, p, r + (dr), (d))
 
 #if METHOD == 0
-inline int4 finish (int4 sum16, int maxv)
+inline px_t finish (px_t sum16, int maxv)
 {
   /* Vector bounds: Oclgrind 21.10 gets clamp (int4, int, int) wrong. */
+#if CAMERA
+  return clamp (sum16 * 0.0625f, (px_t) (0.0f), (px_t) ((float) maxv));
+#else
   return clamp ((sum16 + 8) >> 4, (int4) (0), (int4) (maxv));
+#endif
 }
 
 /* G at R or B sites. */
-inline int4 green_at_rb (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t green_at_rb (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
   return finish (8 * A (0, 0) + 4 * (A (-1, 0) + A (1, 0) + A (0, -1) + A (0, 1))
       - 2 * (A (-2, 0) + A (2, 0) + A (0, -2) + A (0, 2)), maxv);
 }
 
 /* R or B at G sites whose row holds that colour. */
-inline int4 rb_at_g_row (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_g_row (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
   return finish (10 * A (0, 0) + 8 * (A (0, -1) + A (0, 1)) - 2 * (A (0, -2) + A (0, 2))
       - 2 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1)) + A (-2, 0) + A (2, 0), maxv);
 }
 
 /* R or B at G sites whose column holds that colour. */
-inline int4 rb_at_g_col (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_g_col (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
   return finish (10 * A (0, 0) + 8 * (A (-1, 0) + A (1, 0)) - 2 * (A (-2, 0) + A (2, 0))
       - 2 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1)) + A (0, -2) + A (0, 2), maxv);
 }
 
 /* R at B sites, B at R sites. */
-inline int4 rb_at_br (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_br (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
   return finish (12 * A (0, 0) + 4 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1))
       - 3 * (A (-2, 0) + A (2, 0) + A (0, -2) + A (0, 2)), maxv);
 }
 #else
-inline int4 green_at_rb (const int8 * e, const int8 * o, int p, int r, int maxv)
+/* Means of 2 and 4 samples: rounded half up, or exact in float. */
+#if CAMERA
+#define MEAN2(s) ((s) * 0.5f)
+#define MEAN4(s) ((s) * 0.25f)
+#else
+#define MEAN2(s) (((s) + 1) >> 1)
+#define MEAN4(s) (((s) + 2) >> 2)
+#endif
+inline px_t green_at_rb (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
-  return (A (-1, 0) + A (1, 0) + A (0, -1) + A (0, 1) + 2) >> 2;
+  return MEAN4 (A (-1, 0) + A (1, 0) + A (0, -1) + A (0, 1));
 }
 
-inline int4 rb_at_g_row (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_g_row (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
-  return (A (0, -1) + A (0, 1) + 1) >> 1;
+  return MEAN2 (A (0, -1) + A (0, 1));
 }
 
-inline int4 rb_at_g_col (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_g_col (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
-  return (A (-1, 0) + A (1, 0) + 1) >> 1;
+  return MEAN2 (A (-1, 0) + A (1, 0));
 }
 
-inline int4 rb_at_br (const int8 * e, const int8 * o, int p, int r, int maxv)
+inline px_t rb_at_br (const win_t * e, const win_t * o, int p, int r, int maxv)
 {
-  return (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1) + 2) >> 2;
+  return MEAN4 (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1));
 }
 #endif
 
@@ -218,13 +253,13 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   } while (0)
 #endif
   if (first == 0 && count == BLOCK_W) {
-#if ALIGNED && OUT_16
+#if ALIGNED && OUT_CH == 4 && OUT_16
     __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
     to[0] = lo.lo;
     to[1] = lo.hi;
     to[2] = hi.lo;
     to[3] = hi.hi;
-#elif ALIGNED
+#elif ALIGNED && OUT_CH == 4
     __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
     to[0] = words.lo;
     to[1] = words.hi;
@@ -240,16 +275,12 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
 #undef STORE
 }
 
-/* The 8 x 2 block whose top left pixel is (x0, y0). */
-inline void debayer_block (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height,
-    int maxv, uint scale_mul, int scale_shift, int4 layout, int x0, int y0)
+/* The 12 x 6 window of the block whose top left pixel is (x0, y0): columns
+ * x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3, as the even and odd columns of
+ * each row (the last two lanes unused), samples clamped to maxv. */
+inline void load_window (__global const uchar * in, int in_stride, int width, int height,
+    int maxv, int x0, int y0, int8 * e, int8 * o)
 {
-
-  /* The window: columns x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3, as the
-   * even and odd columns of each row (the last two lanes unused). */
-  int8 e[WIN_H], o[WIN_H];
-  in += in_offset;
   if (x0 >= 2 && x0 + 9 < width && y0 >= 2 && y0 + 3 < height) {
     for (int r = 0; r < WIN_H; r++) {
 #if ALIGNED
@@ -291,6 +322,16 @@ inline void debayer_block (__global const uchar * in, int in_offset, int in_stri
       o[r] = (int8) (w[1], w[3], w[5], w[7], w[9], w[11], 0, 0);
     }
   }
+}
+
+#if !CAMERA
+/* The 8 x 2 block whose top left pixel is (x0, y0). */
+inline void debayer_block (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    int maxv, uint scale_mul, int scale_shift, int4 layout, int x0, int y0)
+{
+  int8 e[WIN_H], o[WIN_H];
+  load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, e, o);
 
   /* Row 0 of the block is window row 2: R at the RGGB-even, G at the
    * RGGB-odd columns. Row 1 is window row 3: G at RGGB-even, B at RGGB-odd
@@ -341,6 +382,286 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
     debayer_block (in, in_offset, in_stride, out, out_offset, out_stride, width, height, maxv,
         scale_mul, scale_shift, layout, x0, y0);
 }
+#endif
+
+#if CAMERA
+/* The camera variant: one pass from raw samples to the output format, in
+ * the stage order of camera pipelines (docs/cldebayer.md):
+ *   1. black level    v' = max (v - black, 0) * maxv / (maxv - black)
+ *   2. white balance  v' * gain of the sample's colour, clipped at maxv
+ *      (both folded on the host into one factor per colour, `gain`)
+ *   3. demosaic       the filters above, in float, clamped to [0, maxv]
+ *   4. colour matrix  with saturation composed and 1 / maxv folded in on the
+ *      host (`mat`, row-major in s0..s8), then clipped to [0, 1]
+ *   5. transfer       linear, sRGB (IEC 61966-2-1), BT.709 OETF or a power
+ *   6. output         round (v x OUT_MAX) into the RGB formats; NV12 / I420
+ *      as Y'CbCr of the negotiated matrix and range, Cb / Cr the means of
+ *      each 2 x 2 block (the last column / row repeated at odd sizes)
+ * Every parameter is an argument, so that no property change rebuilds the
+ * program. Blocks start on even rows and multiples of 8 columns (so that a
+ * block holds whole 2 x 2 chroma blocks); PHASE_X and PHASE_Y say where the
+ * colours are.
+ *
+ * With `stats` set the kernel also gathers the grey-world statistics of the
+ * raw frame (after black level, before white balance): per work-group sums
+ * of R, G (both greens) and B over the 2 x 2 cells that lie inside the
+ * image and whose largest sample is in [lo, hi), and their count, to
+ * partials[group]; debayer_stats_sum adds the partials up. */
+
+#ifndef PHASE_Y
+#define PHASE_Y 0
+#endif
+
+/* The colour at block row dy (0 / 1), columns of parity p: 0 R, 1 G of an
+ * R row, 2 G of a B row, 3 B. */
+#define SITE(dy, p) (((((dy) + PHASE_Y) & 1) << 1) | (((p) + PHASE_X) & 1))
+
+inline float gain_of (int site, float4 gain)
+{
+  return site == 0 ? gain.s0 : site == 3 ? gain.s2 : gain.s1;
+}
+
+/* The demosaiced R, G and B of the four pixels of parity p in block row dy. */
+inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int maxv,
+    px_t * r, px_t * g, px_t * b)
+{
+  const int row = 2 + dy;
+  switch (SITE (dy, p)) {
+    case 0:
+      *r = at (e, o, p, row, 0);
+      *g = green_at_rb (e, o, p, row, maxv);
+      *b = rb_at_br (e, o, p, row, maxv);
+      break;
+    case 1:
+      *r = rb_at_g_row (e, o, p, row, maxv);
+      *g = at (e, o, p, row, 0);
+      *b = rb_at_g_col (e, o, p, row, maxv);
+      break;
+    case 2:
+      *r = rb_at_g_col (e, o, p, row, maxv);
+      *g = at (e, o, p, row, 0);
+      *b = rb_at_g_row (e, o, p, row, maxv);
+      break;
+    default:
+      *r = rb_at_br (e, o, p, row, maxv);
+      *g = green_at_rb (e, o, p, row, maxv);
+      *b = at (e, o, p, row, 0);
+  }
+}
+
+#define INTERLEAVE(even, odd) ((float8) ((even).s0, (odd).s0, (even).s1, (odd).s1, \
+    (even).s2, (odd).s2, (even).s3, (odd).s3))
+
+/* Transfer curves of linear light in [0, 1]. */
+#define TRANSFER_LINEAR 0
+#define TRANSFER_SRGB 1
+#define TRANSFER_BT709 2
+#define TRANSFER_GAMMA 3
+
+inline float8 transfer_curve (float8 x, int curve, float inv_gamma)
+{
+  switch (curve) {
+    case TRANSFER_SRGB:
+      return select (1.055f * powr (x, (float8) (1.0f / 2.4f)) - 0.055f, 12.92f * x,
+          x <= 0.0031308f);
+    case TRANSFER_BT709:
+      return select (1.099f * powr (x, (float8) (0.45f)) - 0.099f, 4.5f * x, x < 0.018f);
+    case TRANSFER_GAMMA:
+      return powr (x, (float8) (inv_gamma));
+    default:
+      return x;
+  }
+}
+
+/* Sums of the cells of the block (see above) as (R, G, B, cells). */
+inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
+    int black, int lo, int hi)
+{
+  /* the cells' four samples: rows 2 and 3, block columns 2k and 2k + 1 */
+  const int4 s00 = max (e[2].s1234 - black, 0), s01 = max (o[2].s1234 - black, 0);
+  const int4 s10 = max (e[3].s1234 - black, 0), s11 = max (o[3].s1234 - black, 0);
+  const int4 top = max (max (s00, s01), max (s10, s11));
+  const int4 col = (int4) (x0 + 1, x0 + 3, x0 + 5, x0 + 7);
+  const int4 use = (top >= lo) & (top < hi) & (col < width) & (int4) (-(y0 + 1 < height));
+  int4 sum[4] = { (int4) (0), (int4) (0), (int4) (0), (int4) (0) };  /* by site */
+  sum[SITE (0, 0)] += s00 & use;
+  sum[SITE (0, 1)] += s01 & use;
+  sum[SITE (1, 0)] += s10 & use;
+  sum[SITE (1, 1)] += s11 & use;
+  const int4 g = sum[1] + sum[2];
+  const int4 n = -use;
+  return (uint4) ((uint) (sum[0].s0 + sum[0].s1 + sum[0].s2 + sum[0].s3),
+      (uint) (g.s0 + g.s1 + g.s2 + g.s3), (uint) (sum[3].s0 + sum[3].s1 + sum[3].s2 + sum[3].s3),
+      (uint) (n.s0 + n.s1 + n.s2 + n.s3));
+}
+
+/* Stores `count` bytes of v at p (vector store when whole and aligned). */
+inline void store_bytes8 (__global uchar * p, uchar8 v, int count)
+{
+  if (count == 8) {
+#if ALIGNED
+    *(__global uint2 *) p = as_uint2 (v);
+#else
+    vstore8 (v, 0, p);
+#endif
+  } else {
+    uchar a[8];
+    vstore8 (v, 0, a);
+    for (int i = 0; i < count; i++)
+      p[i] = a[i];
+  }
+}
+
+inline void store_bytes4 (__global uchar * p, uchar4 v, int count)
+{
+  if (count == 4) {
+#if ALIGNED
+    *(__global uint *) p = as_uint (v);
+#else
+    vstore4 (v, 0, p);
+#endif
+  } else {
+    uchar a[4];
+    vstore4 (v, 0, a);
+    for (int i = 0; i < count; i++)
+      p[i] = a[i];
+  }
+}
+
+__kernel void debayer_camera (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    int maxv, int4 layout, int black, float4 gain, float16 mat, int curve, float inv_gamma,
+    float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint4 * partials)
+{
+  __local uint sums[4];
+  const int x0 = (int) get_global_id (0) * BLOCK_W, y0 = (int) get_global_id (1) * 2;
+  uint4 cells = (uint4) (0);
+  if (x0 < width && y0 < height) {
+    int8 raw_e[WIN_H], raw_o[WIN_H];
+    load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+    if (stats)
+      cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi);
+
+    /* black level and white balance, per colour of the window's samples
+     * (window row r is block row r - 2, of the same parity) */
+    float8 e[WIN_H], o[WIN_H];
+    const float top = (float) maxv;
+    for (int r = 0; r < WIN_H; r++) {
+      e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
+          top);
+      o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
+          top);
+    }
+
+    float8 red[2], green[2], blue[2];
+    for (int dy = 0; dy < 2; dy++) {
+      float4 r0, g0, b0, r1, g1, b1;
+      demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
+      demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
+      const float8 r = INTERLEAVE (r0, r1), g = INTERLEAVE (g0, g1), b = INTERLEAVE (b0, b1);
+      red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
+          curve, inv_gamma);
+      green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
+          curve, inv_gamma);
+      blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
+          curve, inv_gamma);
+    }
+
+    const int count = min (BLOCK_W, width - x0);
+    const int rows = min (2, height - y0);
+#if OUT_YUV
+    /* yuv: Kr, Kb, Y offset, Y scale, C scale (C offset 128) */
+    const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
+    float8 cb[2], cr[2];
+    for (int dy = 0; dy < 2; dy++) {
+      const float8 y = kr * red[dy] + kg * green[dy] + kb * blue[dy];
+      if (dy < rows)
+        store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
+            convert_uchar8_sat (yuv.s2 + yuv.s3 * y + 0.5f), count);
+      cb[dy] = (blue[dy] - y) * (0.5f / (1.0f - kb));
+      cr[dy] = (red[dy] - y) * (0.5f / (1.0f - kr));
+    }
+    /* odd sizes: the last column and row repeated */
+    const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
+    for (int dy = 0; dy < 2; dy++) {
+      cb[dy] = select (cb[dy], cb[dy].s00224466, past);
+      cr[dy] = select (cr[dy], cr[dy].s00224466, past);
+    }
+    if (rows == 1) {
+      cb[1] = cb[0];
+      cr[1] = cr[0];
+    }
+    const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
+    const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
+    const uchar4 u8 = convert_uchar4_sat (128.0f + yuv.s4 * u + 0.5f);
+    const uchar4 v8 = convert_uchar4_sat (128.0f + yuv.s4 * v + 0.5f);
+    const int pairs = (count + 1) / 2;
+#if OUT_YUV == 1
+    store_bytes8 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0,
+        (uchar8) (u8.s0, v8.s0, u8.s1, v8.s1, u8.s2, v8.s2, u8.s3, v8.s3), 2 * pairs);
+#else
+    store_bytes4 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0 / 2, u8, pairs);
+    store_bytes4 (out + chroma.s2 + (size_t) (y0 / 2) * chroma.s3 + x0 / 2, v8, pairs);
+#endif
+#else
+    for (int dy = 0; dy < rows; dy++)
+      store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
+          count, convert_uint8 (red[dy] * OUT_MAX + 0.5f),
+          convert_uint8 (green[dy] * OUT_MAX + 0.5f), convert_uint8 (blue[dy] * OUT_MAX + 0.5f),
+          layout);
+#endif
+  }
+
+  if (stats) {
+    /* the work-group's sums through local atomics, one partial per group */
+    const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
+    if (lid < 4)
+      sums[lid] = 0;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (cells.s3) {
+      atomic_add (&sums[0], cells.s0);
+      atomic_add (&sums[1], cells.s1);
+      atomic_add (&sums[2], cells.s2);
+      atomic_add (&sums[3], cells.s3);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (lid == 0)
+      partials[get_group_id (1) * get_num_groups (0) + get_group_id (0)] =
+          (uint4) (sums[0], sums[1], sums[2], sums[3]);
+  }
+}
+
+/* Adds up n partials into total[0..3] (R, G, B, cells); one work-group of
+ * STATS_GROUP work-items. */
+#define STATS_GROUP 64
+__kernel __attribute__ ((reqd_work_group_size (STATS_GROUP, 1, 1)))
+void debayer_stats_sum (__global const uint4 * partials, int n, __global ulong * total)
+{
+  __local ulong sums[STATS_GROUP][4];
+  const int lid = (int) get_local_id (0);
+  ulong s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int i = lid; i < n; i += STATS_GROUP) {
+    const uint4 p = partials[i];
+    s0 += p.s0;
+    s1 += p.s1;
+    s2 += p.s2;
+    s3 += p.s3;
+  }
+  sums[lid][0] = s0;
+  sums[lid][1] = s1;
+  sums[lid][2] = s2;
+  sums[lid][3] = s3;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int step = STATS_GROUP / 2; step > 0; step >>= 1) {
+    if (lid < step)
+      for (int c = 0; c < 4; c++)
+        sums[lid][c] += sums[lid + step][c];
+    barrier (CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid < 4)
+    total[lid] = sums[0][lid];
+}
+#endif
 
 #if CELLS
 /* The CPU variant (-D CELLS=1). PoCL vectorises a work-group across its

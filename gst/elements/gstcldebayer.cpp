@@ -33,12 +33,16 @@
  */
 #include "gstcldebayer.h"
 #include "gstclelements.h"
+#include "gstclconvolution.hpp"
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclvideo.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -47,6 +51,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_debayer_debug);
 #define GST_CAT_DEFAULT gst_cl_debayer_debug
 
 typedef enum { METHOD_MALVAR, METHOD_BILINEAR } DebayerMethod;
+typedef enum { WB_NONE, WB_MANUAL, WB_AUTO } WhiteBalance;
+/* Values match TRANSFER_* in debayer.cl. */
+typedef enum { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_BT709, TRANSFER_GAMMA } Transfer;
 
 #define GST_TYPE_CL_DEBAYER_METHOD (gst_cl_debayer_method_get_type ())
 static GType
@@ -63,6 +70,76 @@ gst_cl_debayer_method_get_type (void)
     g_once_init_leave (&type, g_enum_register_static ("GstClDebayerMethod", values));
   return type;
 }
+
+#define GST_TYPE_CL_DEBAYER_WHITE_BALANCE (gst_cl_debayer_white_balance_get_type ())
+static GType
+gst_cl_debayer_white_balance_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {WB_NONE, "No white balance (the gains are not applied)", "none"},
+    {WB_MANUAL, "The red-gain, green-gain and blue-gain properties", "manual"},
+    {WB_AUTO, "Grey world, from the statistics of the frames before", "auto"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerWhiteBalance", values));
+  return type;
+}
+
+#define GST_TYPE_CL_DEBAYER_TRANSFER (gst_cl_debayer_transfer_get_type ())
+static GType
+gst_cl_debayer_transfer_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TRANSFER_LINEAR, "Linear (no curve)", "linear"},
+    {TRANSFER_SRGB, "sRGB (IEC 61966-2-1)", "srgb"},
+    {TRANSFER_BT709, "BT.709 OETF", "bt709"},
+    {TRANSFER_GAMMA, "Power 1/gamma (the gamma property)", "gamma"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerTransfer", values));
+  return type;
+}
+
+typedef std::array<double, 9> Matrix;
+static constexpr Matrix kIdentity = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+/* BT.709 luma weights: the grey that saturation keeps */
+static constexpr double kLuma[3] = { 0.2126, 0.7152, 0.0722 };
+
+/* What the user set (under settings_lock). */
+struct Settings {
+  DebayerMethod method = METHOD_MALVAR;
+  guint black_level = 0;
+  WhiteBalance white_balance = WB_NONE;
+  double gains[3] = { 1, 1, 1 };    /* manual */
+  double awb_speed = 0.25;
+  Matrix matrix = kIdentity;
+  double saturation = 1;
+  Transfer transfer = TRANSFER_LINEAR;
+  double gamma = 2.2;
+
+  /* Whether any camera stage changes the picture (else the exact integer
+   * kernels run, bit-identical to the plain demosaic). */
+  bool camera_stages () const
+  {
+    return black_level != 0 || white_balance != WB_NONE || matrix != kIdentity ||
+        saturation != 1 || transfer != TRANSFER_LINEAR;
+  }
+};
+
+/* Grey-world statistics of the last frame read back, and the gains in force
+ * (under settings_lock: get_property reads them). */
+struct AwbStatus {
+  double gains[3] = { 1, 1, 1 };
+  bool have_target = false;
+  double target[3] = { 1, 1, 1 };
+  double means[3] = { 0, 0, 0 };    /* of full scale, after black level */
+  guint64 cells = 0;
+  guint64 frames = 0;               /* statistics read back so far */
+};
 
 /* Negotiated state, built in set_info and on the first frame after `method`
  * changed. */
@@ -83,19 +160,50 @@ struct DebayerState {
   bool out_words = false;       /* the cells variant stores 32-bit words */
   std::string cells_options;
   cl::Kernel cells, rim;
+  /* The camera variant (debayer_camera), its two kernels by ALIGNED. */
+  int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
+  cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
+  std::string camera_built[2];
+  cl::Kernel camera[2];
+  /* White-balance statistics: per-group partials, their sum, and a read of
+   * the sum in flight (into `total`, which outlives it). */
+  cl::Buffer partials, sum;
+  size_t partials_size = 0;
+  cl::Kernel stats_sum;
+  cl::Event reading;
+  std::array<cl_ulong, 4> total {};
+
+  void wait_for_read ()
+  {
+    if (reading ())
+      reading.wait ();
+    reading = cl::Event ();
+  }
+  ~DebayerState ()
+  {
+    try {
+      wait_for_read ();
+    } catch (const cl::Error &) {
+    }
+  }
 };
 
 struct _GstClDebayer {
   GstClFilter parent;
   std::mutex *settings_lock;
-  DebayerMethod method;         /* under settings_lock */
+  Settings *settings;           /* under settings_lock */
+  AwbStatus *awb;               /* under settings_lock */
   DebayerState *state;
 };
 
 G_DEFINE_TYPE (GstClDebayer, gst_cl_debayer, GST_TYPE_CL_FILTER)
 GST_ELEMENT_REGISTER_DEFINE (cldebayer, "cldebayer", GST_RANK_NONE, GST_TYPE_CL_DEBAYER)
 
-enum { PROP_0, PROP_METHOD };
+enum {
+  PROP_0, PROP_METHOD, PROP_BLACK_LEVEL, PROP_WHITE_BALANCE, PROP_RED_GAIN,
+  PROP_GREEN_GAIN, PROP_BLUE_GAIN, PROP_AWB_SPEED, PROP_COLOR_MATRIX, PROP_SATURATION,
+  PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS,
+};
 
 #define PATTERNS "bggr, gbrg, grbg, rggb"
 #define DEEP_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
@@ -105,15 +213,18 @@ enum { PROP_0, PROP_METHOD };
     DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")
 #define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " DEEP_FORMATS " }" \
     SIZE_AND_RATE
-#define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR, GRAY8"
-#define SRC_CAPS "video/x-raw, format = (string) { " RGB8_FORMATS ", RGBA64_LE }" \
-    SIZE_AND_RATE
+/* In the order fixation prefers them: colour first, GRAY8 last. */
+#define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR"
+#define YUV_FORMATS "NV12, I420"
+#define SHALLOW_FORMATS RGB8_FORMATS ", " YUV_FORMATS ", GRAY8"
+#define DEEP_OUT_FORMATS RGB8_FORMATS ", RGBA64_LE, " YUV_FORMATS ", GRAY8"
+#define SRC_CAPS "video/x-raw, format = (string) { " DEEP_OUT_FORMATS " }" SIZE_AND_RATE
 
-static DebayerMethod
-method_of (GstClDebayer * self)
+static Settings
+settings_of (GstClDebayer * self)
 {
   std::lock_guard<std::mutex> lock (*self->settings_lock);
-  return self->method;
+  return *self->settings;
 }
 
 /* Calls fn (name) for each string of a format field (a string or a list);
@@ -156,14 +267,14 @@ convert_structure (const GstStructure * s, const char *name, const char *formats
   return out;
 }
 
+/* Whether `name` is an output format of 8-bit input. */
 static bool
-is_rgb8_format (const char *name)
+is_shallow_format (const char *name)
 {
-  for (const char *f : { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "xRGB", "xBGR",
-          "RGB", "BGR", "GRAY8" })
-    if (g_str_equal (f, name))
-      return true;
-  return false;
+  gchar **formats = g_strsplit (SHALLOW_FORMATS, ", ", -1);
+  const bool found = g_strv_contains (formats, name);
+  g_strfreev (formats);
+  return found;
 }
 
 static GstCaps *
@@ -184,15 +295,15 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
         shallow = deep = true;
       if (shallow || deep)
         out = gst_caps_merge_structure (out, convert_structure (s, "video/x-raw",
-                deep ? RGB8_FORMATS ", RGBA64_LE" : RGB8_FORMATS));
+                deep ? DEEP_OUT_FORMATS : SHALLOW_FORMATS));
     } else {
       if (!gst_structure_has_name (s, "video/x-raw"))
         continue;
-      /* shallow: an 8-bit output format, deep: RGBA64_LE */
+      /* shallow: an output format of 8-bit input, deep: RGBA64_LE */
       if (!for_each_format (s, [&] (const char *f) {
             if (g_str_equal (f, "RGBA64_LE"))
               deep = true;
-            else if (is_rgb8_format (f))
+            else if (is_shallow_format (f))
               shallow = true;
           }))
         shallow = deep = true;
@@ -204,12 +315,51 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
   return out;
 }
 
+/* Fixation takes the first output format of DEEP_OUT_FORMATS (colour
+ * first, GRAY8 last) that downstream accepts, whatever order downstream
+ * lists them in: a tee with one GRAY8-preferring branch keeps colour. */
+static GstCaps *
+gst_cl_debayer_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  if (direction == GST_PAD_SINK) {
+    gchar **formats = g_strsplit (DEEP_OUT_FORMATS, ", ", -1);
+    for (gchar **f = formats; *f; f++) {
+      GstStructure *want = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, *f,
+          nullptr);
+      GstCaps *picked = gst_caps_new_empty ();
+      for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
+        const GstStructure *s = gst_caps_get_structure (othercaps, i);
+        if (!gst_structure_can_intersect (s, want))
+          continue;
+        GstStructure *copy = gst_structure_copy (s);
+        gst_structure_set (copy, "format", G_TYPE_STRING, *f, nullptr);
+        gst_caps_append_structure_full (picked, copy,
+            gst_caps_features_copy (gst_caps_get_features (othercaps, i)));
+      }
+      gst_structure_free (want);
+      if (!gst_caps_is_empty (picked)) {
+        gst_caps_unref (othercaps);
+        othercaps = picked;
+        break;
+      }
+      gst_caps_unref (picked);
+    }
+    g_strfreev (formats);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->fixate_caps (trans,
+      direction, caps, othercaps);
+}
+
 /* The -D options of the output pixel, and where its channels go. */
 static std::string
-output_options (const GstVideoInfo * info, cl_int4 * layout)
+output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
 {
   const GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
   *layout = cl_int4 { {0, 0, 0, 0} };
+  *out_yuv = format == GST_VIDEO_FORMAT_NV12 ? 1 : format == GST_VIDEO_FORMAT_I420 ? 2 : 0;
+  if (*out_yuv)
+    return " -D OUT_CH=1 -D OUT_16=0 -D OUT_YUV=" + std::to_string (*out_yuv);
   if (format == GST_VIDEO_FORMAT_GRAY8)
     return " -D OUT_CH=1 -D OUT_16=0";
   const bool wide = format == GST_VIDEO_FORMAT_RGBA64_LE;
@@ -221,6 +371,19 @@ output_options (const GstVideoInfo * info, cl_int4 * layout)
   /* alpha or padding: the position R, G and B leave free */
   *layout = cl_int4 { {r, g, b, channels == 4 ? 6 - r - g - b : 0} };
   return " -D OUT_CH=" + std::to_string (channels) + " -D OUT_16=" + (wide ? "1" : "0");
+}
+
+/* Y'CbCr coefficients of the output's colorimetry: Kr, Kb, Y offset, Y
+ * scale, C scale (8-bit; limited range unless the caps say full). */
+static cl_float8
+yuv_coefficients (const GstVideoInfo * info)
+{
+  gdouble kr = 0.2126, kb = 0.0722;
+  if (!gst_video_color_matrix_get_Kr_Kb (info->colorimetry.matrix, &kr, &kb))
+    kr = 0.2126, kb = 0.0722;
+  const bool full = info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+  return cl_float8 { { (float) kr, (float) kb, full ? 0.0f : 16.0f, full ? 255.0f : 219.0f,
+          full ? 255.0f : 224.0f, 0, 0, 0 } };
 }
 
 static void
@@ -252,13 +415,16 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->scale_shift = 30 + bits;
   st->scale_mul = (cl_uint) (((1ull << st->scale_shift) + st->maxv - 1) / st->maxv);
   st->format_options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") +
-      output_options (out_info, &st->layout);
+      output_options (out_info, &st->layout, &st->out_yuv);
+  st->yuv = yuv_coefficients (out_info);
   /* 4-channel output (alpha or padding included) */
   st->can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
   for (int i = 0; i < 2; i++) {
     st->built_options[i].clear ();
     st->kernel[i] = cl::Kernel ();
+    st->camera_built[i].clear ();
+    st->camera[i] = cl::Kernel ();
   }
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
@@ -268,6 +434,9 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
   st->cells_options.clear ();
   st->cells = st->rim = cl::Kernel ();
+  st->wait_for_read ();
+  st->partials = st->sum = cl::Buffer ();
+  st->partials_size = 0;
   GST_DEBUG_OBJECT (self, "%s variant", st->use_cells ? "cells (CPU)" : "blocks (GPU)");
 }
 
@@ -276,14 +445,9 @@ static cl_uint
 set_common_args (cl::Kernel & k, const DebayerState * st, const GstClFrame * in,
     const GstClFrame * out)
 {
-  cl_uint next = gstcl::set_frame_args (k, 0, in, out);
-  k.setArg (next++, (cl_int) st->phase_x);
-  k.setArg (next++, (cl_int) st->phase_y);
-  k.setArg (next++, (cl_int) st->maxv);
-  k.setArg (next++, st->scale_mul);
-  k.setArg (next++, (cl_int) st->scale_shift);
-  k.setArg (next++, st->layout);
-  return next;
+  return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) st->phase_x,
+      (cl_int) st->phase_y, (cl_int) st->maxv, st->scale_mul, (cl_int) st->scale_shift,
+      st->layout);
 }
 
 /* The CPU variant: debayer_cells over the interior, in whole work-groups of
@@ -318,20 +482,148 @@ filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     by1 = by0;
   } else {
     const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
-    cl_uint next = set_common_args (st->cells, st, in, out);
-    st->cells.setArg (next++, (cl_int) (8 * bx0 - px));
-    st->cells.setArg (next++, (cl_int) (2 * by0 - py));
-    st->cells.setArg (next++, (cl_int) nx);
-    st->cells.setArg (next++, (cl_int) ny);
+    gstcl::set_args (st->cells, set_common_args (st->cells, st, in, out),
+        (cl_int) (8 * bx0 - px), (cl_int) (2 * by0 - py), (cl_int) nx, (cl_int) ny);
     gstcl::enqueue_2d (ctx, st->cells, nx, ny, CELLS_LX, CELLS_LY);
   }
-  cl_uint next = set_common_args (st->rim, st, in, out);
-  st->rim.setArg (next++, (cl_int) bx0);
-  st->rim.setArg (next++, (cl_int) bx1);
-  st->rim.setArg (next++, (cl_int) by0);
-  st->rim.setArg (next++, (cl_int) by1);
+  gstcl::set_args (st->rim, set_common_args (st->rim, st, in, out), (cl_int) bx0,
+      (cl_int) bx1, (cl_int) by0, (cl_int) by1);
   const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
   gstcl::enqueue_2d (ctx, st->rim, rim_blocks, 1, 64, 1);
+}
+
+/* Grey-world cells: the largest sample (after black level) at least LO and
+ * below HI of the full scale (docs/cldebayer.md). */
+static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
+#define CAMERA_LX 16
+#define CAMERA_LY 8
+
+/* Takes the statistics read back since the last frame, if any, and moves
+ * the gains in force toward their target (auto white balance). */
+static void
+update_awb (GstClDebayer * self, const Settings & settings)
+{
+  DebayerState *st = self->state;
+  bool fresh = false;
+  if (st->reading () &&
+      st->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () == CL_COMPLETE) {
+    st->reading = cl::Event ();
+    fresh = st->total[3] > 0;
+  }
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  AwbStatus *awb = self->awb;
+  if (fresh) {
+    const double cells = (double) st->total[3];
+    const double scale = (double) (st->maxv - std::min<int> (settings.black_level, st->maxv - 1));
+    const double r = st->total[0] / cells, g = st->total[1] / (2 * cells),
+        b = st->total[2] / cells;
+    awb->means[0] = r / scale;
+    awb->means[1] = g / scale;
+    awb->means[2] = b / scale;
+    awb->cells = st->total[3];
+    awb->frames++;
+    awb->target[0] = r > 0 ? std::min (g / r, 16.0) : 1;
+    awb->target[1] = 1;
+    awb->target[2] = b > 0 ? std::min (g / b, 16.0) : 1;
+    awb->have_target = true;
+  }
+  if (awb->have_target)
+    for (int c = 0; c < 3; c++)
+      awb->gains[c] += settings.awb_speed * (awb->target[c] - awb->gains[c]);
+}
+
+/* The camera variant: every stage in one kernel (debayer.cl). */
+static GstFlowReturn
+filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out, const Settings & settings)
+{
+  DebayerState *st = self->state;
+  const int maxv = st->maxv;
+  if ((int) settings.black_level >= maxv) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("black-level %u is not below the input's "
+            "full scale %d", settings.black_level, maxv), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  const bool awb = settings.white_balance == WB_AUTO;
+  if (awb)
+    update_awb (self, settings);
+
+  /* Black level and white balance as one factor per colour. */
+  double wb[3] = { 1, 1, 1 };
+  if (settings.white_balance == WB_MANUAL)
+    std::copy (settings.gains, settings.gains + 3, wb);
+  else if (awb) {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    std::copy (self->awb->gains, self->awb->gains + 3, wb);
+  }
+  const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
+  const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
+          (float) (wb[2] * black_scale), 0 } };
+  /* The matrix after saturation's, over 1 / maxv. */
+  const double s = settings.saturation;
+  cl_float16 mat {};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++)
+        v += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
+      mat.s[3 * i + j] = (float) (v / maxv);
+    }
+
+  const GstVideoInfo *oi = &out->info;
+  bool aligned = gstcl::rows_aligned_16 (in);
+  if (st->out_yuv) {
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
+      aligned = aligned && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
+  } else {
+    aligned = aligned && st->can_align && gstcl::rows_aligned_16 (out);
+  }
+  const std::string options = st->format_options + " -D METHOD=" +
+      std::to_string (settings.method) + " -D CAMERA=1 -D PHASE_X=" +
+      std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+      (aligned ? " -D ALIGNED=1" : "");
+  if (options != st->camera_built[aligned]) {
+    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+    const cl::Program program = gstcl::program (ctx, source, options);
+    st->camera[aligned] = cl::Kernel (program, "debayer_camera");
+    st->stats_sum = cl::Kernel (program, "debayer_stats_sum");
+    st->camera_built[aligned] = options;
+    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
+  }
+
+  const int width = GST_VIDEO_INFO_WIDTH (oi), height = GST_VIDEO_INFO_HEIGHT (oi);
+  const size_t nx = (width + 7) / 8, ny = (height + 1) / 2;
+  const size_t groups = ((nx + CAMERA_LX - 1) / CAMERA_LX) * ((ny + CAMERA_LY - 1) / CAMERA_LY);
+  const cl::Context &context = gstcl::context_of (ctx);
+  if (st->partials_size < groups) {
+    st->wait_for_read ();
+    st->partials = cl::Buffer (context, CL_MEM_READ_WRITE, groups * sizeof (cl_uint4));
+    st->sum = cl::Buffer (context, CL_MEM_READ_WRITE, 4 * sizeof (cl_ulong));
+    st->partials_size = groups;
+  }
+  const int black = (int) settings.black_level;
+  const int range = maxv - black;
+  const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, 1), (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 2),
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
+  cl::Kernel &k = st->camera[aligned];
+  gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv, st->layout,
+      (cl_int) black, gain, mat, (cl_int) settings.transfer,
+      (cl_float) (1.0 / settings.gamma), st->yuv, chroma, (cl_int) awb,
+      (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range),
+      st->partials);
+  gstcl::enqueue_2d (ctx, k, nx, ny, CAMERA_LX, CAMERA_LY);
+
+  if (awb) {
+    /* A few bytes read back without waiting; the next frames use them. */
+    gstcl::set_args (st->stats_sum, 0, st->partials, (cl_int) groups, st->sum);
+    gstcl::enqueue_2d (ctx, st->stats_sum, 64, 1, 64, 1);
+    if (!st->reading ())
+      gstcl::queue_of (ctx).enqueueReadBuffer (st->sum, CL_FALSE, 0,
+          sizeof (st->total), st->total.data (), nullptr, &st->reading);
+  }
+  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -348,7 +640,12 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         ("offset %d, stride %d", in_offset, in_stride));
     return GST_FLOW_ERROR;
   }
-  std::string options = st->format_options + " -D METHOD=" + std::to_string (method_of (self));
+  const Settings settings = settings_of (self);
+  if (st->out_yuv || settings.camera_stages ())
+    return filter_camera (self, ctx, in, out, settings);
+
+  std::string options = st->format_options + " -D METHOD=" +
+      std::to_string (settings.method);
 
   /* The cells variant stores 4-channel pixels as 32-bit words: output rows
    * at 4-byte boundaries (always so in the element's own pool). */
@@ -389,10 +686,61 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
 {
   auto *self = GST_CL_DEBAYER (object);
   std::lock_guard<std::mutex> lock (*self->settings_lock);
+  Settings *s = self->settings;
   switch (prop_id) {
-    case PROP_METHOD: self->method = (DebayerMethod) g_value_get_enum (value); break;
+    case PROP_METHOD: s->method = (DebayerMethod) g_value_get_enum (value); break;
+    case PROP_BLACK_LEVEL: s->black_level = g_value_get_uint (value); break;
+    case PROP_WHITE_BALANCE: {
+      const auto mode = (WhiteBalance) g_value_get_enum (value);
+      /* auto starts from the gains in force */
+      if (mode == WB_AUTO && s->white_balance != WB_AUTO) {
+        const bool manual = s->white_balance == WB_MANUAL;
+        for (int c = 0; c < 3; c++)
+          self->awb->gains[c] = manual ? s->gains[c] : 1;
+        self->awb->have_target = false;
+      }
+      s->white_balance = mode;
+      break;
+    }
+    case PROP_RED_GAIN: s->gains[0] = g_value_get_double (value); break;
+    case PROP_GREEN_GAIN: s->gains[1] = g_value_get_double (value); break;
+    case PROP_BLUE_GAIN: s->gains[2] = g_value_get_double (value); break;
+    case PROP_AWB_SPEED: s->awb_speed = g_value_get_double (value); break;
+    case PROP_COLOR_MATRIX: {
+      std::vector<double> values;
+      std::string why;
+      if (clconv::values_from_array (value, &values, &why) && values.size () != 9)
+        why = "it has " + std::to_string (values.size ()) + " values, not 9";
+      for (double v : values)
+        if (why.empty () && !std::isfinite (v))
+          why = "it has a value that is not a finite number";
+      if (!why.empty ()) {
+        gchar *str = gst_value_serialize (value);
+        g_warning ("cldebayer: color-matrix \"%s\" refused: %s", str ? str : "?",
+            why.c_str ());
+        g_free (str);
+        break;
+      }
+      std::copy (values.begin (), values.end (), s->matrix.begin ());
+      break;
+    }
+    case PROP_SATURATION: s->saturation = g_value_get_double (value); break;
+    case PROP_TRANSFER: s->transfer = (Transfer) g_value_get_enum (value); break;
+    case PROP_GAMMA: s->gamma = g_value_get_double (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
+}
+
+/* The white-balance statistics as a structure (see the property). */
+static GstStructure *
+statistics_of (const AwbStatus & awb)
+{
+  return gst_structure_new ("cldebayer-statistics",
+      "frames", G_TYPE_UINT64, awb.frames, "cells", G_TYPE_UINT64, awb.cells,
+      "red-mean", G_TYPE_DOUBLE, awb.means[0], "green-mean", G_TYPE_DOUBLE, awb.means[1],
+      "blue-mean", G_TYPE_DOUBLE, awb.means[2],
+      "red-gain", G_TYPE_DOUBLE, awb.gains[0], "green-gain", G_TYPE_DOUBLE, awb.gains[1],
+      "blue-gain", G_TYPE_DOUBLE, awb.gains[2], nullptr);
 }
 
 static void
@@ -401,8 +749,25 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
 {
   auto *self = GST_CL_DEBAYER (object);
   std::lock_guard<std::mutex> lock (*self->settings_lock);
+  const Settings *s = self->settings;
+  /* in auto, the gains in force */
+  const double *gains = s->white_balance == WB_AUTO ? self->awb->gains : s->gains;
   switch (prop_id) {
-    case PROP_METHOD: g_value_set_enum (value, self->method); break;
+    case PROP_METHOD: g_value_set_enum (value, s->method); break;
+    case PROP_BLACK_LEVEL: g_value_set_uint (value, s->black_level); break;
+    case PROP_WHITE_BALANCE: g_value_set_enum (value, s->white_balance); break;
+    case PROP_RED_GAIN: g_value_set_double (value, gains[0]); break;
+    case PROP_GREEN_GAIN: g_value_set_double (value, gains[1]); break;
+    case PROP_BLUE_GAIN: g_value_set_double (value, gains[2]); break;
+    case PROP_AWB_SPEED: g_value_set_double (value, s->awb_speed); break;
+    case PROP_COLOR_MATRIX:
+      clconv::array_from_values (std::vector<double> (s->matrix.begin (), s->matrix.end ()),
+          value);
+      break;
+    case PROP_SATURATION: g_value_set_double (value, s->saturation); break;
+    case PROP_TRANSFER: g_value_set_enum (value, s->transfer); break;
+    case PROP_GAMMA: g_value_set_double (value, s->gamma); break;
+    case PROP_STATISTICS: g_value_take_boxed (value, statistics_of (*self->awb)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
@@ -412,8 +777,19 @@ gst_cl_debayer_finalize (GObject * object)
 {
   auto *self = GST_CL_DEBAYER (object);
   delete self->state;
+  delete self->awb;
+  delete self->settings;
   delete self->settings_lock;
   G_OBJECT_CLASS (gst_cl_debayer_parent_class)->finalize (object);
+}
+
+static void
+install_gain (GObjectClass * gobject_class, guint id, const char *name, const char *nick,
+    const char *blurb)
+{
+  g_object_class_install_property (gobject_class, id, g_param_spec_double (name, nick, blurb,
+          0, 16, 1, (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE)));
 }
 
 static void
@@ -421,34 +797,76 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_cl_debayer_set_property;
   gobject_class->get_property = gst_cl_debayer_get_property;
   gobject_class->finalize = gst_cl_debayer_finalize;
 
+  const auto playing = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING);
+  const auto controllable = (GParamFlags) (playing | GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "Demosaic algorithm",
-          GST_TYPE_CL_DEBAYER_METHOD, METHOD_MALVAR, (GParamFlags) (G_PARAM_READWRITE |
-              G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING)));
+          GST_TYPE_CL_DEBAYER_METHOD, METHOD_MALVAR, playing));
+  g_object_class_install_property (gobject_class, PROP_BLACK_LEVEL,
+      g_param_spec_uint ("black-level", "Black level", "Sensor black level in the input's "
+          "sample units (e.g. 256 for a 12-bit sensor), subtracted and the rest stretched "
+          "so that full scale stays full scale", 0, 65535, 0, controllable));
+  g_object_class_install_property (gobject_class, PROP_WHITE_BALANCE,
+      g_param_spec_enum ("white-balance", "White balance", "Gains on the raw samples, "
+          "before the demosaic", GST_TYPE_CL_DEBAYER_WHITE_BALANCE, WB_NONE, playing));
+  install_gain (gobject_class, PROP_RED_GAIN, "red-gain", "Red gain",
+      "Gain of the red samples with white-balance=manual (in auto: the gain in force)");
+  install_gain (gobject_class, PROP_GREEN_GAIN, "green-gain", "Green gain",
+      "Gain of the green samples with white-balance=manual (in auto: the gain in force)");
+  install_gain (gobject_class, PROP_BLUE_GAIN, "blue-gain", "Blue gain",
+      "Gain of the blue samples with white-balance=manual (in auto: the gain in force)");
+  g_object_class_install_property (gobject_class, PROP_AWB_SPEED,
+      g_param_spec_double ("awb-speed", "AWB speed", "white-balance=auto: the fraction of "
+          "the way to the grey-world gains that each frame moves", 0, 1, 0.25, controllable));
+  g_object_class_install_property (gobject_class, PROP_COLOR_MATRIX,
+      clconv::param_spec_weights ("color-matrix", "Colour matrix", "3x3 matrix, row-major, "
+          "from the sensor's linear RGB to the output's (e.g. \"<1.6,-0.4,-0.2, -0.3,1.5,"
+          "-0.2, 0,-0.6,1.6>\"); identity by default", playing));
+  g_object_class_install_property (gobject_class, PROP_SATURATION,
+      g_param_spec_double ("saturation", "Saturation", "Colour saturation after the matrix "
+          "(0: grey, 1: unchanged)", 0, 4, 1, controllable));
+  g_object_class_install_property (gobject_class, PROP_TRANSFER,
+      g_param_spec_enum ("transfer", "Transfer", "Transfer curve applied last, to linear "
+          "RGB in [0, 1]", GST_TYPE_CL_DEBAYER_TRANSFER, TRANSFER_LINEAR, playing));
+  g_object_class_install_property (gobject_class, PROP_GAMMA,
+      g_param_spec_double ("gamma", "Gamma", "transfer=gamma: the output is the input to the "
+          "power 1/gamma", 0.1, 10, 2.2, controllable));
+  g_object_class_install_property (gobject_class, PROP_STATISTICS,
+      g_param_spec_boxed ("statistics", "Statistics", "Auto white balance: the last "
+          "statistics read back (means of red, green and blue as fractions of full scale, "
+          "after black level; cells counted) and the gains in force",
+          GST_TYPE_STRUCTURE, (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
-      "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB on an "
-      "OpenCL device (Malvar-He-Cutler or bilinear)", "gst-opencl developers");
+      "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "
+      "on an OpenCL device (Malvar-He-Cutler or bilinear), with black level, white "
+      "balance, colour matrix and transfer curve", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
 
+  trans_class->fixate_caps = gst_cl_debayer_fixate_caps;
   filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
   filter_class->set_info = gst_cl_debayer_set_info;
   filter_class->filter = gst_cl_debayer_filter;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_debayer_debug, "cldebayer", 0, "OpenCL Bayer demosaic");
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_METHOD, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_WHITE_BALANCE, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_TRANSFER, (GstPluginAPIFlags) 0);
 }
 
 static void
 gst_cl_debayer_init (GstClDebayer * self)
 {
   self->settings_lock = new std::mutex ();
-  self->method = METHOD_MALVAR;
+  self->settings = new Settings ();
+  self->awb = new AwbStatus ();
   self->state = new DebayerState ();
 }

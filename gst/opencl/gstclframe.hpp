@@ -16,21 +16,39 @@ inline bool rows_aligned_16 (const GstClFrame *frame)
       GST_VIDEO_INFO_PLANE_STRIDE (&frame->info, 0) % 16 == 0;
 }
 
+/* Sets the kernel's arguments from index `first` on, in order (cl_mem,
+ * cl::Buffer, scalars and cl vector types); returns the next index. */
+template <typename T>
+inline void set_arg (cl::Kernel &k, cl_uint i, const T &value)
+{
+  k.setArg (i, value);
+}
+
+/* A raw handle (cl.hpp takes only its own wrappers of it). */
+inline void set_arg (cl::Kernel &k, cl_uint i, cl_mem mem)
+{
+  k.setArg (i, sizeof (cl_mem), &mem);
+}
+
+template <typename... Args>
+inline cl_uint set_args (cl::Kernel &k, cl_uint first, const Args &... args)
+{
+  cl_uint i = first;
+  (set_arg (k, i++, args), ...);
+  return i;
+}
+
 /* Sets the arguments (in, in_offset, in_stride, out, out_offset, out_stride,
  * width, height) from argument `first` on, the size being the output's;
  * returns the index of the next argument. */
 inline cl_uint set_frame_args (cl::Kernel &k, cl_uint first, const GstClFrame *in,
     const GstClFrame *out)
 {
-  k.setArg (first, sizeof (cl_mem), &in->mem);
-  k.setArg (first + 1, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0));
-  k.setArg (first + 2, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0));
-  k.setArg (first + 3, sizeof (cl_mem), &out->mem);
-  k.setArg (first + 4, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0));
-  k.setArg (first + 5, (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0));
-  k.setArg (first + 6, (cl_int) GST_VIDEO_INFO_WIDTH (&out->info));
-  k.setArg (first + 7, (cl_int) GST_VIDEO_INFO_HEIGHT (&out->info));
-  return first + 8;
+  return set_args (k, first, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
+      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), out->mem,
+      (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0),
+      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0),
+      (cl_int) GST_VIDEO_INFO_WIDTH (&out->info), (cl_int) GST_VIDEO_INFO_HEIGHT (&out->info));
 }
 
 }  // namespace gstcl

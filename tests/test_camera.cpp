@@ -1,0 +1,403 @@
+/* cldebayer's camera stages (black level, white balance, colour matrix,
+ * saturation, transfer curve) and its NV12 / I420 output against the CPU
+ * model of ref_camera.h: each stage alone and all together, 8- to 16-bit
+ * input, every output format at odd sizes and padded strides, changes while
+ * playing (no rebuild), auto white balance converging on a colour cast with
+ * no frame read back to the host, default output unchanged, and fixation
+ * keeping colour. */
+#include "cltest.h"
+#include "ref_camera.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclmemory.h>
+
+using namespace cltest;
+using namespace camera_ref;
+
+/* cldebayer in a harness (after clupload for OpenCL-memory input), output
+ * caps `out_caps`. */
+struct Camera {
+  GstHarness *h;
+  GstElement *element;
+  std::string caps;
+
+  explicit Camera (const std::string &out_caps, bool cl_input = false)
+  {
+    GstElement *e = cl_input ?
+        gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
+        gst_element_factory_make ("cldebayer", nullptr);
+    share_context (e);
+    h = gst_harness_new_with_element (e, "sink", "src");
+    gst_object_unref (e);
+    element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
+        GST_ELEMENT (gst_object_ref (h->element));
+    gst_harness_set_sink_caps_str (h, out_caps.c_str ());
+  }
+  ~Camera ()
+  {
+    gst_object_unref (element);
+    gst_harness_teardown (h);
+  }
+
+  void set (const Stages & st, bool manual_wb = true)
+  {
+    GValue matrix = G_VALUE_INIT;
+    g_value_init (&matrix, GST_TYPE_ARRAY);
+    for (double v : st.matrix) {
+      GValue d = G_VALUE_INIT;
+      g_value_init (&d, G_TYPE_DOUBLE);
+      g_value_set_double (&d, v);
+      gst_value_array_append_value (&matrix, &d);
+      g_value_unset (&d);
+    }
+    g_object_set_property (G_OBJECT (element), "color-matrix", &matrix);
+    g_value_unset (&matrix);
+    g_object_set (element, "black-level", (guint) st.black, "saturation", st.saturation,
+        "transfer", (int) st.transfer, "gamma", st.gamma, nullptr);
+    if (manual_wb)
+      g_object_set (element, "white-balance", 1, "red-gain", st.gains[0], "green-gain",
+          st.gains[1], "blue-gain", st.gains[2], nullptr);
+  }
+
+  /* Pushes `m` padded by `pad` bytes a row; returns the output and its caps. */
+  GstBuffer *push (const Mosaic & m, int pad, GstCaps ** out_caps)
+  {
+    if (m.caps () != caps) {
+      caps = m.caps ();
+      gst_harness_set_src_caps_str (h, caps.c_str ());
+    }
+    fail_unless_equals_int (gst_harness_push (h, mosaic_buffer (m, pad)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != nullptr);
+    *out_caps = gst_pad_get_current_caps (h->sinkpad);
+    return out;
+  }
+
+  void check (const Mosaic & m, int pad, Method method, const Stages & st, const OutFormat * f,
+      const std::string &label)
+  {
+    g_object_set (element, "method", (int) method, nullptr);
+    GstCaps *out_caps;
+    GstBuffer *out = push (m, pad, &out_caps);
+    const std::string what = label + " " + m.format () + " " + std::to_string (m.w) + "x" +
+        std::to_string (m.h) + " pad " + std::to_string (pad);
+    const std::vector<RgbF> ref = camera_reference (m, method, st);
+    if (f)
+      compare_rgb (out, out_caps, m, ref, *f, what);
+    else
+      compare_yuv (out, out_caps, m, ref, what);
+    gst_caps_unref (out_caps);
+    gst_buffer_unref (out);
+  }
+};
+
+static std::string
+format_caps (const char *format)
+{
+  return std::string ("video/x-raw,format=") + format;
+}
+
+/* Every stage on, away from its default. */
+static Stages
+all_stages (int maxv)
+{
+  Stages st;
+  st.black = maxv / 16;
+  st.gains = { 1.9, 1.0, 1.45 };
+  st.matrix = { 1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55 };
+  st.saturation = 1.3;
+  st.transfer = SRGB;
+  return st;
+}
+
+/* ---- each stage alone, all together ---- */
+
+GST_START_TEST (test_each_stage_alone)
+{
+  const int bits = 12, maxv = (1 << bits) - 1;
+  std::vector<std::pair<std::string, Stages>> cases;
+  Stages st;
+  st.black = 256;
+  cases.push_back ({"black-level", st});
+  st = Stages ();
+  st.gains = { 2.0, 0.8, 1.5 };
+  cases.push_back ({"white-balance", st});
+  st = Stages ();
+  st.matrix = { 1.7, -0.5, -0.2, -0.2, 1.4, -0.2, 0.0, -0.5, 1.5 };
+  cases.push_back ({"color-matrix", st});
+  st = Stages ();
+  st.saturation = 0.4;
+  cases.push_back ({"saturation", st});
+  for (Transfer t : { SRGB, BT709, GAMMA }) {
+    st = Stages ();
+    st.transfer = t;
+    st.gamma = 2.6;
+    cases.push_back ({"transfer " + std::to_string (t), st});
+  }
+  cases.push_back ({"all", all_stages (maxv)});
+  Camera cam (format_caps ("RGBA64_LE"));
+  uint32_t seed = 1;
+  for (auto &c : cases) {
+    cam.set (c.second);
+    cam.check (random_mosaic (37, 23, 3, bits, seed++), 6, MALVAR, c.second, &RGBA64, c.first);
+  }
+}
+GST_END_TEST
+
+/* All stages, every output format of every depth (patterns in turn), odd
+ * and tiny sizes, default and padded rows, both methods. */
+static void
+run_every_format (std::initializer_list<int> depths)
+{
+  static const int sizes[][2] = { {2, 2}, {3, 3}, {37, 23} };
+  uint32_t seed = 100;
+  int turn = 0;
+  for (int bits : depths) {
+    const Stages st = all_stages ((1 << bits) - 1);
+    std::vector<const OutFormat *> formats;
+    for (const OutFormat & f : out_formats)
+      if (!f.wide || bits > 8)
+        formats.push_back (&f);
+    formats.push_back (nullptr);    /* NV12 */
+    formats.push_back (nullptr);    /* I420 */
+    for (size_t i = 0; i < formats.size (); i++) {
+      const char *name = formats[i] ? formats[i]->name : i + 2 == formats.size () ? "NV12" :
+          "I420";
+      Camera cam (format_caps (name), turn % 3 == 2);
+      cam.set (st);
+      const int pattern = turn++ % 4;
+      for (auto &s : sizes)
+        for (int pad : { 0, bits > 8 ? 6 : 5 }) {
+          const Method method = (seed & 1) ? BILINEAR : MALVAR;
+          cam.check (random_mosaic (s[0], s[1], pattern, bits, seed++), pad, method, st,
+              formats[i], std::string (name) + (method == MALVAR ? " malvar" : " bilinear"));
+        }
+    }
+  }
+}
+
+GST_START_TEST (test_every_format_8_12bit) { run_every_format ({8, 12}); } GST_END_TEST
+GST_START_TEST (test_every_format_10_16bit) { run_every_format ({10, 16}); } GST_END_TEST
+
+/* Rows aligned to 16 bytes (the 128-bit store variant) at widths that are
+ * and are not multiples of 8, for 4-channel and YUV outputs. */
+GST_START_TEST (test_aligned_rows)
+{
+  uint32_t seed = 7;
+  for (const char *name : { "RGBA", "RGBA64_LE", "NV12", "I420" }) {
+    const OutFormat *f = nullptr;
+    for (const OutFormat & o : out_formats)
+      if (g_str_equal (o.name, name))
+        f = &o;
+    Camera cam (format_caps (name));
+    const Stages st = all_stages (4095);
+    cam.set (st);
+    for (auto &s : { std::array<int, 2> {64, 18}, std::array<int, 2> {48, 7},
+            std::array<int, 2> {32, 2} })
+      cam.check (random_mosaic (s[0], s[1], seed % 4, 12, seed), 0, MALVAR, st, f, name), seed++;
+  }
+}
+GST_END_TEST
+
+/* BT.601 and BT.709, limited and full range, as the caps say. */
+GST_START_TEST (test_yuv_colorimetry)
+{
+  uint32_t seed = 50;
+  for (const char *colorimetry : { "bt601", "bt709", "1:4:0:0", "1:3:5:1" })
+    for (const char *format : { "NV12", "I420" }) {
+      Camera cam (format_caps (format) + ",colorimetry=" + colorimetry);
+      const Stages st = all_stages (255);
+      cam.set (st);
+      cam.check (random_mosaic (21, 13, 0, 8, seed++), 0, MALVAR, st, nullptr,
+          std::string (format) + " " + colorimetry);
+    }
+}
+GST_END_TEST
+
+/* ---- while playing ---- */
+
+/* Every parameter changed between frames: each frame matches the model of
+ * the settings in force, and nothing is rebuilt after the first frame. */
+GST_START_TEST (test_changes_while_playing)
+{
+  Camera cam (format_caps ("NV12"));
+  Stages st = all_stages (1023);
+  cam.set (st);
+  uint32_t seed = 900;
+  cam.check (random_mosaic (30, 20, 1, 10, seed++), 0, MALVAR, st, nullptr, "first");
+  const unsigned builds = gstcl::program_builds ();
+  for (int i = 0; i < 6; i++) {
+    st.black = 16 * i;
+    st.gains = { 1.0 + 0.2 * i, 1.0, 2.0 - 0.1 * i };
+    st.matrix[0] = 1.0 + 0.1 * i;
+    st.saturation = 0.5 * i;
+    st.transfer = (Transfer) (i % 4);
+    st.gamma = 1.5 + i;
+    cam.set (st);
+    cam.check (random_mosaic (30, 20, 1, 10, seed++), 0, MALVAR, st, nullptr,
+        "change " + std::to_string (i));
+  }
+  fail_unless_equals_int (gstcl::program_builds () - builds, 0);
+}
+GST_END_TEST
+
+/* A grey scene (random grey levels) seen through a colour cast: auto white
+ * balance reaches the grey-world gains (computed here from the raw frame)
+ * within 0.5 % in 30 frames, the output comes out grey, and no frame goes
+ * back to the host for the statistics. */
+GST_START_TEST (test_auto_white_balance)
+{
+  const int w = 64, h = 48, bits = 12, maxv = 4095, black = 64;
+  const double cast[3] = { 0.55, 1.0, 0.8 };
+  Mosaic m;
+  m.w = w;
+  m.h = h;
+  m.pattern = 2;
+  m.bits = bits;
+  m.v.resize ((size_t) w * h);
+  std::mt19937 rng (3);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      /* grey blocks of 4x4 pixels, some clipped and some black */
+      std::mt19937 block ((uint32_t) ((y / 4) * 1000 + x / 4));
+      const double grey = (block () % 1000) / 900.0;
+      const char c = colour_at (m, x, y);
+      const double v = grey * cast[c == 'r' ? 0 : c == 'g' ? 1 : 2] * (maxv - black);
+      m.v[(size_t) y * w + x] = std::min (black + (int) v + (int) (rng () % 3), maxv);
+    }
+  /* The target: means over the 2x2 cells kept (largest sample after black
+   * level in [2 %, 98 %) of full scale). */
+  double sum[3] = { 0, 0, 0 };
+  const double range = maxv - black;
+  for (int y = 0; y + 1 < h; y += 2)
+    for (int x = 0; x + 1 < w; x += 2) {
+      double cell[3] = { 0, 0, 0 }, top = 0;
+      for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+          const double v = std::max (m.at (x + dx, y + dy) - black, 0);
+          const char c = colour_at (m, x + dx, y + dy);
+          cell[c == 'r' ? 0 : c == 'g' ? 1 : 2] += v;
+          top = std::max (top, v);
+        }
+      if (top >= std::ceil (0.02 * range) && top < std::ceil (0.98 * range))
+        for (int c = 0; c < 3; c++)
+          sum[c] += cell[c];
+    }
+  const double target[3] = { sum[1] / 2 / sum[0], 1.0, sum[1] / 2 / sum[2] };
+
+  Camera cam (format_caps ("RGBA"));
+  g_object_set (cam.element, "black-level", (guint) black, "white-balance", 2, nullptr);
+  GstClMemoryStats before, after;
+  gst_cl_memory_get_stats (&before);
+  const int frames = 30;
+  for (int i = 0; i < frames; i++) {
+    GstCaps *caps;
+    GstBuffer *out = cam.push (m, 0, &caps);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+  }
+  gst_cl_memory_get_stats (&after);
+  /* one upload and one download per frame, nothing more */
+  fail_unless_equals_uint64 (after.uploads - before.uploads, frames);
+  fail_unless_equals_uint64 (after.downloads - before.downloads, frames);
+  double gains[3];
+  g_object_get (cam.element, "red-gain", &gains[0], "green-gain", &gains[1], "blue-gain",
+      &gains[2], nullptr);
+  for (int c = 0; c < 3; c++)
+    fail_unless (std::fabs (gains[c] / target[c] - 1) < 0.005,
+        "gain %d: %f, target %f (cast %f)", c, gains[c], target[c], cast[c]);
+  GstStructure *stats = nullptr;
+  g_object_get (cam.element, "statistics", &stats, nullptr);
+  fail_unless (stats != nullptr);
+  guint64 read_back = 0;
+  double red_mean = 0;
+  fail_unless (gst_structure_get_uint64 (stats, "frames", &read_back));
+  fail_unless (gst_structure_get_double (stats, "red-mean", &red_mean));
+  fail_unless (read_back > 0 && read_back <= (guint64) frames);
+  fail_unless (red_mean > 0 && red_mean < 1);
+  gst_structure_free (stats);
+
+  /* The frame now comes out grey: the gains in force are the model's. */
+  Stages st;
+  st.black = black;
+  for (int c = 0; c < 3; c++)
+    st.gains[c] = gains[c];
+  cam.check (m, 0, MALVAR, st, &RGBA, "after auto white balance");
+}
+GST_END_TEST
+
+/* ---- defaults and negotiation ---- */
+
+/* Every stage property set to its default: the exact integer output. */
+GST_START_TEST (test_defaults_unchanged)
+{
+  Camera cam (format_caps ("RGBA"));
+  cam.set (Stages (), false);
+  g_object_set (cam.element, "white-balance", 0, "red-gain", 2.0, nullptr);
+  for (int bits : { 8, 12 }) {
+    const Mosaic m = random_mosaic (37, 23, 1, bits, 77 + bits);
+    GstCaps *caps;
+    GstBuffer *out = cam.push (m, 0, &caps);
+    compare (out, caps, m, demosaic_reference (m, MALVAR), RGBA, "defaults");
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+  }
+}
+GST_END_TEST
+
+/* Downstream that lists GRAY8 first (a tee with a clsobel branch) still gets
+ * colour; GRAY8 only when it is the only choice. */
+GST_START_TEST (test_fixation_keeps_colour)
+{
+  for (auto &c : { std::pair<const char *, const char *> {
+              "t. ! queue ! video/x-raw,format={GRAY8,RGBA,NV12} ! fakesink", "RGBA"},
+          {"t. ! queue ! clsobel ! fakesink t. ! queue ! fakesink", "RGBA"},
+          {"t. ! queue ! video/x-raw,format={GRAY8,NV12} ! fakesink", "NV12"},
+          {"t. ! queue ! video/x-raw,format=GRAY8 ! fakesink", "GRAY8"} }) {
+    const std::string desc = std::string ("videotestsrc num-buffers=2 ! "
+        "video/x-bayer,format=rggb,width=32,height=16 ! cldebayer name=d ! tee name=t ") +
+        c.first;
+    GstElement *pipeline = gst_parse_launch (desc.c_str (), nullptr);
+    fail_unless (pipeline != nullptr);
+    gst_element_set_state (pipeline, GST_STATE_PLAYING);
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc.c_str ());
+    gst_message_unref (msg);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+    GstPad *pad = gst_element_get_static_pad (d, "src");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    fail_unless_equals_string (gst_structure_get_string (gst_caps_get_structure (caps, 0),
+            "format"), c.second);
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (d);
+    gst_object_unref (bus);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (pipeline);
+  }
+}
+GST_END_TEST
+
+static Suite *
+camera_suite (void)
+{
+  Suite *s = suite_create ("cldebayer-camera");
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
+  tcase_add_test (tc, test_each_stage_alone);
+  tcase_add_test (tc, test_every_format_8_12bit);
+  tcase_add_test (tc, test_every_format_10_16bit);
+  tcase_add_test (tc, test_aligned_rows);
+  tcase_add_test (tc, test_yuv_colorimetry);
+  tcase_add_test (tc, test_changes_while_playing);
+  tcase_add_test (tc, test_auto_white_balance);
+  tcase_add_test (tc, test_defaults_unchanged);
+  tcase_add_test (tc, test_fixation_keeps_colour);
+  return s;
+}
+
+GST_CHECK_MAIN (camera);
