@@ -495,6 +495,7 @@ filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
+/* debayer_camera's work-group (reqd_work_group_size in debayer.cl) */
 #define CAMERA_LX 16
 #define CAMERA_LY 8
 
@@ -582,7 +583,7 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const std::string options = st->format_options + " -D METHOD=" +
       std::to_string (settings.method) + " -D CAMERA=1 -D PHASE_X=" +
       std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
-      (aligned ? " -D ALIGNED=1" : "");
+      (aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
   if (options != st->camera_built[aligned]) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
     const cl::Program program = gstcl::program (ctx, source, options);

@@ -35,6 +35,18 @@ make_cases ()
       rgba = "video/x-raw,format=RGBA", nv12 = "video/x-raw,format=NV12",
       bayer = "video/x-bayer,format=rggb", bayer12 = "video/x-bayer,format=rggb12le";
   const std::string to_rgba = " ! video/x-raw,format=RGBA";
+  /* cldebayer's camera stages, every one on (docs/camera.md); auto white
+   * balance or manual gains. */
+  const std::string stages = "black-level=256 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,"
+      "0.05,-0.6,1.55>\" saturation=1.2 transfer=srgb";
+  const std::string camera = "cldebayer " + stages + " white-balance=auto";
+  const std::string camera_manual = "cldebayer " + stages +
+      " white-balance=manual red-gain=1.9 blue-gain=1.45";
+  auto sys_and_dev = [] (std::string name, std::string caps, std::string element,
+      std::string format) {
+    return Case{std::move (name), std::move (caps), element + " ! video/x-raw,format=" + format,
+      "clupload ! " + element + " ! video/x-raw(memory:OpenCLMemory),format=" + format, false};
+  };
   const std::string to_cl_rgba = " ! video/x-raw(memory:OpenCLMemory),format=RGBA";
 
   auto ours = [] (std::string name, std::string caps, std::string element) {
@@ -57,6 +69,12 @@ make_cases ()
       "clupload ! cldebayer method=malvar ! video/x-raw(memory:OpenCLMemory),format=RGBA64_LE",
       false},
     {"bayer2rgb rggb>RGBA", bayer, "bayer2rgb" + to_rgba, "", true},
+    /* Raw camera to encoder input */
+    sys_and_dev ("cldebayer camera rggb12le>NV12", bayer12, camera, "NV12"),
+    sys_and_dev ("cldebayer camera rggb12le>RGBA", bayer12, camera, "RGBA"),
+    sys_and_dev ("cldebayer camera manual-wb rggb12le>NV12", bayer12, camera_manual, "NV12"),
+    {"bayer2rgb ! videoconvert rggb>NV12", bayer,
+      "bayer2rgb ! videoconvert ! video/x-raw,format=NV12", "", true},
     /* Convolution */
     ours ("clconvolve 3x3 GRAY8", gray, "clconvolve " + k3),
     ours ("clconvolve 3x3 RGBA", rgba, "clconvolve " + k3),
@@ -91,6 +109,7 @@ all_comparisons ()
     {"cldebayer bilinear rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
+    {"cldebayer camera manual-wb rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
   };
   return c;
 }

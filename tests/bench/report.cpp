@@ -114,6 +114,16 @@ targets (const Suite &s, const Environment &env)
   if (!any_sys)
     t.push_back (at_least ("GPU 4K system memory in/out: every element and chain vs "
             "host-device transfer limit", NAN, 0.70, "%", gpu, not_gpu));
+  t.push_back (at_least ("GPU 4K system memory in/out: cldebayer camera rggb12le>NV12 vs "
+          "host-device transfer limit", value ("cldebayer camera rggb12le>NV12", "4k",
+              Mode::SYSTEM, &Result::transfer_fraction), 0.80, "%", gpu, not_gpu));
+  /* Every camera stage and NV12 out at most 1.25x the plain Malvar kernel's
+   * time (8-bit to RGBA): the plain time over the camera's, at least 0.8. */
+  t.push_back (at_least ("GPU 4K kernel only: cldebayer malvar rggb>RGBA time / cldebayer "
+          "camera rggb12le>NV12 time (camera at most 1.25x)",
+          value ("cldebayer malvar rggb>RGBA", "4k", Mode::DEVICE, &Result::kernel_ms) /
+          value ("cldebayer camera rggb12le>NV12", "4k", Mode::DEVICE, &Result::kernel_ms),
+          0.80, "x", gpu, not_gpu));
   for (const char *m : {"cldebayer bilinear rggb>RGBA", "cldebayer malvar rggb>RGBA"})
     t.push_back (at_least (std::string ("GPU 4K: ") + m + " frames/s vs bayer2rgb",
             ratio (m, "bayer2rgb rggb>RGBA", "4k"), 10.0, "x", gpu, not_gpu));
@@ -143,6 +153,10 @@ targets (const Suite &s, const Environment &env)
   t.push_back (at_least ("CPU 1080p: cldebayer malvar vs bayer2rgb",
           ratio ("cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA", "1080p"), 0.5, "x",
           cpu, not_cpu));
+  t.push_back (at_least ("CPU 1080p: cldebayer camera (12-bit, manual gains) to NV12 vs "
+          "bayer2rgb ! videoconvert (8-bit) to NV12", ratio ("cldebayer camera manual-wb "
+              "rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12", "1080p"), 2.0, "x", cpu,
+          not_cpu));
   t.push_back (at_least ("CPU 1080p: clconvolve 7x7 gaussian vs cvsmooth (RGB)",
           ratio ("clconvolve 7x7 RGB", "cvsmooth 7x7 RGB", "1080p"), 1.0, "x", cpu, not_cpu));
 
