@@ -405,8 +405,10 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * With `stats` set the kernel also gathers the grey-world statistics of the
  * raw frame (after black level, before white balance): per work-group sums
  * of R, G (both greens) and B over the 2 x 2 cells that lie inside the
- * image and whose largest sample is in [lo, hi), and their count, to
- * partials[group]; debayer_stats_sum adds the partials up. */
+ * image and whose largest sample is in [lo, hi), and their count, added
+ * to totals: STATS_SLOTS sets (by work-group) of four 64-bit counters as
+ * pairs of words, zeroed and added up by the host. */
+#define STATS_SLOTS 64
 
 #ifndef PHASE_Y
 #define PHASE_Y 0
@@ -534,6 +536,16 @@ inline void store_bytes4 (__global uchar * p, uchar4 v, int count)
   }
 }
 
+/* Adds v to the 64-bit counter t[0] (low word), t[1] (high word) with 32-bit
+ * atomics (OpenCL 1.1 core): a carry out of the low word happens once for
+ * each wrap, and each adds one to the high word. */
+inline void add_64 (__global uint * t, uint v)
+{
+  const uint old = atomic_add (t, v);
+  if (old + v < old)
+    atomic_inc (t + 1);
+}
+
 /* The work-group size the host enqueues debayer_camera with (16 x 8). */
 #define CAMERA_GROUP 128
 
@@ -541,7 +553,7 @@ __kernel __attribute__ ((reqd_work_group_size (16, 8, 1)))
 void debayer_camera (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height,
     int maxv, int4 layout, int black, float4 gain, float16 mat, int curve, float inv_gamma,
-    float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint4 * partials)
+    float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint * totals)
 {
   __local uint4 sums[CAMERA_GROUP];
   const int x0 = (int) get_global_id (0) * BLOCK_W, y0 = (int) get_global_id (1) * 2;
@@ -628,7 +640,7 @@ void debayer_camera (__global const uchar * in, int in_offset, int in_stride,
 
   if (stats) {
     /* the work-group's sums (CAMERA_GROUP work-items) through local memory,
-     * one partial per group: groups of 4, then of 32 */
+     * groups of 4, then of 32, then added to the frame's 64-bit totals */
     const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
     sums[lid] = cells;
     barrier (CLK_LOCAL_MEM_FENCE);
@@ -637,43 +649,18 @@ void debayer_camera (__global const uchar * in, int in_offset, int in_stride,
           sums[lid + 3 * CAMERA_GROUP / 4];
     barrier (CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
-      uint4 total = (uint4) (0);
+      uint4 group = (uint4) (0);
       for (int i = 0; i < CAMERA_GROUP / 4; i++)
-        total += sums[i];
-      partials[get_group_id (1) * get_num_groups (0) + get_group_id (0)] = total;
+        group += sums[i];
+      /* STATS_SLOTS sets of counters, so that few groups contend for one */
+      __global uint *t = totals + 8 * ((get_group_id (1) * get_num_groups (0) +
+              get_group_id (0)) % STATS_SLOTS);
+      add_64 (t, group.s0);
+      add_64 (t + 2, group.s1);
+      add_64 (t + 4, group.s2);
+      add_64 (t + 6, group.s3);
     }
   }
-}
-
-/* Adds up n partials into total[0..3] (R, G, B, cells); one work-group of
- * STATS_GROUP work-items. */
-#define STATS_GROUP 64
-__kernel __attribute__ ((reqd_work_group_size (STATS_GROUP, 1, 1)))
-void debayer_stats_sum (__global const uint4 * partials, int n, __global ulong * total)
-{
-  __local ulong sums[STATS_GROUP][4];
-  const int lid = (int) get_local_id (0);
-  ulong s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  for (int i = lid; i < n; i += STATS_GROUP) {
-    const uint4 p = partials[i];
-    s0 += p.s0;
-    s1 += p.s1;
-    s2 += p.s2;
-    s3 += p.s3;
-  }
-  sums[lid][0] = s0;
-  sums[lid][1] = s1;
-  sums[lid][2] = s2;
-  sums[lid][3] = s3;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (int step = STATS_GROUP / 2; step > 0; step >>= 1) {
-    if (lid < step)
-      for (int c = 0; c < 4; c++)
-        sums[lid][c] += sums[lid + step][c];
-    barrier (CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid < 4)
-    total[lid] = sums[0][lid];
 }
 #endif
 

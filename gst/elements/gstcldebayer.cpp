@@ -165,13 +165,22 @@ struct DebayerState {
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
   std::string camera_built[2];
   cl::Kernel camera[2];
-  /* White-balance statistics: per-group partials, their sum, and a read of
-   * the sum in flight (into `total`, which outlives it). */
-  cl::Buffer partials, sum;
-  size_t partials_size = 0;
-  cl::Kernel stats_sum;
+  /* White-balance statistics: the frame's sums of R, G, B and cells as
+   * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
+   * STATS_SLOTS), and a read of them in flight (into `total`, which
+   * outlives it). */
+  static constexpr int kStatsSlots = 64;
+  cl::Buffer totals;
   cl::Event reading;
-  std::array<cl_ulong, 4> total {};
+  std::array<cl_uint, 8 * kStatsSlots> total {};
+
+  cl_ulong total_of (int i) const
+  {
+    cl_ulong sum = 0;
+    for (int slot = 0; slot < kStatsSlots; slot++)
+      sum += total[8 * slot + 2 * i] | (cl_ulong) total[8 * slot + 2 * i + 1] << 32;
+    return sum;
+  }
 
   void wait_for_read ()
   {
@@ -435,8 +444,6 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->cells_options.clear ();
   st->cells = st->rim = cl::Kernel ();
   st->wait_for_read ();
-  st->partials = st->sum = cl::Buffer ();
-  st->partials_size = 0;
   GST_DEBUG_OBJECT (self, "%s variant", st->use_cells ? "cells (CPU)" : "blocks (GPU)");
 }
 
@@ -509,19 +516,19 @@ update_awb (GstClDebayer * self, const Settings & settings)
   if (st->reading () &&
       st->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () == CL_COMPLETE) {
     st->reading = cl::Event ();
-    fresh = st->total[3] > 0;
+    fresh = st->total_of (3) > 0;
   }
   std::lock_guard<std::mutex> lock (*self->settings_lock);
   AwbStatus *awb = self->awb;
   if (fresh) {
-    const double cells = (double) st->total[3];
+    const double cells = (double) st->total_of (3);
     const double scale = (double) (st->maxv - std::min<int> (settings.black_level, st->maxv - 1));
-    const double r = st->total[0] / cells, g = st->total[1] / (2 * cells),
-        b = st->total[2] / cells;
+    const double r = st->total_of (0) / cells, g = st->total_of (1) / (2 * cells),
+        b = st->total_of (2) / cells;
     awb->means[0] = r / scale;
     awb->means[1] = g / scale;
     awb->means[2] = b / scale;
-    awb->cells = st->total[3];
+    awb->cells = st->total_of (3);
     awb->frames++;
     awb->target[0] = r > 0 ? std::min (g / r, 16.0) : 1;
     awb->target[1] = 1;
@@ -586,23 +593,18 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
   if (options != st->camera_built[aligned]) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-    const cl::Program program = gstcl::program (ctx, source, options);
-    st->camera[aligned] = cl::Kernel (program, "debayer_camera");
-    st->stats_sum = cl::Kernel (program, "debayer_stats_sum");
+    st->camera[aligned] = cl::Kernel (gstcl::program (ctx, source, options), "debayer_camera");
     st->camera_built[aligned] = options;
     GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
   }
 
   const int width = GST_VIDEO_INFO_WIDTH (oi), height = GST_VIDEO_INFO_HEIGHT (oi);
   const size_t nx = (width + 7) / 8, ny = (height + 1) / 2;
-  const size_t groups = ((nx + CAMERA_LX - 1) / CAMERA_LX) * ((ny + CAMERA_LY - 1) / CAMERA_LY);
-  const cl::Context &context = gstcl::context_of (ctx);
-  if (st->partials_size < groups) {
-    st->wait_for_read ();
-    st->partials = cl::Buffer (context, CL_MEM_READ_WRITE, groups * sizeof (cl_uint4));
-    st->sum = cl::Buffer (context, CL_MEM_READ_WRITE, 4 * sizeof (cl_ulong));
-    st->partials_size = groups;
-  }
+  const cl::CommandQueue &queue = gstcl::queue_of (ctx);
+  if (!st->totals ())
+    st->totals = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, sizeof (st->total));
+  if (awb)
+    queue.enqueueFillBuffer (st->totals, (cl_uint) 0, 0, sizeof (st->total));
   const int black = (int) settings.black_level;
   const int range = maxv - black;
   const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
@@ -613,17 +615,13 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) black, gain, mat, (cl_int) settings.transfer,
       (cl_float) (1.0 / settings.gamma), st->yuv, chroma, (cl_int) awb,
       (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range),
-      st->partials);
+      st->totals);
   gstcl::enqueue_2d (ctx, k, nx, ny, CAMERA_LX, CAMERA_LY);
 
-  if (awb) {
-    /* A few bytes read back without waiting; the next frames use them. */
-    gstcl::set_args (st->stats_sum, 0, st->partials, (cl_int) groups, st->sum);
-    gstcl::enqueue_2d (ctx, st->stats_sum, 64, 1, 64, 1);
-    if (!st->reading ())
-      gstcl::queue_of (ctx).enqueueReadBuffer (st->sum, CL_FALSE, 0,
-          sizeof (st->total), st->total.data (), nullptr, &st->reading);
-  }
+  /* 32 bytes read back without waiting; the next frames use them. */
+  if (awb && !st->reading ())
+    queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, sizeof (st->total), st->total.data (),
+        nullptr, &st->reading);
   return GST_FLOW_OK;
 }
 
