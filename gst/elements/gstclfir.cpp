@@ -11,6 +11,15 @@
  * It runs clconvolve's 3x3 fast path (four outputs per work-item); for other
  * sizes, per-channel weights, normalisation or a bias use clconvolve.
  *
+ * Without `coefficients` the element is not the identity: the default is the
+ * founding sample's [30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens
+ * (the weights sum to 159/256). <0,0,0,0,1,0,0,0,0> is the identity.
+ *
+ * Coefficients other than 9 finite numbers are refused: before the element
+ * starts with a g_warning, and the element then fails to start with an error
+ * naming the property and the value; while it runs with a warning on the
+ * bus, the previous coefficients staying in force.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clfir ! videoconvert ! autovideosink
@@ -214,15 +223,18 @@ gst_cl_fir_class_init (GstClFirClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
       clconv::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
-          "the 3x3 filter, row-major, used as given. Default: [30 5 6; 19 30 9; "
-          "15 5 40] / 256", flags));
+          "the 3x3 filter, row-major, used as given. Default: the founding sample's "
+          "[30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens (not the "
+          "identity, which is <0,0,0,0,1,0,0,0,0>)", flags));
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border", "How pixels outside the image are read",
           GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL 3x3 FIR filter",
       "Filter/Effect/Video/Hardware", "3x3 floating-point FIR filter per colour "
-      "channel on an OpenCL device", "gst-opencl developers");
+      "channel on an OpenCL device. The default coefficients (the founding sample's "
+      "[30 5 6; 19 30 9; 15 5 40] / 256) blur and darken: set coefficients for "
+      "your own filter", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_CONVOLUTION_CAPS,
       GST_CL_CONVOLUTION_CAPS);
 
