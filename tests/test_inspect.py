@@ -3,7 +3,8 @@
 templates in both memories (memory:OpenCLMemory and system memory). Also
 what a newcomer reads first says true things: clfir's description says that
 its default is not the identity, and the README's debug level for transfers
-shows them."""
+shows them. And bad values on a launch line make gst-launch-1.0 fail,
+naming the property, instead of running an identity filter (or crashing)."""
 import os
 import re
 import subprocess
@@ -77,6 +78,25 @@ else:
         elif (' upload ' in r.stderr) != shown:
             failures.append('GST_DEBUG=cl*:%d %s transfers' % (lv, 'hides' if shown else
                                                                 'shows'))
+
+# Bad values on a launch line: gst-launch-1.0 exits with an error naming the
+# property (no signal), after a warning when the value is set.
+LAUNCH_REFUSALS = [
+    (['clconvolve', 'kernel=<1,2>'], 'kernel'),
+    (['clconvolve', 'kernel=<1,1,1,1,nan,1,1,1,1>'], 'kernel'),
+    (['clfir', 'coefficients=<1,2>'], 'coefficients'),
+    (['clconvolve', 'kernel=<1,2,1,2,4,2,1,2,1>', 'red-kernel=<1>'], 'red-kernel'),
+    (['clkernel', 'build-options=-D'], 'build-options'),
+    (['clkernel', 'build-options=-I'], 'build-options'),
+]
+for element, prop in LAUNCH_REFUSALS:
+    r = subprocess.run(['gst-launch-1.0', '-f', 'videotestsrc', 'num-buffers=1', '!'] +
+                       element + ['!', 'fakesink'], capture_output=True, text=True,
+                       timeout=60)
+    out = r.stdout + r.stderr
+    if r.returncode <= 0 or 'Invalid value of property "%s"' % prop not in out:
+        failures.append('gst-launch-1.0 ... %s ...: exit status %d, %s' % (
+            ' '.join(element), r.returncode, out[-300:].strip() or 'no message'))
 
 if failures:
     print('\n'.join(failures))
