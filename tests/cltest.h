@@ -159,4 +159,82 @@ inline bool large_frame (int w, int h)
   return (gint64) w * h > 64 * 1024;
 }
 
+/* ------------------------------------------------ refused property values */
+
+/* Counts the g_warnings it is given and drops them (gst-check would fail
+ * the test, G_DEBUG=fatal-warnings abort it). */
+struct Warnings {
+  int count = 0;
+  std::string last;
+};
+
+inline gboolean
+count_warning (const gchar *, GLogLevelFlags, const gchar * message, gpointer data)
+{
+  auto *w = static_cast<Warnings *> (data);
+  w->count++;
+  w->last = message;
+  return TRUE;
+}
+
+/* Catches the elements' warnings about refused values until destroyed. */
+class WarningFilter {
+public:
+  WarningFilter () : filter_ (gst_check_add_log_filter (nullptr, G_LOG_LEVEL_WARNING,
+        g_regex_new ("refused the value", (GRegexCompileFlags) 0, (GRegexMatchFlags) 0,
+            nullptr), count_warning, &warnings, nullptr)) {}
+  ~WarningFilter () { gst_check_remove_log_filter (filter_); }
+  WarningFilter (const WarningFilter &) = delete;
+  WarningFilter & operator= (const WarningFilter &) = delete;
+  Warnings warnings;
+
+private:
+  GstCheckLogFilter *filter_;
+};
+
+/* Going to PAUSED, `pipeline` (taken) fails with an element error whose text
+ * names `property` and holds `value`; `what` names the case in failures. */
+inline void
+expect_start_error (GstElement * pipeline, const char *what, const char *property,
+    const char *value)
+{
+  const std::string quoted = std::string ("\"") + property + "\"";
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != nullptr, "%s: no error", what);
+  GError *error = nullptr;
+  gst_message_parse_error (msg, &error, nullptr);
+  fail_unless (strstr (error->message, quoted.c_str ()) && strstr (error->message, value),
+      "%s: error '%s' lacks %s or %s", what, error->message, quoted.c_str (), value);
+  fail_unless (g_error_matches (error, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS));
+  g_error_free (error);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+
+/* `description` as gst-launch-1.0 takes it: `g_warnings` warnings while the
+ * properties are set, then going to PAUSED fails with an error whose text
+ * names `property` and holds `value`. */
+inline void
+check_refused_at_start (const char *description, const char *property, const char *value,
+    int g_warnings)
+{
+  WarningFilter filter;
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch (description, &error);
+  fail_unless (pipeline != nullptr && error == nullptr, "%s: %s", description,
+      error ? error->message : "");
+  fail_unless_equals_int (filter.warnings.count, g_warnings);
+  const std::string quoted = std::string ("\"") + property + "\"";
+  if (g_warnings)
+    fail_unless (filter.warnings.last.find (quoted) != std::string::npos &&
+        filter.warnings.last.find (value) != std::string::npos, "%s: warning '%s'",
+        description, filter.warnings.last.c_str ());
+  expect_start_error (pipeline, description, property, value);
+}
+
 }  // namespace cltest

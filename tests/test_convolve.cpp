@@ -12,6 +12,7 @@
 #include <gst/opencl/gstclmemory.h>
 #include <gst/opencl/gstcldevice.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -659,8 +660,10 @@ warned (GstBus * bus, const char *needle)
   return found;
 }
 
-/* Bad kernels are refused with a warning; the kernel in force stays, for
- * the property and for the frames. */
+/* While playing, kernels bad on their own are refused with a warning; the
+ * kernel in force stays, for the property and for the frames. Per-channel
+ * kernels of another size than kernel are stored: the next frame warns once
+ * and runs the previous kernels until the sizes agree again. */
 GST_START_TEST (test_bad_values_refused)
 {
   const Format &f = formats[kRGBA];
@@ -683,9 +686,7 @@ GST_START_TEST (test_bad_values_refused)
     {"kernel", std::vector<double> (10, 1.0), "N odd"},        /* not square */
     {"kernel", std::vector<double> (33 * 33, 1.0), "N odd"},   /* N > 31 */
     {"kernel", {}, "N odd"},                                   /* empty */
-    {"kernel", std::vector<double> (9, 1.0), "clear the per-channel"},  /* size change */
     {"kernel", {1, 1, 1, 1, nan, 1, 1, 1, 1}, "finite"},
-    {"red-kernel", std::vector<double> (9, 1.0), "size"},      /* not 5x5 */
     {"green-kernel", std::vector<double> (25, inf), "finite"},
     {"blue-kernel", std::vector<double> (24, 1.0), "N odd"},
   };
@@ -708,6 +709,27 @@ GST_START_TEST (test_bad_values_refused)
   gst_util_set_object_arg (G_OBJECT (c), "kernel", "<1,2,1,2,4,2,1,2,1>");
   fail_unless (gst_bus_pop (bus) == nullptr);
   fail_unless (get_array (c, "kernel") == std::vector<double> ({1, 2, 1, 2, 4, 2, 1, 2, 1}));
+  Conv now = good;
+  now.main = {3, {1, 2, 1, 2, 4, 2, 1, 2, 1}, {}, {}};
+  now.overrides = {};
+  push_and_check (h, f, 19, 11, 0, 79, now, "new size");
+
+  /* A per-channel kernel of another size: stored, one warning at the next
+   * frame, which runs the kernels in force. */
+  const Kernel red = random_kernel (5, rng, 1.0), main5 = random_kernel (5, rng, 1.0);
+  set_array (c, "red-kernel", red.k);
+  fail_unless (gst_bus_pop (bus) == nullptr);
+  fail_unless (get_array (c, "red-kernel") == red.k);
+  push_and_check (h, f, 19, 11, 0, 80, now, "sizes disagree");
+  fail_unless (warned (bus, "red-kernel"));
+  push_and_check (h, f, 19, 11, 0, 81, now, "sizes still disagree");
+  fail_unless (gst_bus_pop (bus) == nullptr);   /* once per configuration */
+  /* kernel of that size: both apply. */
+  set_array (c, "kernel", main5.k);
+  now.main = main5;
+  now.overrides[0] = red;
+  push_and_check (h, f, 19, 11, 0, 82, now, "sizes agree again");
+  fail_unless (gst_bus_pop (bus) == nullptr);
 
   gst_element_set_bus (h->element, nullptr);
   gst_object_unref (bus);
@@ -728,6 +750,110 @@ GST_START_TEST (test_bad_values_refused)
   gst_object_unref (bus);
   gst_object_unref (c);
   gst_harness_teardown (fh);
+}
+GST_END_TEST
+
+/* Bad values on a launch line (the element not started): a warning when
+ * set, and the element does not start, with an error naming the property
+ * and the value. A good value set after a bad one is used. */
+GST_START_TEST (test_refused_on_launch_line)
+{
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvolve kernel=\"<1,2>\" ! "
+      "fakesink", "kernel", "<1, 2>", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvolve "
+      "kernel=\"<1,1,1,1,nan,1,1,1,1>\" ! fakesink", "kernel", "nan", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvolve "
+      "blue-kernel=\"<1,1,1,inf>\" ! fakesink", "blue-kernel", "inf", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clfir coefficients=\"<1,2>\" ! "
+      "fakesink", "coefficients", "<1, 2>", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clfir "
+      "coefficients=\"<1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1>\" ! fakesink",
+      "coefficients", "(25 values)", 1);
+  /* Good on its own, of another size than kernel: refused at start. */
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvolve "
+      "kernel=\"<1,2,1,2,4,2,1,2,1>\" red-kernel=\"<1>\" ! fakesink", "red-kernel",
+      "<1>", 0);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvolve "
+      "green-kernel=\"<1,2,1,2,4,2,1,2,1>\" ! fakesink", "green-kernel",
+      "<1, 2, 1, 2, 4, 2, 1, 2, 1>", 0);
+
+  /* Corrected before start: it runs. */
+  WarningFilter filter;
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=1 ! clconvolve "
+      "kernel=\"<1,2>\" kernel=\"<1,2,1,2,4,2,1,2,1>\" ! fakesink", &error);
+  fail_unless (pipeline != nullptr && error == nullptr);
+  fail_unless_equals_int (filter.warnings.count, 1);
+  share_context (pipeline);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+}
+GST_END_TEST
+
+/* The same properties in every order give the same output: per-channel
+ * kernels set before kernel are not dropped. */
+GST_START_TEST (test_property_order)
+{
+  std::mt19937 rng (21);
+  Conv conv;
+  conv.main = random_kernel (3, rng, 1.0);
+  conv.overrides[0] = random_kernel (3, rng, 2.0);
+  conv.overrides[2] = random_kernel (3, rng, -1.0);
+  conv.normalize = false;
+  auto text = [] (const Kernel & k) {
+    std::string out = "\"<";
+    for (size_t i = 0; i < k.k.size (); i++) {
+      gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+      out += std::string (i ? "," : "") + g_ascii_dtostr (buf, sizeof (buf), k.k[i]);
+    }
+    return out + ">\"";
+  };
+  std::vector<std::string> props = {"kernel=" + text (conv.main),
+    "red-kernel=" + text (conv.overrides[0]), "blue-kernel=" + text (conv.overrides[2])};
+  std::sort (props.begin (), props.end ());
+  const Format &f = formats[kRGBA];
+  int orders = 0;
+  do {
+    std::string description = "clconvolve name=c normalize=false";
+    for (const auto &p : props)
+      description += " " + p;
+    GstElement *c;
+    GstHarness *h = make_harness (description, &c);
+    gst_harness_set_src_caps_str (h, caps_string (f.name, 17, 9).c_str ());
+    push_and_check (h, f, 17, 9, 0, 5, conv, description.c_str ());
+    gst_object_unref (c);
+    gst_harness_teardown (h);
+    orders++;
+  } while (std::next_permutation (props.begin (), props.end ()));
+  fail_unless_equals_int (orders, 6);
+
+  /* While playing, a per-channel kernel then kernel, both before the next
+   * frame: no warning, both apply. */
+  GstElement *c;
+  GstHarness *h = make_harness ("clconvolve name=c normalize=false", &c);
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps_str (h, caps_string (f.name, 17, 9).c_str ());
+  Conv identity;
+  identity.normalize = false;
+  push_and_check (h, f, 17, 9, 0, 6, identity, "identity");
+  set_array (c, "red-kernel", conv.overrides[0].k);
+  set_array (c, "blue-kernel", conv.overrides[2].k);
+  set_array (c, "kernel", conv.main.k);
+  push_and_check (h, f, 17, 9, 0, 7, conv, "per-channel kernels first, while playing");
+  fail_unless (gst_bus_pop (bus) == nullptr);
+  gst_element_set_bus (h->element, nullptr);
+  gst_object_unref (bus);
+  gst_object_unref (c);
+  gst_harness_teardown (h);
 }
 GST_END_TEST
 
@@ -810,6 +936,8 @@ convolve_suite (void)
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_bad_values_refused);
+  tcase_add_test (tc, test_refused_on_launch_line);
+  tcase_add_test (tc, test_property_order);
   tcase_add_test (tc, test_semantics);
   return s;
 }

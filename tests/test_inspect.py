@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """gst-inspect-1.0 shows every element with documented properties and pad
-templates in both memories (memory:OpenCLMemory and system memory)."""
+templates in both memories (memory:OpenCLMemory and system memory). Also
+what a newcomer reads first says true things: clfir's description says that
+its default is not the identity, and the README's debug level for transfers
+shows them. And bad values on a launch line make gst-launch-1.0 fail,
+naming the property, instead of running an identity filter (or crashing)."""
+import os
 import re
 import subprocess
 import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
 ELEMENTS = {
     'clupload': ['device'],
@@ -44,6 +51,52 @@ for element, props in ELEMENTS.items():
             failures.append('%s has no property %s' % (element, prop))
         elif len(m.group(1).strip()) < 15:
             failures.append('%s.%s is not documented: %r' % (element, prop, m.group(1)))
+
+# A bare clfir changes the picture: its description says so.
+description = re.search(r'^  Description\s+(.+)$', inspect('clfir'), re.M)
+if not description or 'default' not in description.group(1).lower():
+    failures.append('clfir\'s description does not say what its default does: %r'
+                    % (description.group(1) if description else None))
+
+# The README's GST_DEBUG level for transfers shows them, one level less does
+# not.
+with open(os.path.join(ROOT, 'README.md')) as f:
+    readme = ' '.join(f.read().split())
+m = re.search(r'`GST_DEBUG=cl\*:(\d)` adds every transfer', readme)
+if not m:
+    failures.append('README.md gives no GST_DEBUG level for transfers')
+else:
+    level = int(m.group(1))
+    for lv, shown in ((level, True), (level - 1, False)):
+        r = subprocess.run(['gst-launch-1.0', '-q', 'videotestsrc', 'num-buffers=1', '!',
+                            'video/x-raw,width=64,height=48', '!', 'clsobel', '!',
+                            'fakesink'], capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, GST_DEBUG='cl*:%d' % lv,
+                                    GST_DEBUG_NO_COLOR='1'))
+        if r.returncode != 0:
+            failures.append('pipeline at GST_DEBUG=cl*:%d failed: %s' % (lv, r.stderr[-500:]))
+        elif (' upload ' in r.stderr) != shown:
+            failures.append('GST_DEBUG=cl*:%d %s transfers' % (lv, 'hides' if shown else
+                                                                'shows'))
+
+# Bad values on a launch line: gst-launch-1.0 exits with an error naming the
+# property (no signal), after a warning when the value is set.
+LAUNCH_REFUSALS = [
+    (['clconvolve', 'kernel=<1,2>'], 'kernel'),
+    (['clconvolve', 'kernel=<1,1,1,1,nan,1,1,1,1>'], 'kernel'),
+    (['clfir', 'coefficients=<1,2>'], 'coefficients'),
+    (['clconvolve', 'kernel=<1,2,1,2,4,2,1,2,1>', 'red-kernel=<1>'], 'red-kernel'),
+    (['clkernel', 'build-options=-D'], 'build-options'),
+    (['clkernel', 'build-options=-I'], 'build-options'),
+]
+for element, prop in LAUNCH_REFUSALS:
+    r = subprocess.run(['gst-launch-1.0', '-f', 'videotestsrc', 'num-buffers=1', '!'] +
+                       element + ['!', 'fakesink'], capture_output=True, text=True,
+                       timeout=60)
+    out = r.stdout + r.stderr
+    if r.returncode <= 0 or 'Invalid value of property "%s"' % prop not in out:
+        failures.append('gst-launch-1.0 ... %s ...: exit status %d, %s' % (
+            ' '.join(element), r.returncode, out[-300:].strip() or 'no message'))
 
 if failures:
     print('\n'.join(failures))

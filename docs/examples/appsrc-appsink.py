@@ -1,15 +1,24 @@
 #!/usr/bin/env python3
-"""appsrc-appsink.py: the C++ example appsrc-appsink.cpp in Python (PyGObject).
+"""appsrc-appsink.py: the C++ example appsrc-appsink.cpp in Python (PyGObject),
+with a 3x3 Gaussian smoothing before the edges.
 
-    appsrc (video/x-bayer,format=rggb) ! cldebayer ! clsobel ! appsink (GRAY8)
+    appsrc (video/x-bayer,format=rggb) ! cldebayer ! clconvolve ! clsobel
+        ! appsink (GRAY8)
 
 Pushes Bayer frames of a bright square on a dark background, pulls the edge
 images and checks them: GRAY8 at the input's size, strong edges along the
 square's outline, exact zeros far from it. Exit status 0 when all are right.
 
-Needs PyGObject and the GStreamer typelibs (Debian/Ubuntu: python3-gi
-gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0) and the opencl plugin,
-installed or on GST_PLUGIN_PATH.
+The array properties (clconvolve's kernel, red-kernel, green-kernel,
+blue-kernel, clfir's coefficients) are GstValueArrays: PyGObject alone cannot
+set or read them; gst-python (Debian/Ubuntu: python3-gst-1.0) gives
+Gst.ValueArray. Give it floats (a Python int becomes an integer GValue,
+which the property refuses), or set the property from a string as a launch
+line writes it, with Gst.util_set_object_arg (element, 'kernel', '<1,2,1>').
+
+Needs PyGObject, gst-python and the GStreamer typelibs (Debian/Ubuntu:
+python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0)
+and the opencl plugin, installed or on GST_PLUGIN_PATH.
 """
 import sys
 
@@ -22,11 +31,16 @@ try:
 except (ImportError, ValueError) as e:
     sys.exit('PyGObject with the GStreamer typelibs is needed (python3-gi '
              'gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0): %s' % e)
+if not hasattr(Gst, 'ValueArray'):
+    sys.exit('gst-python is needed for the array properties such as clconvolve\'s '
+             'kernel (Gst.ValueArray; Debian/Ubuntu: python3-gst-1.0)')
 
 WIDTH, HEIGHT = 318, 238      # rows of 318 Bayer samples take 320 bytes
 SQUARE = 64
 DARK, BRIGHT = 20, 230
 FRAMES = 5
+# A 3x3 Gaussian, normalised by clconvolve (normalize=true by default).
+GAUSSIAN = [1.0, 2.0, 1.0, 2.0, 4.0, 2.0, 1.0, 2.0, 1.0]
 
 
 def square_at(i):
@@ -79,13 +93,15 @@ def check_edges(i, sample):
         edge_pixels += WIDTH - row.count(0)
         if row.count(0) == WIDTH:
             continue
-        # The demosaic filter reaches 2 samples, Sobel 1 more.
+        # The demosaic filter reaches 2 samples, the smoothing 1 more, Sobel 1
+        # more.
         far_nonzero += sum(1 for x in range(WIDTH)
                            if row[x] and distance_to_outline(i, x, y) > 4)
     x0, y0 = square_at(i)
     x1, y1 = x0 + SQUARE - 1, y0 + SQUARE - 1
     # Across each side, away from the corners, the step of 210 grey levels
-    # gives a saturated gradient within a pixel of the outline.
+    # (smoothed over 3 pixels) gives a saturated gradient within a pixel of
+    # the outline.
     weak = 0
     for t in range(4, SQUARE - 4):
         for cx, cy, sx, sy in ((x0, y0 + t, 1, 0), (x1, y0 + t, 1, 0),
@@ -123,16 +139,37 @@ def pull_result(pipeline, sink):
     return None
 
 
+def set_kernels(smooth):
+    """Sets clconvolve's array properties from Python and reads them back."""
+    # A Gst.ValueArray of floats (gst-python)...
+    smooth.set_property('kernel', Gst.ValueArray(GAUSSIAN))
+    # ... or a string, as on a launch line.
+    Gst.util_set_object_arg(smooth, 'red-kernel', '<1,2,1,2,4,2,1,2,1>')
+    # Reading gives a Gst.ValueArray, a sequence of floats.
+    kernel = list(smooth.get_property('kernel'))
+    red = list(smooth.get_property('red-kernel'))
+    green = list(smooth.get_property('green-kernel'))   # <>: kernel is used
+    ok = kernel == GAUSSIAN and red == GAUSSIAN and green == []
+    print('kernel %s, red-kernel %s, green-kernel %s%s' % (kernel, red, green,
+                                                       '' if ok else ' (WRONG)'))
+    return ok
+
+
 def main():
     Gst.init(None)
     try:
-        pipeline = Gst.parse_launch('appsrc name=src format=time ! cldebayer ! clsobel ! '
+        pipeline = Gst.parse_launch('appsrc name=src format=time ! cldebayer ! '
+                                    'clconvolve name=smooth ! clsobel ! '
                                     'appsink name=sink sync=false')
     except GLib.Error as e:
         sys.exit('cannot build the pipeline: %s (is the opencl plugin installed, or '
                  'on GST_PLUGIN_PATH?)' % e.message)
     src = pipeline.get_by_name('src')
     sink = pipeline.get_by_name('sink')
+    if not set_kernels(pipeline.get_by_name('smooth')):
+        pipeline.set_state(Gst.State.NULL)
+        print('FAILED')
+        return 1
     src.set_caps(Gst.Caps.from_string('video/x-bayer,format=rggb,width=%d,height=%d,'
                                       'framerate=30/1' % (WIDTH, HEIGHT)))
     sink.set_caps(Gst.Caps.from_string('video/x-raw,format=GRAY8'))

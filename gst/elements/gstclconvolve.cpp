@@ -11,6 +11,16 @@
  * playing and applies from the next frame. Rank-1 kernels (a Gaussian, a
  * box) are found automatically and run as two 1-D passes.
  *
+ * A kernel that is wrong on its own (not N x N with N odd up to 31, NaN or
+ * infinite values) is refused when set: before the element starts, with a
+ * g_warning, and the element then fails to start with an error naming the
+ * property and the value; while it runs, with a warning on the bus, the
+ * previous kernel staying in force. Whether the per-channel kernels have the
+ * size of kernel is checked when the element starts and at each frame, so
+ * the properties may be set in any order: at start a mismatch is an error,
+ * while playing a warning (the previous kernels stay in force until the
+ * sizes agree again).
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clconvolve kernel="<1,4,6,4,1,4,16,24,16,4,6,24,36,24,6,4,16,24,16,4,1,4,6,4,1>" ! videoconvert ! autovideosink
@@ -23,6 +33,7 @@
 #include "gstclconvolution.hpp"
 #include "gstclelements.h"
 #include "gstclenums.h"
+#include "gstclsettings.hpp"
 
 #include <mutex>
 #include <string>
@@ -30,20 +41,33 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
 #define GST_CAT_DEFAULT gst_cl_convolve_debug
 
+static const char *const override_names[] = {"red-kernel", "green-kernel", "blue-kernel"};
+
 struct ConvolveSettings {
+  /* As set. Each is valid on its own; whether the per-channel kernels have
+   * the size of `kernel` is checked at start and at each frame, so that the
+   * order in which properties are set does not matter. */
   std::vector<double> kernel {1.0};
   std::array<std::vector<double>, 3> overrides;  /* red, green, blue; empty = none */
   bool normalize = true;
   double bias = 0.0;
   GstClBorder border = GST_CL_BORDER_REPLICATE;
-  /* Derived from the above; `generation` counts its changes. */
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
+  /* Derived from the above: the weights of the last configuration whose
+   * sizes agree (`weights_generation` counts their changes), and why the
+   * current one does not (empty property: it does; `generation` counts
+   * changes of the configuration). */
   clconv::Weights weights;
+  guint64 weights_generation = 1;
+  clsettings::Refusal mismatch;
   guint64 generation = 1;
 };
 
 /* Negotiated state, used from the streaming thread only. */
 struct ConvolveState {
   clconv::Engine engine;
+  guint64 warned_generation = 0;   /* configuration last warned about */
 };
 
 struct _GstClConvolve {
@@ -61,11 +85,72 @@ enum {
   PROP_NORMALIZE, PROP_BIAS, PROP_BORDER, PROP_SEPARABLE
 };
 
+static std::string
+describe_values (const std::vector<double> &values)
+{
+  GValue array = G_VALUE_INIT;
+  g_value_init (&array, GST_TYPE_ARRAY);
+  clconv::array_from_values (values, &array);
+  std::string out = clsettings::describe_value (&array);
+  g_value_unset (&array);
+  return out;
+}
+
+/* Prepares the weights when the per-channel kernels have the size of
+ * `kernel`; else records why not and keeps the weights in force. */
 static void
 update_weights (ConvolveSettings * s)
 {
-  s->weights = clconv::prepare_weights (s->kernel, s->overrides, s->normalize, s->bias);
   s->generation++;
+  s->mismatch = clsettings::Refusal ();
+  for (int c = 0; c < 3; c++)
+    if (!s->overrides[c].empty () && s->overrides[c].size () != s->kernel.size ()) {
+      s->mismatch = {override_names[c], describe_values (s->overrides[c]),
+        std::to_string (s->overrides[c].size ()) + " values where kernel has " +
+            std::to_string (s->kernel.size ()) + ": a per-channel kernel has the "
+            "size of kernel, or is <> to use kernel"};
+      return;
+    }
+  s->weights = clconv::prepare_weights (s->kernel, s->overrides, s->normalize, s->bias);
+  s->weights_generation++;
+}
+
+static gboolean
+gst_cl_convolve_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_CONVOLVE (trans);
+  clsettings::Refusal refused;
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    ConvolveSettings *s = self->settings;
+    if (!s->refusals.empty ())
+      refused = s->refusals.first ();
+    else if (!s->mismatch.property.empty ())
+      refused = s->mismatch;
+    else
+      s->started = true;
+  }
+  if (!refused.property.empty ()) {
+    clsettings::post_start_error (GST_ELEMENT (self), refused);
+    return FALSE;
+  }
+  self->state->warned_generation = 0;
+  if (GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class)->start (trans))
+    return TRUE;
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  self->settings->started = false;
+  return FALSE;
+}
+
+static gboolean
+gst_cl_convolve_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_CONVOLVE (trans);
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->started = false;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class)->stop (trans);
 }
 
 static void
@@ -83,48 +168,42 @@ gst_cl_convolve_filter (GstClFilter * filter, GstClContext * ctx, const GstClFra
   auto *self = GST_CL_CONVOLVE (filter);
   ConvolveState *st = self->state;
   GstClBorder border;
+  clsettings::Refusal mismatch;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
-    border = self->settings->border;
-    if (st->engine.take_weights (self->settings->weights, self->settings->generation)) {
-      GST_DEBUG_OBJECT (self, "new weights, %dx%d", self->settings->weights.n,
-          self->settings->weights.n);
+    const ConvolveSettings *s = self->settings;
+    border = s->border;
+    if (st->engine.take_weights (s->weights, s->weights_generation))
+      GST_DEBUG_OBJECT (self, "new weights, %dx%d", s->weights.n, s->weights.n);
+    if (!s->mismatch.property.empty () && st->warned_generation != s->generation) {
+      mismatch = s->mismatch;
+      st->warned_generation = s->generation;
     }
   }
+  if (!mismatch.property.empty ())
+    clsettings::report (GST_ELEMENT (self), true, mismatch.property.c_str (),
+        mismatch.value, mismatch.why, "The previous kernels stay in force.");
   st->engine.run (ctx, in, out, border);
   return GST_FLOW_OK;
 }
 
-/* Checks and stores a kernel property; returns why it was refused, or "". */
+/* Checks a kernel property on its own (the sizes are compared later) and
+ * stores it; returns why it was refused, or "". */
 static std::string
 set_kernel (ConvolveSettings * s, guint prop_id, const GValue * value)
 {
-  static const char *const names[] = {"red-kernel", "green-kernel", "blue-kernel"};
   std::vector<double> k;
   std::string why;
   if (!clconv::values_from_array (value, &k, &why))
     return why;
-  if (prop_id == PROP_KERNEL) {
-    if (!(why = clconv::check_kernel (k)).empty ())
-      return why;
-    for (int c = 0; c < 3; c++)
-      if (!s->overrides[c].empty () && s->overrides[c].size () != k.size ())
-        return std::string (names[c]) + " has " + std::to_string (s->overrides[c].size ()) +
-            " values and this kernel " + std::to_string (k.size ()) + ": clear the "
-            "per-channel kernels (set them to <>) before changing the size";
+  /* A per-channel kernel may be empty: kernel is used for that channel. */
+  if ((prop_id == PROP_KERNEL || !k.empty ()) &&
+      !(why = clconv::check_kernel (k)).empty ())
+    return why;
+  if (prop_id == PROP_KERNEL)
     s->kernel = std::move (k);
-  } else {
-    const int c = prop_id - PROP_RED_KERNEL;
-    if (!k.empty ()) {
-      if (!(why = clconv::check_kernel (k)).empty ())
-        return why;
-      if (k.size () != s->kernel.size ())
-        return std::to_string (k.size ()) + " values where kernel has " +
-            std::to_string (s->kernel.size ()) + ": a per-channel kernel has the size "
-            "of kernel";
-    }
-    s->overrides[c] = std::move (k);
-  }
+  else
+    s->overrides[prop_id - PROP_RED_KERNEL] = std::move (k);
   update_weights (s);
   return "";
 }
@@ -135,15 +214,21 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
 {
   auto *self = GST_CL_CONVOLVE (object);
   std::string refused;
+  bool running = false;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     ConvolveSettings *s = self->settings;
+    running = s->started;
     switch (prop_id) {
       case PROP_KERNEL:
       case PROP_RED_KERNEL:
       case PROP_GREEN_KERNEL:
       case PROP_BLUE_KERNEL:
         refused = set_kernel (s, prop_id, value);
+        if (refused.empty ())
+          s->refusals.forget (pspec->name);
+        else if (!running)
+          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
         break;
       case PROP_NORMALIZE:
         s->normalize = g_value_get_boolean (value);
@@ -161,11 +246,9 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
     }
   }
   /* Posted without the lock: a bus sync handler may read our properties. */
-  if (!refused.empty ()) {
-    GST_WARNING_OBJECT (self, "refused %s: %s", pspec->name, refused.c_str ());
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Refused the value of %s: %s. "
-            "The previous kernel stays in force.", pspec->name, refused.c_str ()), (nullptr));
-  }
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused, "The previous kernel stays in force.");
 }
 
 static void
@@ -211,6 +294,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
   const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);
@@ -252,6 +336,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_CONVOLUTION_CAPS,
       GST_CL_CONVOLUTION_CAPS);
 
+  trans_class->start = gst_cl_convolve_start;
+  trans_class->stop = gst_cl_convolve_stop;
   filter_class->set_info = gst_cl_convolve_set_info;
   filter_class->filter = gst_cl_convolve_filter;
 

@@ -11,6 +11,15 @@
  * It runs clconvolve's 3x3 fast path (four outputs per work-item); for other
  * sizes, per-channel weights, normalisation or a bias use clconvolve.
  *
+ * Without `coefficients` the element is not the identity: the default is the
+ * founding sample's [30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens
+ * (the weights sum to 159/256). <0,0,0,0,1,0,0,0,0> is the identity.
+ *
+ * Coefficients other than 9 finite numbers are refused: before the element
+ * starts with a g_warning, and the element then fails to start with an error
+ * naming the property and the value; while it runs with a warning on the
+ * bus, the previous coefficients staying in force.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! videoconvert ! clfir ! videoconvert ! autovideosink
@@ -22,6 +31,7 @@
 #include "gstclconvolution.hpp"
 #include "gstclelements.h"
 #include "gstclenums.h"
+#include "gstclsettings.hpp"
 
 #include <mutex>
 #include <string>
@@ -39,6 +49,8 @@ static const std::vector<double> default_coefficients = {
 struct FirSettings {
   std::vector<double> coefficients = default_coefficients;
   GstClBorder border = GST_CL_BORDER_REPLICATE;
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
   clconv::Weights weights;     /* derived from coefficients */
   guint64 generation = 1;
 };
@@ -72,6 +84,40 @@ gst_cl_fir_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
 {
   auto *self = GST_CL_FIR (filter);
   self->state->engine.set_format (in_info);
+}
+
+static gboolean
+gst_cl_fir_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_FIR (trans);
+  clsettings::Refusal refused;
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    if (!self->settings->refusals.empty ())
+      refused = self->settings->refusals.first ();
+    else
+      self->settings->started = true;
+  }
+  if (!refused.property.empty ()) {
+    clsettings::post_start_error (GST_ELEMENT (self), refused);
+    return FALSE;
+  }
+  if (GST_BASE_TRANSFORM_CLASS (gst_cl_fir_parent_class)->start (trans))
+    return TRUE;
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  self->settings->started = false;
+  return FALSE;
+}
+
+static gboolean
+gst_cl_fir_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_FIR (trans);
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->started = false;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_fir_parent_class)->stop (trans);
 }
 
 static GstFlowReturn
@@ -113,20 +159,27 @@ gst_cl_fir_set_property (GObject * object, guint prop_id, const GValue * value,
 {
   auto *self = GST_CL_FIR (object);
   std::string refused;
+  bool running = false;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
+    FirSettings *s = self->settings;
+    running = s->started;
     switch (prop_id) {
-      case PROP_COEFFICIENTS: refused = set_coefficients (self->settings, value); break;
+      case PROP_COEFFICIENTS:
+        refused = set_coefficients (s, value);
+        if (refused.empty ())
+          s->refusals.forget (pspec->name);
+        else if (!running)
+          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
+        break;
       case PROP_BORDER: self->settings->border = (GstClBorder) g_value_get_enum (value); break;
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
   }
-  if (!refused.empty ()) {
-    GST_WARNING_OBJECT (self, "refused %s: %s", pspec->name, refused.c_str ());
-    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Refused the value of %s: %s. "
-            "The previous coefficients stay in force.", pspec->name, refused.c_str ()),
-        (nullptr));
-  }
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused,
+        "The previous coefficients stay in force.");
 }
 
 static void
@@ -159,6 +212,7 @@ gst_cl_fir_class_init (GstClFirClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
   const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);
@@ -169,18 +223,23 @@ gst_cl_fir_class_init (GstClFirClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
       clconv::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
-          "the 3x3 filter, row-major, used as given. Default: [30 5 6; 19 30 9; "
-          "15 5 40] / 256", flags));
+          "the 3x3 filter, row-major, used as given. Default: the founding sample's "
+          "[30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens (not the "
+          "identity, which is <0,0,0,0,1,0,0,0,0>)", flags));
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border", "How pixels outside the image are read",
           GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL 3x3 FIR filter",
       "Filter/Effect/Video/Hardware", "3x3 floating-point FIR filter per colour "
-      "channel on an OpenCL device", "gst-opencl developers");
+      "channel on an OpenCL device. The default coefficients (the founding sample's "
+      "[30 5 6; 19 30 9; 15 5 40] / 256) blur and darken: set coefficients for "
+      "your own filter", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_CONVOLUTION_CAPS,
       GST_CL_CONVOLUTION_CAPS);
 
+  trans_class->start = gst_cl_fir_start;
+  trans_class->stop = gst_cl_fir_stop;
   filter_class->set_info = gst_cl_fir_set_info;
   filter_class->filter = gst_cl_fir_filter;
 

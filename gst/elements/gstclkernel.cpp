@@ -36,6 +36,13 @@
  * previous program; if there is no previous program (the first caps), it
  * posts an error with the build log.
  *
+ * `build-options` takes `-D NAME[=VALUE]`, `-I DIR`, `-w`, `-Werror` and the
+ * `-cl-*` options of OpenCL C 1.2 (not `-cl-std`): drivers parse options with
+ * little care (PoCL crashes on a bare `-D`), so no other reaches them. Other
+ * options are refused when set: before the element starts with a g_warning,
+ * and the element then fails to start with an error naming them; while it
+ * runs with a warning on the bus, the previous options staying in force.
+ *
  * ## Example launch lines
  * Invert colours:
  * |[
@@ -64,6 +71,8 @@
  */
 #include "gstclkernel.h"
 #include "gstclelements.h"
+#include "gstclbuildoptions.hpp"
+#include "gstclsettings.hpp"
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -85,8 +94,10 @@ static const char *const IDENTITY_SOURCE =
 struct KernelSettings {
   std::string source;        /* code in force: the `source` property or the file's */
   std::string location;      /* file the code came from; empty: `source` was set */
-  std::string build_options;
+  std::string build_options; /* checked with clbuildoptions::check */
   guint64 generation = 1;
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
 };
 
 /* A user program: the code, what to call it in compiler messages, and the
@@ -293,9 +304,16 @@ gst_clkernel_start (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
   std::string location;
+  clsettings::Refusal refused;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     location = self->settings->location;
+    if (!self->settings->refusals.empty ())
+      refused = self->settings->refusals.first ();
+  }
+  if (!refused.property.empty ()) {
+    clsettings::post_start_error (GST_ELEMENT (self), refused);
+    return FALSE;
   }
   /* Read again at start: the file may have been written since it was set. */
   GError *error = nullptr;
@@ -306,14 +324,27 @@ gst_clkernel_start (GstBaseTransform * trans)
     g_error_free (error);
     return FALSE;
   }
-  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans);
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->started = true;
+  }
+  if (GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans))
+    return TRUE;
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  self->settings->started = false;
+  return FALSE;
 }
 
 static gboolean
 gst_clkernel_stop (GstBaseTransform * trans)
 {
+  auto *self = GST_CLKERNEL (trans);
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->started = false;
+  }
   /* A fresh start has no previous program to fall back on. */
-  *GST_CLKERNEL (trans)->state = KernelState ();
+  *self->state = KernelState ();
   return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
 }
 
@@ -348,21 +379,38 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
     set_location (self, g_value_get_string (value));
     return;
   }
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  KernelSettings *s = self->settings;
-  const gchar *str = g_value_get_string (value);
-  switch (prop_id) {
-    case PROP_SOURCE:
-      s->source = str ? str : "";
-      s->location.clear ();
-      s->generation++;
-      break;
-    case PROP_BUILD_OPTIONS:
-      s->build_options = str ? str : "";
-      s->generation++;
-      break;
-    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  std::string refused;
+  bool running = false;
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    KernelSettings *s = self->settings;
+    running = s->started;
+    const gchar *str = g_value_get_string (value);
+    switch (prop_id) {
+      case PROP_SOURCE:
+        s->source = str ? str : "";
+        s->location.clear ();
+        s->generation++;
+        break;
+      case PROP_BUILD_OPTIONS:
+        /* Only well-formed options reach the driver: some crash on others. */
+        refused = clbuildoptions::check (str ? str : "");
+        if (refused.empty ()) {
+          s->build_options = str ? str : "";
+          s->generation++;
+          s->refusals.forget (pspec->name);
+        } else if (!running) {
+          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
+        }
+        break;
+      default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
   }
+  /* Posted without the lock: a bus sync handler may read our properties. */
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused,
+        "The previous build options stay in force.");
 }
 
 static void
@@ -417,8 +465,9 @@ gst_clkernel_class_init (GstClKernelClass * klass)
           "(as for `source`), read when set and again at start", nullptr, flags));
   g_object_class_install_property (gobject_class, PROP_BUILD_OPTIONS,
       g_param_spec_string ("build-options", "Build options", "Options passed to "
-          "the OpenCL compiler, e.g. \"-D LEVEL=0.5f -cl-fast-relaxed-math\"",
-          nullptr, flags));
+          "the OpenCL compiler, e.g. \"-D LEVEL=0.5f -cl-fast-relaxed-math\": "
+          "-D, -I, -w, -Werror and the -cl-* options of OpenCL C 1.2; others are "
+          "refused", nullptr, flags));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL kernel filter",
       "Filter/Effect/Video/Hardware", "Runs per-pixel OpenCL C code given at run "

@@ -1,0 +1,101 @@
+#include "gstclsettings.hpp"
+
+#include <algorithm>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_settings_debug);
+#define GST_CAT_DEFAULT gst_cl_settings_debug
+
+namespace clsettings {
+
+static void
+init_debug ()
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cl_settings_debug, "clsettings", 0,
+        "Refused property values of the OpenCL elements");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+void
+Refusals::add (const Refusal & refusal)
+{
+  forget (refusal.property.c_str ());
+  list_.push_back (refusal);
+}
+
+void
+Refusals::forget (const char *property)
+{
+  list_.erase (std::remove_if (list_.begin (), list_.end (),
+          [property] (const Refusal & r) { return r.property == property; }),
+      list_.end ());
+}
+
+std::string
+describe_value (const GValue * value)
+{
+  if (G_VALUE_HOLDS_STRING (value)) {
+    const gchar *s = g_value_get_string (value);
+    return std::string ("\"") + (s ? s : "") + "\"";
+  }
+  if (GST_VALUE_HOLDS_ARRAY (value)) {
+    /* As a launch line writes it: <1, 2, nan>. A 31x31 kernel is 961
+     * numbers: the first ones and the count say enough. */
+    constexpr guint kShown = 12;
+    const guint size = gst_value_array_get_size (value);
+    std::string out = "<";
+    for (guint i = 0; i < size && i < kShown; i++) {
+      const GValue *v = gst_value_array_get_value (value, i);
+      GValue d = G_VALUE_INIT;
+      g_value_init (&d, G_TYPE_DOUBLE);
+      if (g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE) &&
+          g_value_transform (v, &d)) {
+        gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+        out += g_ascii_formatd (buf, sizeof (buf), "%.10g", g_value_get_double (&d));
+      } else {
+        gchar *text = gst_value_serialize (v);
+        out += text ? text : "?";
+        g_free (text);
+      }
+      g_value_unset (&d);
+      out += i + 1 < size ? ", " : "";
+    }
+    if (size > kShown)
+      out += "... (" + std::to_string (size) + " values)";
+    return out + ">";
+  }
+  gchar *text = gst_value_serialize (value);
+  std::string out = text ? text : "(a value that cannot be written)";
+  g_free (text);
+  return out;
+}
+
+void
+report (GstElement * element, bool running, const char *property,
+    const std::string & value, const std::string & why, const char *in_force)
+{
+  init_debug ();
+  GST_WARNING_OBJECT (element, "refused %s = %s: %s", property, value.c_str (),
+      why.c_str ());
+  if (running) {
+    GST_ELEMENT_WARNING (element, LIBRARY, SETTINGS, ("Refused the value of %s: %s. %s",
+            property, why.c_str (), in_force), ("%s = %s", property, value.c_str ()));
+  } else {
+    g_warning ("%s: refused the value %s of property \"%s\": %s; the element will "
+        "not start until %s has a valid value", GST_ELEMENT_NAME (element),
+        value.c_str (), property, why.c_str (), property);
+  }
+}
+
+void
+post_start_error (GstElement * element, const Refusal & refusal)
+{
+  init_debug ();
+  GST_ELEMENT_ERROR (element, LIBRARY, SETTINGS, ("Invalid value of property \"%s\": "
+          "%s (%s)", refusal.property.c_str (), refusal.value.c_str (),
+          refusal.why.c_str ()), (nullptr));
+}
+
+}  // namespace clsettings
