@@ -77,6 +77,14 @@ gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inb
   /* Repacked in transform. Timestamps, flags, offsets and the metas that do
    * not describe the layout (not GstVideoMeta) as the input's. */
   *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&self->info), nullptr);
+  if (!*outbuf) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate a frame"),
+        ("%" G_GSIZE_FORMAT " bytes", GST_VIDEO_INFO_SIZE (&self->info)));
+    return GST_FLOW_ERROR;
+  }
+  /* The repack writes pixels only: the row padding is zero, not whatever
+   * the heap held. */
+  gst_buffer_memset (*outbuf, 0, 0, GST_VIDEO_INFO_SIZE (&self->info));
   if (!GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->copy_metadata (trans, inbuf,
           *outbuf)) {
     gst_buffer_unref (*outbuf);
