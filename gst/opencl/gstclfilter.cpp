@@ -66,9 +66,15 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
         klass->transform_plain_caps (self, direction, plain) : gst_caps_ref (plain);
     gst_caps_unref (plain);
     /* Both memories, the one the caller has first. */
-    result = gst_cl_caps_in_memories (other, TRUE, TRUE,
+    GstCaps *both = gst_cl_caps_in_memories (other, TRUE, TRUE,
         gst_caps_get_size (caps) > 0 && has_cl_feature (caps, 0));
     gst_caps_unref (other);
+    /* Only what the other pad takes (e.g. cldebayer's 2x2 minimum), so that
+     * negotiation refuses the rest up front. */
+    GstCaps *templ = gst_cl_base_transform_other_template (trans, direction);
+    result = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (templ);
+    gst_caps_unref (both);
   }
   result = gst_cl_caps_apply_filter (result, filter);
   GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
