@@ -7,6 +7,7 @@
 #include <gst/opencl/opencl.h>
 
 #include <atomic>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -466,6 +467,192 @@ GST_START_TEST (test_same_input_same_bytes)
 }
 GST_END_TEST
 
+/* ------------------------------------------- one mistake, one error */
+
+static const char *const BROKEN_SOURCE =
+    "float4 filter (image_t img, int x, int y) { return undeclared_gain_42; }";
+
+/* "source: message" of an ERROR message; its debug string in `debug`. */
+static std::string
+describe_error (GstMessage * m, std::string * debug = nullptr)
+{
+  GError *e = nullptr;
+  gchar *d = nullptr;
+  gst_message_parse_error (m, &e, &d);
+  std::string text = std::string (GST_OBJECT_NAME (GST_MESSAGE_SRC (m))) + ": " + e->message;
+  if (debug)
+    *debug = d ? d : "";
+  g_error_free (e);
+  g_free (d);
+  return text;
+}
+
+/* The ERROR messages on `bus` now, in order; with their debug strings in
+ * `debug` if given. */
+static std::vector<std::string>
+pop_errors (GstBus * bus, std::vector<std::string> *debug = nullptr)
+{
+  std::vector<std::string> errors;
+  while (GstMessage * m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) {
+    std::string d;
+    errors.push_back (describe_error (m, &d));
+    if (debug)
+      debug->push_back (d);
+    gst_message_unref (m);
+  }
+  return errors;
+}
+
+static std::string
+joined (const std::vector<std::string> & v)
+{
+  std::string out;
+  for (const auto & s : v)
+    out += "\n  " + s;
+  return out;
+}
+
+/* Plays `p` until its first error and 300 ms of quiet after the last one
+ * (or EOS), then stops it; returns every error it posted, in order. */
+static std::vector<std::string>
+errors_of_run (GstElement * p)
+{
+  GstBus *bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  std::vector<std::string> errors;
+  for (;;) {
+    GstMessage *m = gst_bus_timed_pop_filtered (bus,
+        errors.empty () ? 60 * GST_SECOND : 300 * GST_MSECOND,
+        (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+    if (!m) {
+      fail_if (errors.empty (), "no error and no EOS in time: a hang");
+      break;
+    }
+    const bool eos = GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS;
+    if (!eos)
+      errors.push_back (describe_error (m));
+    gst_message_unref (m);
+    if (eos)
+      break;
+  }
+  set_state_checked (p, GST_STATE_NULL);
+  for (auto & e : pop_errors (bus))
+    errors.push_back (e);
+  gst_object_unref (bus);
+  return errors;
+}
+
+static bool
+from_source (const std::string & error)
+{
+  return error.rfind ("videotestsrc", 0) == 0;
+}
+
+/* One mistake, one error message. An element that has posted an error
+ * posts no other for that stream, however many buffers (and so however many
+ * renegotiations or failed frames) upstream sends after it; it posts again
+ * when the stream starts over. */
+GST_START_TEST (test_one_mistake_one_error)
+{
+  /* A program that does not build, 4 frames pushed: one error, with the
+   * build log in its debug string. */
+  {
+    GstHarness *h = gst_harness_new ("clkernel");
+    cltest::share_context (h->element);
+    GstBus *bus = gst_bus_new ();
+    gst_element_set_bus (h->element, bus);
+    g_object_set (h->element, "source", BROKEN_SOURCE, nullptr);
+    gst_harness_set_src_caps_str (h, cltest::caps_string ("RGBA", 16, 8).c_str ());
+    GstVideoInfo info = cltest::video_info ("RGBA", 16, 8);
+    for (int i = 0; i < 4; i++)
+      fail_if (gst_harness_push (h, cltest::random_frame (&info, 0, i)) == GST_FLOW_OK);
+    std::vector<std::string> debug;
+    auto errors = pop_errors (bus, &debug);
+    fail_unless_equals_int (errors.size (), 1);
+    fail_unless (debug[0].find ("undeclared_gain_42") != std::string::npos,
+        "no build log in '%s'", debug[0].c_str ());
+    gst_element_set_bus (h->element, nullptr);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+  }
+
+  /* Buffers half as long as their caps say, 3 in a row, into every
+   * element: one error each. */
+  for (const Case & c : cases) {
+    GstHarness *h = gst_harness_new_parse (c.element);
+    cltest::share_context (h->element);
+    GstBus *bus = gst_bus_new ();
+    gst_element_set_bus (h->element, bus);
+    gst_harness_set_src_caps_str (h, c.input_caps);
+    GstCaps *caps = gst_caps_from_string (c.input_caps);
+    GstVideoInfo info;
+    fail_unless (gst_cl_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    for (int i = 0; i < 3; i++) {
+      GstBuffer *b = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&info) / 2, nullptr);
+      gst_buffer_memset (b, 0, 0x55, gst_buffer_get_size (b));
+      fail_if (gst_harness_push (h, b) == GST_FLOW_OK, "%s: short buffer taken", c.element);
+    }
+    auto errors = pop_errors (bus);
+    fail_unless (errors.size () == 1, "%s: %zu errors for one mistake:%s", c.element,
+        errors.size (), joined (errors).c_str ());
+    gst_element_set_bus (h->element, nullptr);
+    gst_object_unref (bus);
+    gst_harness_teardown (h);
+  }
+
+  /* Bayer frames below 2x2: cldebayer's caps say it does not take them, so
+   * such a pipeline does not even link; with the caps set after linking,
+   * negotiation refuses them and the source's not-negotiated error is the
+   * only one (8 before: cldebayer posted one for each renegotiation). */
+  {
+    const char *desc = "videotestsrc num-buffers=20 ! "
+        "video/x-bayer,format=rggb,width=1,height=131 ! clupload ! cldebayer ! fakesink";
+    GError *err = nullptr;
+    GstElement *p = gst_parse_launch (desc, &err);
+    fail_unless (err != nullptr && g_error_matches (err, GST_PARSE_ERROR,
+            GST_PARSE_ERROR_LINK), "%s: linked", desc);
+    g_clear_error (&err);
+    if (p)
+      gst_object_unref (p);
+    p = launch ("videotestsrc num-buffers=20 ! capsfilter name=f ! clupload ! cldebayer ! "
+        "fakesink");
+    GstElement *f = gst_bin_get_by_name (GST_BIN (p), "f");
+    gst_util_set_object_arg (G_OBJECT (f), "caps",
+        "video/x-bayer,format=rggb,width=1,height=131");
+    gst_object_unref (f);
+    auto errors = errors_of_run (p);
+    fail_unless (errors.size () == 1 && from_source (errors[0]),
+        "%zu errors:%s", errors.size (), joined (errors).c_str ());
+    gst_object_unref (p);
+  }
+
+  /* In a pipeline, a program that does not build: one error from clkernel,
+   * the first. (GStreamer's source adds its own "Internal data stream error"
+   * for the failed flow, as for any element's error.) Played again, the new
+   * stream reports the mistake again, once. */
+  {
+    GstElement *p = launch ("videotestsrc num-buffers=20 ! "
+        "video/x-raw,format=RGBA,width=16,height=8 ! clkernel name=k ! fakesink");
+    GstElement *k = gst_bin_get_by_name (GST_BIN (p), "k");
+    g_object_set (k, "source", BROKEN_SOURCE, nullptr);
+    for (int run = 0; run < 2; run++) {
+      auto errors = errors_of_run (p);
+      int ours = 0, source = 0;
+      for (auto & e : errors) {
+        ours += e.rfind ("k: ", 0) == 0;
+        source += from_source (e);
+      }
+      fail_unless (ours == 1 && errors[0].rfind ("k: ", 0) == 0 && source <= 1 &&
+          ours + source == (int) errors.size (), "run %d, %zu errors:%s", run,
+          errors.size (), joined (errors).c_str ());
+    }
+    gst_object_unref (k);
+    gst_object_unref (p);
+  }
+}
+GST_END_TEST
+
 static Suite *
 reliability_suite (void)
 {
@@ -480,6 +667,7 @@ reliability_suite (void)
   tcase_add_test (tc, test_concurrent_pipelines_share_a_context);
   tcase_add_test (tc, test_properties_set_while_streaming);
   tcase_add_test (tc, test_same_input_same_bytes);
+  tcase_add_test (tc, test_one_mistake_one_error);
   return s;
 }
 
