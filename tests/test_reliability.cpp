@@ -650,6 +650,7 @@ GST_START_TEST (test_one_mistake_one_error)
     gst_object_unref (k);
     gst_object_unref (p);
   }
+  cltest::drop_shared_context ();
 }
 GST_END_TEST
 
