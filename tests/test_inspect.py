@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """gst-inspect-1.0 shows every element with documented properties and pad
-templates in both memories (memory:OpenCLMemory and system memory). Also
-what a newcomer reads first says true things: clfir's description says that
-its default is not the identity, and the README's debug level for transfers
-shows them. And bad values on a launch line make gst-launch-1.0 fail,
-naming the property, instead of running an identity filter (or crashing)."""
+templates in both memories (memory:OpenCLMemory and system memory), whose
+sizes are what the element takes (cldebayer from 2x2, the others from 1x1).
+Also what a newcomer reads first says true things: clfir's description says
+that its default is not the identity, and the README's debug level for
+transfers shows them. And bad values on a launch line make gst-launch-1.0
+fail, naming the property, instead of running an identity filter (or
+crashing)."""
 import os
 import re
 import subprocess
@@ -22,6 +24,9 @@ ELEMENTS = {
     'clfir': ['device', 'coefficients', 'border'],
     'cldebayer': ['device', 'method'],
 }
+
+# The smallest width and height each element takes.
+MIN_SIZE = {name: 2 if name == 'cldebayer' else 1 for name in ELEMENTS}
 
 def inspect(name):
     r = subprocess.run(['gst-inspect-1.0', name], capture_output=True, text=True, timeout=60)
@@ -45,6 +50,18 @@ for element, props in ELEMENTS.items():
         if element != 'clupload' or pad == 'SINK':
             if not re.search(r'^\s+video/x-(raw|bayer)\s*$', block, re.M):
                 failures.append('%s %s template lacks system memory' % (element, pad))
+        # Every structure says its size range, starting where the element's
+        # does: negotiation then refuses smaller frames up front.
+        structures = re.findall(r'^\s+video/x-\S+\s*$', block, re.M)
+        for field in ('width', 'height'):
+            ranges = re.findall(r'^\s+%s: \[ (\d+), (\d+) \]\s*$' % field, block, re.M)
+            if len(ranges) != len(structures):
+                failures.append('%s %s template: %d structures, %d %s ranges'
+                                % (element, pad, len(structures), len(ranges), field))
+            for low, _ in ranges:
+                if int(low) != MIN_SIZE[element]:
+                    failures.append('%s %s template: %s from %s, the element takes %d'
+                                    % (element, pad, field, low, MIN_SIZE[element]))
     for prop in props:
         m = re.search(r'^  %s\s+: (.+)$' % re.escape(prop), out, re.M)
         if not m:

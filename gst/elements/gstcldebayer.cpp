@@ -216,7 +216,7 @@ enum {
 
 #define PATTERNS "bggr, gbrg, grbg, rggb"
 #define DEEP_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
-#define SIZE_AND_RATE ", width = (int) [ 1, max ], height = (int) [ 1, max ], " \
+#define SIZE_AND_RATE ", width = (int) [ 2, max ], height = (int) [ 2, max ], " \
     "framerate = (fraction) [ 0, max ]"
 #define DEEP_FORMATS DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " \
     DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")

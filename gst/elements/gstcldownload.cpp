@@ -31,7 +31,13 @@ struct _GstClDownload {
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (cldownload, "cldownload", GST_RANK_NONE, GST_TYPE_CL_DOWNLOAD)
 
-#define ANY_VIDEO_CAPS "video/x-raw; video/x-bayer"
+/* Any raw video; Bayer in the formats gst_cl_video_info_from_caps()
+ * knows (8-bit, and 10- to 16-bit little-endian). */
+#define BAYER_PATTERNS(depth) "bggr" depth ", gbrg" depth ", grbg" depth ", rggb" depth
+#define ANY_VIDEO_CAPS "video/x-raw, width = (int) [ 1, max ], height = (int) [ 1, max ]; " \
+    "video/x-bayer, format = (string) { " BAYER_PATTERNS ("") ", " BAYER_PATTERNS ("10le") \
+    ", " BAYER_PATTERNS ("12le") ", " BAYER_PATTERNS ("14le") ", " BAYER_PATTERNS ("16le") \
+    " }, width = (int) [ 1, max ], height = (int) [ 1, max ]"
 
 static GstCaps *
 gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
@@ -77,6 +83,14 @@ gst_cl_download_prepare_output_buffer (GstBaseTransform * trans, GstBuffer * inb
   /* Repacked in transform. Timestamps, flags, offsets and the metas that do
    * not describe the layout (not GstVideoMeta) as the input's. */
   *outbuf = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&self->info), nullptr);
+  if (!*outbuf) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("Could not allocate a frame"),
+        ("%" G_GSIZE_FORMAT " bytes", GST_VIDEO_INFO_SIZE (&self->info)));
+    return GST_FLOW_ERROR;
+  }
+  /* The repack writes pixels only: the row padding is zero, not whatever
+   * the heap held. */
+  gst_buffer_memset (*outbuf, 0, 0, GST_VIDEO_INFO_SIZE (&self->info));
   if (!GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->copy_metadata (trans, inbuf,
           *outbuf)) {
     gst_buffer_unref (*outbuf);

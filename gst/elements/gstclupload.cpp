@@ -30,7 +30,13 @@ struct _GstClUpload {
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UPLOAD)
 
-#define ANY_VIDEO_CAPS "video/x-raw; video/x-bayer"
+/* Any raw video; Bayer in the formats gst_cl_video_info_from_caps()
+ * knows (8-bit, and 10- to 16-bit little-endian). */
+#define BAYER_PATTERNS(depth) "bggr" depth ", gbrg" depth ", grbg" depth ", rggb" depth
+#define ANY_VIDEO_CAPS "video/x-raw, width = (int) [ 1, max ], height = (int) [ 1, max ]; " \
+    "video/x-bayer, format = (string) { " BAYER_PATTERNS ("") ", " BAYER_PATTERNS ("10le") \
+    ", " BAYER_PATTERNS ("12le") ", " BAYER_PATTERNS ("14le") ", " BAYER_PATTERNS ("16le") \
+    " }, width = (int) [ 1, max ], height = (int) [ 1, max ]"
 
 static GstCaps *
 gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection direction,

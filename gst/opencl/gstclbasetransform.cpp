@@ -8,6 +8,7 @@
 struct GstClBaseTransformPrivate {
   GstClContext *context;
   gchar *device;  /* property; guarded by the object lock */
+  gint posted_error;  /* atomic: an error was posted for the current stream */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseTransform, gst_cl_base_transform,
@@ -157,9 +158,52 @@ gst_cl_base_transform_prepare_output_buffer (GstBaseTransform * trans, GstBuffer
   return ret;
 }
 
+/* One mistake, one error message: once the element has posted an error for
+ * a stream, it posts none again until the stream starts over (a state change
+ * up to PAUSED, a flush or a new stream). Negotiation retries set_caps for
+ * every buffer the source pushes, and each retry would otherwise post the
+ * same error again; so would any later failure the first one causes. */
+static gboolean
+gst_cl_base_transform_post_message (GstElement * element, GstMessage * message)
+{
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR &&
+      GST_MESSAGE_SRC (message) == GST_OBJECT (element) &&
+      !g_atomic_int_compare_and_exchange (&priv_of (GST_CL_BASE_TRANSFORM (element))->
+          posted_error, 0, 1)) {
+    GError *error = nullptr;
+    gst_message_parse_error (message, &error, nullptr);
+    GST_INFO_OBJECT (element, "an error was posted already for this stream; not "
+        "posting \"%s\"", error ? error->message : "");
+    g_clear_error (&error);
+    gst_message_unref (message);
+    return FALSE;
+  }
+  return GST_ELEMENT_CLASS (gst_cl_base_transform_parent_class)->post_message (element,
+      message);
+}
+
+gboolean
+gst_cl_base_transform_error_posted (GstClBaseTransform * self)
+{
+  return g_atomic_int_get (&priv_of (self)->posted_error) != 0;
+}
+
+static gboolean
+gst_cl_base_transform_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP ||
+      GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START)
+    g_atomic_int_set (&priv_of (GST_CL_BASE_TRANSFORM (trans))->posted_error, 0);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_base_transform_parent_class)->sink_event (trans,
+      event);
+}
+
 static GstStateChangeReturn
 gst_cl_base_transform_change_state (GstElement * element, GstStateChange transition)
 {
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY ||
+      transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    g_atomic_int_set (&priv_of (GST_CL_BASE_TRANSFORM (element))->posted_error, 0);
   GstStateChangeReturn ret = GST_ELEMENT_CLASS (gst_cl_base_transform_parent_class)->
       change_state (element, transition);
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
@@ -242,6 +286,8 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
 
   element_class->set_context = gst_cl_base_transform_set_context;
   element_class->change_state = gst_cl_base_transform_change_state;
+  element_class->post_message = gst_cl_base_transform_post_message;
+  trans_class->sink_event = gst_cl_base_transform_sink_event;
   trans_class->query = gst_cl_base_transform_query;
   trans_class->start = gst_cl_base_transform_start;
   trans_class->propose_allocation = gst_cl_base_transform_propose_allocation;

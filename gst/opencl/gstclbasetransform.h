@@ -24,6 +24,11 @@ struct _GstClBaseTransformClass {
 /* (transfer full) the context in use, or NULL before start. */
 GST_CL_API GstClContext *gst_cl_base_transform_get_context (GstClBaseTransform * self);
 
+/* TRUE once the element has posted an error for the current stream. It posts
+ * no other until the stream starts over (a change up to PAUSED, a flush, a
+ * new stream): one mistake gives one error message. */
+GST_CL_API gboolean gst_cl_base_transform_error_posted (GstClBaseTransform * self);
+
 /* (transfer full) every structure of `caps`, with its memory features
  * replaced: in OpenCL memory and/or in system memory, OpenCL first when
  * `cl_first`. */

@@ -60,6 +60,14 @@ cl_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer, GstBufferPoolAc
     GST_ERROR_OBJECT (pool, "could not allocate a %u-byte OpenCL buffer", size);
     return GST_FLOW_ERROR;
   }
+  /* Kernels write pixels only: zeroed once here, row padding and any bytes
+   * past the last row stay zero for the buffer's life, so the same input
+   * gives the same bytes. */
+  if (!gst_cl_memory_clear (mem)) {
+    GST_ERROR_OBJECT (pool, "could not clear a %u-byte OpenCL buffer", size);
+    gst_memory_unref (mem);
+    return GST_FLOW_ERROR;
+  }
   GstBuffer *buf = gst_buffer_new ();
   gst_buffer_append_memory (buf, mem);
   if (self->raw_video) {

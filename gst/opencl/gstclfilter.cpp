@@ -12,6 +12,7 @@ struct GstClFilterPrivate {
   gboolean out_cl;              /* downstream negotiated memory:OpenCLMemory */
   GstAllocator *upload_allocator;
   GstMemory *upload_mem;        /* device copy of system-memory input */
+  GstCaps *failed_in, *failed_out;  /* the caps set_info last failed on */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClFilter, gst_cl_filter, GST_TYPE_CL_BASE_TRANSFORM)
@@ -66,9 +67,15 @@ gst_cl_filter_transform_caps (GstBaseTransform * trans, GstPadDirection directio
         klass->transform_plain_caps (self, direction, plain) : gst_caps_ref (plain);
     gst_caps_unref (plain);
     /* Both memories, the one the caller has first. */
-    result = gst_cl_caps_in_memories (other, TRUE, TRUE,
+    GstCaps *both = gst_cl_caps_in_memories (other, TRUE, TRUE,
         gst_caps_get_size (caps) > 0 && has_cl_feature (caps, 0));
     gst_caps_unref (other);
+    /* Only what the other pad takes (e.g. cldebayer's 2x2 minimum), so that
+     * negotiation refuses the rest up front. */
+    GstCaps *templ = gst_cl_base_transform_other_template (trans, direction);
+    result = gst_caps_intersect_full (both, templ, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (templ);
+    gst_caps_unref (both);
   }
   result = gst_cl_caps_apply_filter (result, filter);
   GST_LOG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -123,6 +130,17 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
         ("set_caps before start"));
     return FALSE;
   }
+  /* Negotiation retries set_caps for every buffer upstream pushes: after the
+   * error has been posted, the same caps fail again at once instead of
+   * building the same broken program (and printing its log) again. */
+  if (p->failed_in && gst_cl_base_transform_error_posted (GST_CL_BASE_TRANSFORM (self)) &&
+      gst_caps_is_equal (incaps, p->failed_in) && gst_caps_is_equal (outcaps, p->failed_out)) {
+    GST_DEBUG_OBJECT (self, "these caps failed already: %" GST_PTR_FORMAT, incaps);
+    gst_object_unref (ctx);
+    return FALSE;
+  }
+  gst_caps_replace (&p->failed_in, nullptr);
+  gst_caps_replace (&p->failed_out, nullptr);
   gboolean ok = TRUE;
   try {
     if (GST_CL_FILTER_GET_CLASS (self)->set_info)
@@ -131,6 +149,8 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   } catch (...) {
     post_current_exception (self, "setting up the kernels");
     ok = FALSE;
+    gst_caps_replace (&p->failed_in, incaps);
+    gst_caps_replace (&p->failed_out, outcaps);
   }
   if (ok) {
     p->in_info = in_info;
@@ -264,13 +284,27 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
 static gboolean
 gst_cl_filter_stop (GstBaseTransform * trans)
 {
-  release_upload (priv_of (GST_CL_FILTER (trans)));
+  auto *p = priv_of (GST_CL_FILTER (trans));
+  release_upload (p);
+  gst_caps_replace (&p->failed_in, nullptr);
+  gst_caps_replace (&p->failed_out, nullptr);
   return TRUE;
+}
+
+static void
+gst_cl_filter_finalize (GObject * object)
+{
+  auto *p = priv_of (GST_CL_FILTER (object));
+  release_upload (p);
+  gst_caps_replace (&p->failed_in, nullptr);
+  gst_caps_replace (&p->failed_out, nullptr);
+  G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
 }
 
 static void
 gst_cl_filter_class_init (GstClFilterClass * klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_filter_finalize;
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_filter_transform_caps;

@@ -22,6 +22,7 @@ struct ClMemPriv {
   void *staging_ptr = nullptr;
   bool host_valid = true;    /* a new buffer's content is undefined on both sides */
   bool device_valid = true;
+  bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
   /* unified */
   void *mapped_ptr = nullptr;
@@ -112,6 +113,9 @@ host_access (GstClMemory * m, bool write)
         CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
     p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_TRUE,
         CL_MAP_READ | CL_MAP_WRITE, 0, size);
+    if (p->zero_staging)
+      std::memset (p->staging_ptr, 0, size);
+    p->zero_staging = false;
   }
   if (!p->host_valid) {
     q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
@@ -381,6 +385,34 @@ gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size)
     gstcl::queue_of (m->priv->context).enqueueWriteBuffer (cl::Buffer (dev, true),
         CL_TRUE, 0, size, data);
     count_upload (mem);
+  });
+}
+
+gboolean
+gst_cl_memory_clear (GstMemory * mem)
+{
+  return locked (mem, "clear", [] (GstClMemory * m) {
+    ClMemPriv *p = m->priv;
+    const cl::CommandQueue &q = gstcl::queue_of (p->context);
+    const size_t size = m->mem.maxsize;
+    if (p->unified && p->mapped_ptr) {
+      std::memset (p->mapped_ptr, 0, size);  /* the mapping is the buffer */
+      return;
+    }
+    /* On the queue: ordered before any kernel or map that comes later, and
+     * no transfer is counted. */
+    q.enqueueFillBuffer (p->device, (cl_uchar) 0, 0, MAX (size, (size_t) 1));
+    if (p->unified)
+      return;
+    if (p->staging_ptr) {
+      if (p->host_busy ())
+        p->host_busy.wait ();
+      std::memset (p->staging_ptr, 0, size);
+    } else {
+      p->zero_staging = true;
+    }
+    p->host_valid = true;
+    p->device_valid = true;
   });
 }
 

@@ -32,6 +32,10 @@ GST_CL_API gboolean gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContex
 
 /* Copies `size` bytes of host memory into the device buffer (an upload). */
 GST_CL_API gboolean gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size);
+/* Sets every byte of the memory to zero, on the device and in its host view,
+ * without counting a transfer. Pools clear each buffer once when they
+ * allocate it, so that bytes no kernel writes (row padding) are zero. */
+GST_CL_API gboolean gst_cl_memory_clear (GstMemory * mem);
 /* Makes the device (resp. host) copy current now instead of at the next map. */
 GST_CL_API gboolean gst_cl_memory_sync_to_device (GstMemory * mem);
 GST_CL_API gboolean gst_cl_memory_sync_to_host (GstMemory * mem);
