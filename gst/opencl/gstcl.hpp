@@ -5,6 +5,8 @@
 #include "gstclhpp.hpp"
 #include <gst/opencl/gstclcontext.h>
 
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -23,9 +25,80 @@ const cl::Device &device_of (GstClContext *ctx);
 const cl::CommandQueue &queue_of (GstClContext *ctx);
 
 /* Built once per (context, source, options) and cached; thread-safe. Throws
- * BuildError with the build log, cl::Error on other failures. */
+ * BuildError with the build log, cl::Error on other failures. Builds of
+ * different programs run in parallel; a second caller of the same program
+ * waits for the first one's build. A program actually compiled (not taken
+ * from the cache) is announced: an INFO message on the bus from the element
+ * of the thread's BuildScope, if any, naming the device and `what` (e.g.
+ * "convolve.cl (7x7)"; empty: the program's first kernel), and its time in
+ * the debug log (category clruntime, INFO). */
 cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what = "");
+
+/* The program if it is already built in the cache, else a null cl::Program.
+ * Never builds and never waits for a build. */
+cl::Program cached_program (GstClContext *ctx, const std::string &source,
     const std::string &options);
+
+/* While alive, program() builds on this thread are announced by `element`
+ * (INFO message on its bus). Scopes nest. GstClFilter holds one around its
+ * subclass's set_info and filter, so every filter's builds announce
+ * themselves. */
+class BuildScope {
+public:
+  explicit BuildScope (GstElement *element);
+  ~BuildScope ();
+  BuildScope (const BuildScope &) = delete;
+  BuildScope &operator= (const BuildScope &) = delete;
+private:
+  GstElement *previous_;
+};
+
+/* One program built on a thread of its own, for a property change while
+ * playing: the streaming thread keeps running the program it has, polls
+ * ready() at each frame without blocking, and takes the new program at the
+ * first frame after it is ready. Owned and used by one thread (the
+ * streaming thread, and stop/finalize once streaming has stopped). The
+ * owner must cancel() (or destroy it) while its element is still alive,
+ * e.g. in stop(): the build announces itself from that element. */
+class BackgroundBuild {
+public:
+  /* Runs the new program's kernels once on `queue` (a queue of the build's
+   * own), in the build's thread: some drivers (PoCL) compile a kernel for
+   * its work-group size at its first launch, which would otherwise stall
+   * the first frame. It may throw; the build still succeeds. */
+  using Warmup = std::function<void (const cl::Program &program,
+      const cl::CommandQueue &queue)>;
+
+  BackgroundBuild ();
+  ~BackgroundBuild ();  /* waits for a build under way */
+  BackgroundBuild (const BackgroundBuild &) = delete;
+  BackgroundBuild &operator= (const BackgroundBuild &) = delete;
+
+  /* Starts building (ctx, source, options) for `element`; returns at once.
+   * A build already under way is waited for and dropped first. A program
+   * already in the cache is ready at once, without a thread. */
+  void start (GstElement *element, GstClContext *ctx, const std::string &source,
+      const std::string &options, const std::string &what = "",
+      Warmup warmup = nullptr);
+  /* Whether a build was started and not yet taken or cancelled. */
+  bool pending () const;
+  /* Whether it has finished (built or failed): take() then returns at once.
+   * Never blocks. */
+  bool ready () const;
+  /* Waits for the build if need be, forgets it, and returns its program or
+   * throws what program() threw (BuildError, cl::Error). */
+  cl::Program take ();
+  /* Waits for a build under way and forgets it. */
+  void cancel ();
+
+private:
+  struct Job;
+  std::unique_ptr<Job> job_;
+};
+
+/* For tests: waits until no BackgroundBuild of this process is building. */
+void wait_for_background_builds ();
 
 /* Whether kernels should take the shapes that suit GPUs (a few pixels per
  * work-item, many work-items) rather than CPUs (rows vectorised across
@@ -42,6 +115,9 @@ unsigned program_builds ();
  * device time is counted (gstclprofile.h). */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8);
+/* The same launch on another queue of the context (warm-up runs), uncounted. */
+void enqueue_2d (const cl::CommandQueue &queue, const cl::Kernel &kernel, size_t w,
+    size_t h, size_t lw = 16, size_t lh = 8);
 
 /* "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES (-5)" */
 std::string describe (const cl::Error &e);

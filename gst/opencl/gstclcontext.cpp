@@ -6,8 +6,19 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <utility>
+
+/* A program of the cache. `building` is held while it is compiled, so that
+ * a second caller waits for the first one's build; `built` and `program`
+ * are guarded by the context's programs_lock. Entries live as long as the
+ * context. */
+struct ProgramEntry {
+  std::mutex building;
+  bool built = false;
+  cl::Program program;
+};
 
 struct ClContextPriv {
   cl::Context context;
@@ -16,8 +27,8 @@ struct ClContextPriv {
   std::string name;
   bool unified = false;
   bool profiling = false;  /* the queue has CL_QUEUE_PROFILING_ENABLE */
-  std::mutex programs_lock;
-  std::map<std::pair<std::string, std::string>, cl::Program> programs;
+  std::mutex programs_lock;   /* the map and its entries' `built` and `program` */
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<ProgramEntry>> programs;
   bool gpu_tuning = false;
 };
 
@@ -336,6 +347,16 @@ const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; 
 unsigned program_builds () { return n_program_builds.load (); }
 bool tuned_for_gpu (GstClContext *ctx) { return ctx->priv->gpu_tuning; }
 
+void enqueue_2d (const cl::CommandQueue &queue, const cl::Kernel &kernel, size_t w,
+    size_t h, size_t lw, size_t lh)
+{
+  if (w == 0 || h == 0)
+    return;
+  auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
+  queue.enqueueNDRangeKernel (kernel, cl::NullRange, cl::NDRange (up (w, lw), up (h, lh)),
+      cl::NDRange (lw, lh));
+}
+
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh)
 {
@@ -353,21 +374,100 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
   track_kernel (kernel, event);
 }
 
-cl::Program program (GstClContext *ctx, const std::string &source,
+/* The element that announces this thread's builds (BuildScope). */
+static thread_local GstElement *announcing_element = nullptr;
+
+BuildScope::BuildScope (GstElement *element) : previous_ (announcing_element)
+{
+  announcing_element = element;
+}
+
+BuildScope::~BuildScope ()
+{
+  announcing_element = previous_;
+}
+
+/* "debayer_cells" or "convolve_direct (and 9 more kernels)": the kernels
+ * the source defines, for a build announced without a name. */
+static std::string
+kernels_of (const std::string &source)
+{
+  static const std::string intro = "__kernel void ";
+  auto is_name = [] (char c) { return g_ascii_isalnum (c) || c == '_'; };
+  std::string first;
+  int count = 0;
+  for (size_t at = source.find (intro); at != std::string::npos;
+      at = source.find (intro, at + 1)) {
+    size_t begin = source.find_first_not_of (" \t\r\n", at + intro.size ());
+    size_t end = begin;
+    while (end < source.size () && is_name (source[end]))
+      end++;
+    if (begin == std::string::npos || end == begin)
+      continue;
+    if (count++ == 0)
+      first = source.substr (begin, end - begin);
+  }
+  if (count == 0)
+    return "program";
+  return count == 1 ? first : first + " (and " + std::to_string (count - 1) +
+      " more kernels)";
+}
+
+/* Says on the bus and in the log that a program is being compiled. */
+static void
+announce_build (ClContextPriv *p, const std::string &name, const std::string &options)
+{
+  GST_CAT_INFO (gst_cl_runtime_debug, "building %s on %s, options '%s'", name.c_str (),
+      p->name.c_str (), options.c_str ());
+  GstElement *element = announcing_element;
+  if (!element)
+    return;
+  /* gst-launch prints the debug string of INFO messages: the whole text. */
+  const std::string text = "Building the OpenCL program " + name + " for " + p->name +
+      " (a first build can take seconds)";
+  GST_ELEMENT_INFO (element, LIBRARY, INIT, ("%s", text.c_str ()),
+      ("%s; build options '%s'", text.c_str (), options.c_str ()));
+}
+
+cl::Program cached_program (GstClContext *ctx, const std::string &source,
     const std::string &options)
 {
   auto *p = ctx->priv;
-  /* Held while building, so that two elements never build the same program. */
   std::lock_guard<std::mutex> lock (p->programs_lock);
-  auto key = std::make_pair (source, options);
-  auto it = p->programs.find (key);
-  if (it != p->programs.end ()) {
-    GST_CAT_LOG (gst_cl_runtime_debug, "program cache hit, options '%s'", options.c_str ());
-    return it->second;
+  auto it = p->programs.find (std::make_pair (source, options));
+  return it != p->programs.end () && it->second->built ? it->second->program :
+      cl::Program ();
+}
+
+cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what)
+{
+  auto *p = ctx->priv;
+  ProgramEntry *entry;
+  {
+    std::lock_guard<std::mutex> lock (p->programs_lock);
+    auto &slot = p->programs[std::make_pair (source, options)];
+    if (!slot)
+      slot.reset (new ProgramEntry ());
+    entry = slot.get ();
+    if (entry->built) {
+      GST_CAT_LOG (gst_cl_runtime_debug, "program cache hit, options '%s'", options.c_str ());
+      return entry->program;
+    }
+  }
+  /* Held while building, so that two elements never build the same program;
+   * other programs build in parallel. */
+  std::lock_guard<std::mutex> building (entry->building);
+  {
+    std::lock_guard<std::mutex> lock (p->programs_lock);
+    if (entry->built)
+      return entry->program;  /* built while this thread waited */
   }
 
-  cl::Program prog (p->context, source);
+  const std::string name = what.empty () ? kernels_of (source) : what;
   const std::string full_options = "-cl-std=CL1.2 " + options;
+  announce_build (p, name, full_options);
+  cl::Program prog (p->context, source);
   const gint64 start_us = g_get_monotonic_time ();
   try {
     prog.build (std::vector<cl::Device>{p->device}, full_options.c_str ());
@@ -381,10 +481,12 @@ cl::Program program (GstClContext *ctx, const std::string &source,
         ") with options '" + full_options + "'; build log:\n" + log);
   }
   n_program_builds++;
-  GST_CAT_INFO (gst_cl_runtime_debug, "built program on %s in %.1f ms, options '%s'",
-      p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
+  GST_CAT_INFO (gst_cl_runtime_debug, "built %s on %s in %.1f ms, options '%s'",
+      name.c_str (), p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
       full_options.c_str ());
-  p->programs.emplace (key, prog);
+  std::lock_guard<std::mutex> lock (p->programs_lock);
+  entry->program = prog;
+  entry->built = true;
   return prog;
 }
 
