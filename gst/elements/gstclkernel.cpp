@@ -97,13 +97,27 @@ struct UserProgram {
   std::string build_options;
 };
 
-/* Negotiated state, touched only from the streaming thread. */
+/* Negotiated state, touched only from the streaming thread (and stop). */
 struct KernelState {
   std::string format_options;   /* -D options of the negotiated format */
+  GstVideoInfo info;            /* the negotiated format (both pads) */
   guint64 tried_generation = 0; /* settings generation last built (or tried) */
   bool running = false;         /* `kernel` holds `program` */
   UserProgram program;
   cl::Kernel kernel;
+  /* A change while running builds here; `kernel` keeps running meanwhile. */
+  gstcl::BackgroundBuild build;
+  UserProgram building;         /* what `build` builds */
+
+  void reset ()
+  {
+    build.cancel ();
+    format_options.clear ();
+    tried_generation = 0;
+    running = false;
+    program = UserProgram ();
+    kernel = cl::Kernel ();
+  }
 };
 
 struct _GstClKernel {
@@ -190,12 +204,65 @@ format_options (const GstVideoInfo * info)
       (GST_VIDEO_INFO_HAS_ALPHA (info) ? "1" : "0");
 }
 
+static std::string
+build_options (GstClKernel * self, const UserProgram &p)
+{
+  return self->state->format_options + " " + p.build_options;
+}
+
+static std::string
+build_name (const UserProgram &p)
+{
+  return "clkernel '" + p.name + "'";
+}
+
 static cl::Kernel
 build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
 {
-  const std::string options = self->state->format_options + " " + p.build_options;
+  const std::string options = build_options (self, p);
   GST_DEBUG_OBJECT (self, "building '%s' with options %s", p.name.c_str (), options.c_str ());
-  return cl::Kernel (gstcl::program (ctx, program_text (p), options), "clkernel_main");
+  return cl::Kernel (gstcl::program (ctx, program_text (p), options, build_name (p)),
+      "clkernel_main");
+}
+
+/* Runs a new program once on a frame of the negotiated format, so that its
+ * first frame does not wait for the driver's compile at first launch. */
+static gstcl::BackgroundBuild::Warmup
+warmup_for (const GstVideoInfo &info)
+{
+  return [info] (const cl::Program &program, const cl::CommandQueue &queue) {
+    const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT> ();
+    cl::Buffer in (context, CL_MEM_READ_WRITE, GST_VIDEO_INFO_SIZE (&info));
+    cl::Buffer out (context, CL_MEM_READ_WRITE, GST_VIDEO_INFO_SIZE (&info));
+    const GstClFrame in_frame {in (), info, nullptr}, out_frame {out (), info, nullptr};
+    cl::Kernel k (program, "clkernel_main");
+    gstcl::set_frame_args (k, 0, &in_frame, &out_frame);
+    gstcl::enqueue_2d (queue, k, GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
+  };
+}
+
+static void
+warn_not_built (GstClKernel * self, const gstcl::BuildError & e)
+{
+  GST_ELEMENT_WARNING (self, LIBRARY, INIT,
+      ("Could not build the new OpenCL code; still running the previous program"),
+      ("%s", e.what ()));
+}
+
+/* Swaps in the program of the finished background build, or warns that it
+ * did not build and keeps the running one. */
+static void
+take_background_build (GstClKernel * self)
+{
+  KernelState *st = self->state;
+  try {
+    cl::Program program = st->build.take ();
+    st->kernel = cl::Kernel (program, "clkernel_main");
+    st->program = st->building;
+    GST_DEBUG_OBJECT (self, "now running '%s'", st->program.name.c_str ());
+  } catch (const gstcl::BuildError & e) {
+    warn_not_built (self, e);
+  }
 }
 
 /* Snapshot of the settings as a program to build. */
@@ -216,18 +283,40 @@ wanted_program (GstClKernel * self, guint64 * generation)
 /* Brings the kernel up to date with the settings and, when `format_changed`,
  * with the new format. A program that does not build throws BuildError when
  * nothing runs yet; otherwise it is reported as a warning and the running
- * program stays (rebuilt for the new format if need be). */
+ * program stays (rebuilt for the new format if need be). New settings while
+ * a program runs build in the background (see BackgroundBuild): the running
+ * program serves the frames until the new one is ready; settings changed
+ * again meanwhile are built when that build is over. */
 static void
 update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
 {
   KernelState *st = self->state;
+  bool pending_settings = false;   /* a build for other settings was under way */
+  if (st->build.pending ()) {
+    if (format_changed) {
+      st->build.cancel ();         /* it was for the old format */
+      pending_settings = true;
+    } else if (st->build.ready ()) {
+      take_background_build (self);
+    } else {
+      return;                      /* still building: the running program serves */
+    }
+  }
   guint64 generation;
   UserProgram wanted = wanted_program (self, &generation);
-  const bool new_settings = generation != st->tried_generation;
+  const bool new_settings = generation != st->tried_generation || pending_settings;
   if (!new_settings && !format_changed)
     return;
   st->tried_generation = generation;
 
+  if (new_settings && st->running && !format_changed) {
+    st->building = wanted;
+    st->build.start (GST_ELEMENT (self), ctx, program_text (wanted),
+        build_options (self, wanted), build_name (wanted), warmup_for (st->info));
+    if (st->build.ready ())        /* in the cache: at once */
+      take_background_build (self);
+    return;
+  }
   if (new_settings || !st->running) {
     try {
       st->kernel = build_kernel (self, ctx, wanted);
@@ -237,9 +326,7 @@ update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
     } catch (const gstcl::BuildError & e) {
       if (!st->running)
         throw;
-      GST_ELEMENT_WARNING (self, LIBRARY, INIT,
-          ("Could not build the new OpenCL code; still running the previous program"),
-          ("%s", e.what ()));
+      warn_not_built (self, e);
     }
   }
   if (format_changed)
@@ -252,6 +339,7 @@ gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
 {
   auto *self = GST_CLKERNEL (filter);
   self->state->format_options = format_options (in_info);
+  self->state->info = *in_info;
   update_kernel (self, ctx, true);
 }
 
@@ -312,8 +400,9 @@ gst_clkernel_start (GstBaseTransform * trans)
 static gboolean
 gst_clkernel_stop (GstBaseTransform * trans)
 {
-  /* A fresh start has no previous program to fall back on. */
-  *GST_CLKERNEL (trans)->state = KernelState ();
+  /* A fresh start has no previous program to fall back on; a background
+   * build is waited for (it posts from this element). */
+  GST_CLKERNEL (trans)->state->reset ();
   return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
 }
 

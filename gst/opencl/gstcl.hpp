@@ -50,6 +50,8 @@ public:
   ~BuildScope ();
   BuildScope (const BuildScope &) = delete;
   BuildScope &operator= (const BuildScope &) = delete;
+  /* The element of this thread's innermost scope, or nullptr. */
+  static GstElement *current ();
 private:
   GstElement *previous_;
 };
@@ -58,9 +60,9 @@ private:
  * playing: the streaming thread keeps running the program it has, polls
  * ready() at each frame without blocking, and takes the new program at the
  * first frame after it is ready. Owned and used by one thread (the
- * streaming thread, and stop/finalize once streaming has stopped). The
- * owner must cancel() (or destroy it) while its element is still alive,
- * e.g. in stop(): the build announces itself from that element. */
+ * streaming thread, and stop/finalize once streaming has stopped); the
+ * build's thread touches no element, so the owner may be destroyed at any
+ * time (its destructor waits for the build). */
 class BackgroundBuild {
 public:
   /* Runs the new program's kernels once on `queue` (a queue of the build's
@@ -75,9 +77,10 @@ public:
   BackgroundBuild (const BackgroundBuild &) = delete;
   BackgroundBuild &operator= (const BackgroundBuild &) = delete;
 
-  /* Starts building (ctx, source, options) for `element`; returns at once.
-   * A build already under way is waited for and dropped first. A program
-   * already in the cache is ready at once, without a thread. */
+  /* Starts building (ctx, source, options) for `element`, which announces
+   * the build on its bus now (see program()); returns at once. A build
+   * already under way is waited for and dropped first. A program already in
+   * the cache is ready at once, without a thread and unannounced. */
   void start (GstElement *element, GstClContext *ctx, const std::string &source,
       const std::string &options, const std::string &what = "",
       Warmup warmup = nullptr);

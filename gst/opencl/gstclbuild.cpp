@@ -11,15 +11,22 @@
 
 namespace gstcl {
 
+/* gstclcontext.cpp */
+void announce_build (GstElement *element, GstClContext *ctx, const std::string &what,
+    const std::string &source, const std::string &options);
+
 /* Builds of this process under way, for wait_for_background_builds(). */
 static std::mutex building_lock;
 static std::condition_variable building_done;
 static int n_building = 0;
 
 /* The job's fields are written before the thread starts and read by the
- * owner only after joining it, except `done`, guarded by `lock`. */
+ * owner only after joining it, except `done`, guarded by `lock`. The thread
+ * touches no element: the build is announced by start(), in the owner's
+ * thread, and a failure is reported by the owner once it takes the result,
+ * so that the owner may be finalised with a build under way (its
+ * destructor waits for the thread). */
 struct BackgroundBuild::Job {
-  GstElement *element = nullptr;  /* not a reference: the owner outlives the job */
   GstClContext *ctx = nullptr;    /* a reference */
   std::string source, options, what;
   BackgroundBuild::Warmup warmup;
@@ -54,7 +61,7 @@ struct BackgroundBuild::Job {
   {
     const gint64 start_us = g_get_monotonic_time ();
     try {
-      BuildScope scope (element);
+      BuildScope quiet (nullptr);   /* announced by start() */
       program = gstcl::program (ctx, source, options, what);
     } catch (...) {
       error = std::current_exception ();
@@ -85,7 +92,6 @@ BackgroundBuild::start (GstElement *element, GstClContext *ctx, const std::strin
 {
   cancel ();
   std::unique_ptr<Job> job (new Job ());
-  job->element = element;
   job->warmup = std::move (warmup);
   job->ctx = GST_CL_CONTEXT (gst_object_ref (ctx));
   job->what = what;
@@ -95,6 +101,7 @@ BackgroundBuild::start (GstElement *element, GstClContext *ctx, const std::strin
     job_ = std::move (job);
     return;
   }
+  announce_build (element, ctx, what, source, options);
   job->source = source;
   job->options = options;
   {

@@ -387,6 +387,12 @@ BuildScope::~BuildScope ()
   announcing_element = previous_;
 }
 
+GstElement *
+BuildScope::current ()
+{
+  return announcing_element;
+}
+
 /* "debayer_cells" or "convolve_direct (and 9 more kernels)": the kernels
  * the source defines, for a build announced without a name. */
 static std::string
@@ -413,20 +419,42 @@ kernels_of (const std::string &source)
       " more kernels)";
 }
 
-/* Says on the bus and in the log that a program is being compiled. */
+/* The name a build is announced and logged with. */
+static std::string
+build_name (const std::string &what, const std::string &source)
+{
+  return what.empty () ? kernels_of (source) : what;
+}
+
+/* Says on the bus (from `element`, if any) and in the log that a program is
+ * being compiled. */
 static void
-announce_build (ClContextPriv *p, const std::string &name, const std::string &options)
+announce (GstElement *element, ClContextPriv *p, const std::string &name,
+    const std::string &full_options)
 {
   GST_CAT_INFO (gst_cl_runtime_debug, "building %s on %s, options '%s'", name.c_str (),
-      p->name.c_str (), options.c_str ());
-  GstElement *element = announcing_element;
+      p->name.c_str (), full_options.c_str ());
   if (!element)
     return;
   /* gst-launch prints the debug string of INFO messages: the whole text. */
   const std::string text = "Building the OpenCL program " + name + " for " + p->name +
       " (a first build can take seconds)";
   GST_ELEMENT_INFO (element, LIBRARY, INIT, ("%s", text.c_str ()),
-      ("%s; build options '%s'", text.c_str (), options.c_str ()));
+      ("%s; build options '%s'", text.c_str (), full_options.c_str ()));
+}
+
+static std::string
+full_options_of (const std::string &options)
+{
+  return "-cl-std=CL1.2 " + options;
+}
+
+/* For BackgroundBuild, which announces from the streaming thread the build
+ * that its thread makes quietly. */
+void announce_build (GstElement *element, GstClContext *ctx, const std::string &what,
+    const std::string &source, const std::string &options)
+{
+  announce (element, ctx->priv, build_name (what, source), full_options_of (options));
 }
 
 cl::Program cached_program (GstClContext *ctx, const std::string &source,
@@ -464,9 +492,9 @@ cl::Program program (GstClContext *ctx, const std::string &source,
       return entry->program;  /* built while this thread waited */
   }
 
-  const std::string name = what.empty () ? kernels_of (source) : what;
-  const std::string full_options = "-cl-std=CL1.2 " + options;
-  announce_build (p, name, full_options);
+  const std::string name = build_name (what, source);
+  const std::string full_options = full_options_of (options);
+  announce (announcing_element, p, name, full_options);
   cl::Program prog (p->context, source);
   const gint64 start_us = g_get_monotonic_time ();
   try {
