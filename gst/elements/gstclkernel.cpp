@@ -100,7 +100,6 @@ struct UserProgram {
 /* Negotiated state, touched only from the streaming thread (and stop). */
 struct KernelState {
   std::string format_options;   /* -D options of the negotiated format */
-  GstVideoInfo info;            /* the negotiated format (both pads) */
   guint64 tried_generation = 0; /* settings generation last built (or tried) */
   bool running = false;         /* `kernel` holds `program` */
   UserProgram program;
@@ -225,22 +224,6 @@ build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
       "clkernel_main");
 }
 
-/* Runs a new program once on a frame of the negotiated format, so that its
- * first frame does not wait for the driver's compile at first launch. */
-static gstcl::BackgroundBuild::Warmup
-warmup_for (const GstVideoInfo &info)
-{
-  return [info] (const cl::Program &program, const cl::CommandQueue &queue) {
-    const cl::Context context = queue.getInfo<CL_QUEUE_CONTEXT> ();
-    cl::Buffer in (context, CL_MEM_READ_WRITE, GST_VIDEO_INFO_SIZE (&info));
-    cl::Buffer out (context, CL_MEM_READ_WRITE, GST_VIDEO_INFO_SIZE (&info));
-    const GstClFrame in_frame {in (), info, nullptr}, out_frame {out (), info, nullptr};
-    cl::Kernel k (program, "clkernel_main");
-    gstcl::set_frame_args (k, 0, &in_frame, &out_frame);
-    gstcl::enqueue_2d (queue, k, GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info));
-  };
-}
-
 static void
 warn_not_built (GstClKernel * self, const gstcl::BuildError & e)
 {
@@ -312,7 +295,7 @@ update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
   if (new_settings && st->running && !format_changed) {
     st->building = wanted;
     st->build.start (GST_ELEMENT (self), ctx, program_text (wanted),
-        build_options (self, wanted), build_name (wanted), warmup_for (st->info));
+        build_options (self, wanted), build_name (wanted));
     if (st->build.ready ())        /* in the cache: at once */
       take_background_build (self);
     return;
@@ -339,7 +322,6 @@ gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
 {
   auto *self = GST_CLKERNEL (filter);
   self->state->format_options = format_options (in_info);
-  self->state->info = *in_info;
   update_kernel (self, ctx, true);
 }
 

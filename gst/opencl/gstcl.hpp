@@ -5,7 +5,6 @@
 #include "gstclhpp.hpp"
 #include <gst/opencl/gstclcontext.h>
 
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -65,13 +64,6 @@ private:
  * time (its destructor waits for the build). */
 class BackgroundBuild {
 public:
-  /* Runs the new program's kernels once on `queue` (a queue of the build's
-   * own), in the build's thread: some drivers (PoCL) compile a kernel for
-   * its work-group size at its first launch, which would otherwise stall
-   * the first frame. It may throw; the build still succeeds. */
-  using Warmup = std::function<void (const cl::Program &program,
-      const cl::CommandQueue &queue)>;
-
   BackgroundBuild ();
   ~BackgroundBuild ();  /* waits for a build under way */
   BackgroundBuild (const BackgroundBuild &) = delete;
@@ -82,8 +74,7 @@ public:
    * already under way is waited for and dropped first. A program already in
    * the cache is ready at once, without a thread and unannounced. */
   void start (GstElement *element, GstClContext *ctx, const std::string &source,
-      const std::string &options, const std::string &what = "",
-      Warmup warmup = nullptr);
+      const std::string &options, const std::string &what = "");
   /* Whether a build was started and not yet taken or cancelled. */
   bool pending () const;
   /* Whether it has finished (built or failed): take() then returns at once.
@@ -100,7 +91,10 @@ private:
   std::unique_ptr<Job> job_;
 };
 
-/* For tests: waits until no BackgroundBuild of this process is building. */
+/* For tests: the number of background builds started in this process (not
+ * counting programs found in the cache), and a wait until none is under
+ * way. */
+unsigned background_builds ();
 void wait_for_background_builds ();
 
 /* Whether kernels should take the shapes that suit GPUs (a few pixels per
@@ -118,9 +112,6 @@ unsigned program_builds ();
  * device time is counted (gstclprofile.h). */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8);
-/* The same launch on another queue of the context (warm-up runs), uncounted. */
-void enqueue_2d (const cl::CommandQueue &queue, const cl::Kernel &kernel, size_t w,
-    size_t h, size_t lw = 16, size_t lh = 8);
 
 /* "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES (-5)" */
 std::string describe (const cl::Error &e);

@@ -19,6 +19,7 @@ void announce_build (GstElement *element, GstClContext *ctx, const std::string &
 static std::mutex building_lock;
 static std::condition_variable building_done;
 static int n_building = 0;
+static unsigned n_started = 0;
 
 /* The job's fields are written before the thread starts and read by the
  * owner only after joining it, except `done`, guarded by `lock`. The thread
@@ -29,7 +30,6 @@ static int n_building = 0;
 struct BackgroundBuild::Job {
   GstClContext *ctx = nullptr;    /* a reference */
   std::string source, options, what;
-  BackgroundBuild::Warmup warmup;
   cl::Program program;
   std::exception_ptr error;
   std::thread thread;
@@ -43,20 +43,6 @@ struct BackgroundBuild::Job {
     gst_object_unref (ctx);
   }
 
-  void warm_up ()
-  {
-    try {
-      cl::CommandQueue queue (context_of (ctx), device_of (ctx));
-      warmup (program, queue);
-      queue.finish ();
-    } catch (const cl::Error & e) {
-      GST_CAT_INFO (gst_cl_runtime_debug, "warm-up of %s failed: %s", what.c_str (),
-          describe (e).c_str ());
-    } catch (const std::exception & e) {
-      GST_CAT_INFO (gst_cl_runtime_debug, "warm-up of %s failed: %s", what.c_str (), e.what ());
-    }
-  }
-
   void run ()
   {
     const gint64 start_us = g_get_monotonic_time ();
@@ -66,12 +52,9 @@ struct BackgroundBuild::Job {
     } catch (...) {
       error = std::current_exception ();
     }
-    const gint64 built_us = g_get_monotonic_time ();
-    if (!error && warmup)
-      warm_up ();
-    GST_CAT_DEBUG (gst_cl_runtime_debug, "background build of %s %s after %.1f ms "
-        "(warm-up %.1f ms)", what.c_str (), error ? "failed" : "done",
-        (built_us - start_us) / 1000.0, (g_get_monotonic_time () - built_us) / 1000.0);
+    GST_CAT_DEBUG (gst_cl_runtime_debug, "background build of %s %s after %.1f ms",
+        what.c_str (), error ? "failed" : "done",
+        (g_get_monotonic_time () - start_us) / 1000.0);
     {
       std::lock_guard<std::mutex> l (lock);
       done = true;
@@ -88,11 +71,10 @@ BackgroundBuild::~BackgroundBuild () = default;
 
 void
 BackgroundBuild::start (GstElement *element, GstClContext *ctx, const std::string &source,
-    const std::string &options, const std::string &what, Warmup warmup)
+    const std::string &options, const std::string &what)
 {
   cancel ();
   std::unique_ptr<Job> job (new Job ());
-  job->warmup = std::move (warmup);
   job->ctx = GST_CL_CONTEXT (gst_object_ref (ctx));
   job->what = what;
   job->program = cached_program (ctx, source, options);
@@ -107,6 +89,7 @@ BackgroundBuild::start (GstElement *element, GstClContext *ctx, const std::strin
   {
     std::lock_guard<std::mutex> l (building_lock);
     n_building++;
+    n_started++;
   }
   try {
     job->thread = std::thread (&Job::run, job.get ());
@@ -150,6 +133,13 @@ void
 BackgroundBuild::cancel ()
 {
   job_.reset ();  /* ~Job joins */
+}
+
+unsigned
+background_builds ()
+{
+  std::lock_guard<std::mutex> l (building_lock);
+  return n_started;
 }
 
 void

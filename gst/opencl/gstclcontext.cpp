@@ -347,16 +347,6 @@ const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; 
 unsigned program_builds () { return n_program_builds.load (); }
 bool tuned_for_gpu (GstClContext *ctx) { return ctx->priv->gpu_tuning; }
 
-void enqueue_2d (const cl::CommandQueue &queue, const cl::Kernel &kernel, size_t w,
-    size_t h, size_t lw, size_t lh)
-{
-  if (w == 0 || h == 0)
-    return;
-  auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
-  queue.enqueueNDRangeKernel (kernel, cl::NullRange, cl::NDRange (up (w, lw), up (h, lh)),
-      cl::NDRange (lw, lh));
-}
-
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh)
 {
