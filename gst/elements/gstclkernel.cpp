@@ -31,10 +31,12 @@
  * `return read_pixel (img, x, y);`.
  *
  * `source` (and `location`, `build-options`) may change while playing: the
- * new program is built and swapped in between frames. If it does not build,
- * the element posts a warning with the build log and keeps running the
- * previous program; if there is no previous program (the first caps), it
- * posts an error with the build log.
+ * new program is built on a thread of its own while the previous one keeps
+ * serving the frames, and takes over at the first frame after it is ready.
+ * If it does not build, the element posts a warning with the build log and
+ * keeps running the previous program; if there is no previous program (the
+ * first caps), it posts an error with the build log. A program actually
+ * compiled is announced with an INFO message on the bus.
  *
  * ## Example launch lines
  * Invert colours:
