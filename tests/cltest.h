@@ -216,6 +216,8 @@ inline void check_live_rebuild (const char *pipeline_desc,
 
   auto count = [&] { std::lock_guard<std::mutex> l (frames.lock); return frames.at.size (); };
   auto wait_for = [&] (const std::function<bool ()> &done, double seconds, const char *what) {
+    if (small_only ())
+      seconds *= 20;   /* under valgrind */
     const gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
     while (!done ()) {
       GstMessage *m = gst_bus_pop_filtered (bus,
