@@ -7,7 +7,12 @@
 #include <gst/video/video.h>
 #include <gst/opencl/opencl.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <random>
 #include <string>
 #include <vector>
@@ -235,6 +240,138 @@ check_refused_at_start (const char *description, const char *property, const cha
         filter.warnings.last.find (value) != std::string::npos, "%s: warning '%s'",
         description, filter.warnings.last.c_str ());
   expect_start_error (pipeline, description, property, value);
+
+/* A property change that rebuilds a program while a live source streams at
+ * 30 frames/s: `pipeline` (a live source ! ... ! fakesink name=sink
+ * sync=false) plays; after 10 frames `change` sets the property. Every frame
+ * that reaches the sink is recorded (arrival time, first byte). Checks that
+ * each frame shows `old_value` until the first one that shows `new_value`
+ * and none after it, that at least `min_meanwhile` frames came out of the
+ * old program after the change (the build did not hold them), that the new
+ * output appears within `max_wait_s`, and, outside the analysis tools, that
+ * no frame waited for the build: no gap between frames above 2 frame
+ * periods. With `first_launch_may_wait`, the gap before the first frame of
+ * the new program is reported but not checked: PoCL compiles a kernel at
+ * its first launch (see docs/architecture.md, Threads). Then
+ * `change_again` sets the property once more and the pipeline stops at
+ * once, with the build under way (stop waits for it). No warning or error
+ * may be posted. */
+inline void check_live_rebuild (const char *pipeline_desc,
+    const std::function<void (GstElement *)> &change, int old_value, int new_value,
+    const std::function<void (GstElement *)> &change_again, size_t min_meanwhile,
+    bool first_launch_may_wait, double max_wait_s = 30.0)
+{
+  struct Frames {
+    std::mutex lock;
+    std::vector<gint64> at;
+    std::vector<int> value;
+  } frames;
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch (pipeline_desc, &error);
+  fail_unless (pipeline != nullptr, "%s", error ? error->message : "");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER,
+      [] (GstPad *, GstPadProbeInfo * info, gpointer data) -> GstPadProbeReturn {
+        auto *f = (Frames *) data;
+        GstMapInfo map;
+        int v = -1;
+        /* (a frame is there once its kernel has run: mapping waits for it) */
+        if (gst_buffer_map (GST_PAD_PROBE_INFO_BUFFER (info), &map, GST_MAP_READ)) {
+          v = map.size ? map.data[0] : -1;
+          gst_buffer_unmap (GST_PAD_PROBE_INFO_BUFFER (info), &map);
+        }
+        const gint64 now = g_get_monotonic_time ();
+        std::lock_guard<std::mutex> l (f->lock);
+        f->at.push_back (now);
+        f->value.push_back (v);
+        return GST_PAD_PROBE_OK;
+      }, &frames, nullptr);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  GstBus *bus = gst_element_get_bus (pipeline);
+
+  auto count = [&] { std::lock_guard<std::mutex> l (frames.lock); return frames.at.size (); };
+  auto wait_for = [&] (const std::function<bool ()> &done, double seconds, const char *what) {
+    if (small_only ())
+      seconds *= 20;   /* under valgrind */
+    const gint64 until = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+    while (!done ()) {
+      GstMessage *m = gst_bus_pop_filtered (bus,
+          (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
+      fail_unless (m == nullptr, "%s message while waiting for %s", m ?
+          GST_MESSAGE_TYPE_NAME (m) : "", what);
+      fail_unless (g_get_monotonic_time () < until, "timed out waiting for %s", what);
+      g_usleep (5000);
+    }
+  };
+
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  wait_for ([&] { return count () >= 10; }, 60.0, "the first 10 frames");
+  size_t changed_at;
+  {
+    std::lock_guard<std::mutex> l (frames.lock);
+    changed_at = frames.at.size ();
+  }
+  const gint64 change_time = g_get_monotonic_time ();
+  change (pipeline);
+  size_t first_new = 0;
+  wait_for ([&] {
+      std::lock_guard<std::mutex> l (frames.lock);
+      for (size_t i = changed_at; i < frames.value.size () && !first_new; i++)
+        if (frames.value[i] == new_value)
+          first_new = i;
+      return first_new != 0;
+    }, max_wait_s, "the new program's output");
+  wait_for ([&] { return count () >= first_new + 10; }, 60.0, "10 more frames");
+
+  /* Stop with a build under way: stop waits for it, nothing is left behind. */
+  const size_t again_at = count ();
+  change_again (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  GstMessage *m = gst_bus_pop_filtered (bus,
+      (GstMessageType) (GST_MESSAGE_ERROR | GST_MESSAGE_WARNING));
+  fail_unless (m == nullptr, "%s message", m ? GST_MESSAGE_TYPE_NAME (m) : "");
+  gst_object_unref (bus);
+
+  const double period_us = G_USEC_PER_SEC / 30.0;
+  double worst_gap_us = 0.0;
+  int worst_at = 0;   /* frames after the change */
+  for (size_t i = 0; i < again_at; i++) {
+    /* The old program until the new one takes over, then only the new one. */
+    const int expected = i < first_new ? old_value : new_value;
+    fail_unless (frames.value[i] == expected, "frame %u shows %d, not %d", (unsigned) i,
+        frames.value[i], expected);
+    if (i >= 5 && frames.at[i] - frames.at[i - 1] > worst_gap_us &&  /* after the start-up */
+        !(first_launch_may_wait && i == first_new)) {
+      worst_gap_us = (double) (frames.at[i] - frames.at[i - 1]);
+      worst_at = (int) i - (int) changed_at;
+    }
+  }
+  const double wait_s = (frames.at[first_new] - change_time) / 1e6;
+  GST_INFO ("new output %.3f s after the change (%u frames); worst gap %.1f ms",
+      wait_s, (unsigned) (first_new - changed_at), worst_gap_us / 1000.0);
+  const double first_gap_ms = (frames.at[first_new] - frames.at[first_new - 1]) / 1000.0;
+  g_print ("live rebuild: new output %.3f s after the change, %u frames meanwhile; "
+      "worst gap between frames %.1f ms, before frame %d after the change; %.1f ms "
+      "before the first new frame\n", wait_s, (unsigned) (first_new - changed_at),
+      worst_gap_us / 1000.0, worst_at, first_gap_ms);
+  fail_unless (first_new - changed_at >= min_meanwhile, "%u frames from the old "
+      "program after the change, not %u: the build held the stream",
+      (unsigned) (first_new - changed_at), (unsigned) min_meanwhile);
+  if (!small_only ())
+    fail_unless (worst_gap_us <= 2 * period_us, "a gap of %.1f ms between frames "
+        "(2 periods: %.1f ms): a frame waited for the build", worst_gap_us / 1000.0,
+        2 * period_us / 1000.0);
+  gst_object_unref (pipeline);
+}
+
+/* A string no earlier run used: in build options or a comment, it makes the
+ * OpenCL driver compile for real (PoCL caches compiled programs on disk). */
+inline std::string unique_tag ()
+{
+  return std::to_string ((long long) getpid ()) + "_" +
+      std::to_string ((long long) g_get_real_time ());
 }
 
 }  // namespace cltest

@@ -7,6 +7,7 @@
 #include "ref_clkernel.h"
 
 #include <gst/opencl/opencl.h>
+#include <gst/opencl/gstcl.hpp>
 #include <gst/app/gstappsink.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -22,7 +23,10 @@ static const char *const BROKEN =
     "  return read_pixel (img, x, y) * undeclared_gain_42;\n"
     "}\n";
 
-/* Pushes a random frame (rows padded by `pad`) and checks the output of `ex`. */
+/* Pushes a random frame (rows padded by `pad`) and checks the output of `ex`.
+ * Code set while playing builds in the background and serves from the first
+ * frame after it is ready: when the frame started such a build, the check
+ * waits for it and pushes the frame again. */
 static void
 check_frame (GstHarness * h, const Format & f, int w, int hgt, int pad, Example ex,
     uint32_t seed)
@@ -30,8 +34,16 @@ check_frame (GstHarness * h, const Format & f, int w, int hgt, int pad, Example 
   GstVideoInfo info = video_info (f.name, w, hgt), layout;
   GstBuffer *in = random_frame (&info, pad, seed, &layout);
   const std::vector<Rgba> px = rgba_of (in, &layout, f);
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  const unsigned builds = gstcl::background_builds ();
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
   GstBuffer *out = gst_harness_pull (h);
+  if (gstcl::background_builds () != builds) {
+    gst_buffer_unref (out);
+    gstcl::wait_for_background_builds ();
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+  }
+  gst_buffer_unref (in);
   fail_unless (out != nullptr);
   std::vector<bool> ambiguous;
   const std::vector<Rgba> ref = reference (ex, px, w, hgt, &ambiguous);
@@ -464,6 +476,86 @@ GST_START_TEST (test_chain_stays_on_device)
 }
 GST_END_TEST
 
+/* A program actually compiled is announced on the bus (INFO, from the
+ * element, naming the device and the code); one from the cache is not. */
+GST_START_TEST (test_build_announced)
+{
+  const std::string options = "-D ANNOUNCED_" + unique_tag () + "=1";
+  const std::string device = gst_cl_context_get_device_name (shared_context ());
+  for (int run = 0; run < 2; run++) {
+    GstElement *k;
+    GstBus *bus;
+    GstHarness *h = harness ("clkernel name=k", &k, &bus);
+    g_object_set (k, "source", INVERT, "build-options", options.c_str (), nullptr);
+    gst_harness_set_src_caps_str (h, caps_string ("RGBA", 16, 8).c_str ());
+    check_frame (h, RGBA, 16, 8, 0, INVERTED, 40 + run);
+    int infos = 0;
+    while (GstMessage * m = gst_bus_pop_filtered (bus, GST_MESSAGE_INFO)) {
+      GError *error = nullptr;
+      gchar *debug = nullptr;
+      gst_message_parse_info (m, &error, &debug);
+      fail_unless (GST_MESSAGE_SRC (m) == GST_OBJECT (k));
+      /* gst-launch prints the debug string */
+      for (const char *text : {(const char *) error->message, (const char *) debug}) {
+        fail_unless (text && strstr (text, device.c_str ()), "no device in %s", text);
+        fail_unless (strstr (text, "clkernel 'source'"), "no name in %s", text);
+      }
+      fail_unless (strstr (debug, options.c_str ()), "no options in %s", debug);
+      g_error_free (error);
+      g_free (debug);
+      gst_message_unref (m);
+      infos++;
+    }
+    fail_unless_equals_int (infos, run == 0 ? 1 : 0);
+    teardown (h, k, bus);
+  }
+}
+GST_END_TEST
+
+/* Code whose output is (red, 0, 0, 1) everywhere, with a library of helper
+ * functions that the filter does not call: PoCL takes a good part of a
+ * second to build it (so that a frame waiting for the build would show),
+ * while the kernel itself stays small (PoCL compiles a kernel's work-group
+ * function at its first launch under a process-wide lock, see
+ * docs/architecture.md). `tag` goes into the code: PoCL's disk cache is
+ * keyed on the preprocessed source, without comments and -D options. */
+static std::string
+constant_source (float red, const std::string &tag)
+{
+  std::string s;
+  for (int f = 0; f < 60; f++) {
+    s += "float helper_" + std::to_string (f) + "_" + tag + " (float a, float b)\n{\n";
+    for (int i = 0; i < 20; i++)
+      s += "  a = sin (a * 1.0001f + b) + " + std::to_string (i % 7) + ".0f; "
+          "b = cos (b * 0.999f) + 0.5f;\n";
+    s += "  return a + b;\n}\n";
+  }
+  return s + "float4 filter (image_t img, int x, int y)\n{\n  return (float4) (" +
+      std::to_string (red) + "f, 0.0f, 0.0f, 1.0f);\n}\n";
+}
+
+/* A new source while a live source streams at 30 frames/s: built in the
+ * background, the old program serves the frames meanwhile, none waits. */
+GST_START_TEST (test_live_source_change_does_not_stall)
+{
+  const std::string tag = unique_tag ();
+  const std::string first = constant_source (0.2f, "first_" + tag);
+  const std::string desc = "videotestsrc is-live=true ! video/x-raw,format=RGBA,"
+      "width=64,height=48,framerate=30/1 ! clkernel name=k source=\"" + first +
+      "\" ! fakesink name=sink sync=false";
+  auto set_source = [] (GstElement * pipeline, const std::string &source) {
+    GstElement *k = gst_bin_get_by_name (GST_BIN (pipeline), "k");
+    g_object_set (k, "source", source.c_str (), nullptr);
+    gst_object_unref (k);
+  };
+  check_live_rebuild (desc.c_str (),
+      [&] (GstElement * p) { set_source (p, constant_source (0.8f, "second_" + tag)); },
+      51, 204,
+      [&] (GstElement * p) { set_source (p, constant_source (0.4f, "third_" + tag)); },
+      3, true);
+}
+GST_END_TEST
+
 static Suite *
 clkernel_suite (void)
 {
@@ -491,6 +583,8 @@ clkernel_suite (void)
   tcase_add_test (tc, test_caps_change_keeps_running_program);
   tcase_add_test (tc, test_location);
   tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_build_announced);
+  tcase_add_test (tc, test_live_source_change_does_not_stall);
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include <gst/opencl/gstclcontext.h>
 #include <gst/opencl/gstclmemory.h>
 #include <gst/opencl/gstcldevice.hpp>
+#include <gst/opencl/gstcl.hpp>
 
 #include <algorithm>
 #include <array>
@@ -151,7 +152,10 @@ negotiated_output (GstHarness * h)
   return info;
 }
 
-/* Pushes one random frame and checks the output against `conv`. */
+/* Pushes one random frame and checks the output against `conv`. A kernel of
+ * a new size set while playing builds in the background and serves from the
+ * first frame after it is ready: when the frame started such a build, the
+ * check waits for it and pushes the frame again. */
 static void
 push_and_check (GstHarness * h, const Format & f, int w, int hgt, int pad, uint32_t seed,
     const Conv & conv, const char *what)
@@ -160,8 +164,15 @@ push_and_check (GstHarness * h, const Format & f, int w, int hgt, int pad, uint3
   GstBuffer *in = random_frame (&info, pad, seed, &layout);
   GST_BUFFER_PTS (in) = seed * GST_MSECOND;
   gst_buffer_ref (in);
+  const unsigned builds = gstcl::background_builds ();
   fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
   GstBuffer *out = gst_harness_pull (h);
+  if (gstcl::background_builds () != builds) {
+    gst_buffer_unref (out);
+    gstcl::wait_for_background_builds ();
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+  }
   fail_unless (out != nullptr);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), seed * GST_MSECOND);
   GstVideoInfo out_info = negotiated_output (h);
@@ -571,17 +582,30 @@ GST_START_TEST (test_change_while_playing)
   convs.push_back (random_conv (3, 0, CONSTANT, rng));    /* 3x3 path */
   convs.push_back (random_conv (31, 0, REFLECT, rng));    /* tiled */
 
-  struct Sent { GstBuffer *in; GstVideoInfo layout; size_t conv; };
+  /* A kernel of a new size builds in the background: the frame that starts
+   * the build (and any before it is ready) still has the previous weights,
+   * with the new border. The test waits for the build after that frame. */
+  std::vector<Conv> meanwhile (convs.size ());
+  struct Sent { GstBuffer *in; GstVideoInfo layout; const Conv *conv; size_t index; };
   std::vector<Sent> sent;
   uint32_t seed = 3000;
   for (size_t i = 0; i < convs.size (); i++) {
-    if (i > 0)
+    if (i > 0) {
       apply (c, convs[i]);
+      meanwhile[i] = convs[i - 1];
+      meanwhile[i].border = convs[i].border;
+    }
     for (int frame = 0; frame < 3; frame++) {   /* several frames per setting */
       GstVideoInfo info = video_info (f.name, w, hgt), layout;
       GstBuffer *in = random_frame (&info, frame == 1 ? 9 : 0, seed++, &layout);
-      sent.push_back ({gst_buffer_ref (in), layout, i});
+      const unsigned builds = gstcl::background_builds ();
+      sent.push_back ({gst_buffer_ref (in), layout, &convs[i], i});
       fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      if (gstcl::background_builds () != builds) {
+        fail_unless (frame == 0 && i > 0 && convs[i].main.n != convs[i - 1].main.n);
+        sent.back ().conv = &meanwhile[i];
+        gstcl::wait_for_background_builds ();
+      }
     }
   }
   GstVideoInfo out_info = negotiated_output (h);
@@ -590,8 +614,9 @@ GST_START_TEST (test_change_while_playing)
     fail_unless (out != nullptr);
     fail_unless (gst_is_cl_memory (gst_buffer_peek_memory (out, 0)));
     char what[64];
-    g_snprintf (what, sizeof what, "setting %u", (unsigned) s.conv);
-    check_output (s.in, &s.layout, out, &out_info, f, convs[s.conv], what);
+    g_snprintf (what, sizeof what, "setting %u%s", (unsigned) s.index,
+        s.conv == &convs[s.index] ? "" : " (previous weights)");
+    check_output (s.in, &s.layout, out, &out_info, f, *s.conv, what);
     gst_buffer_unref (out);
     gst_buffer_unref (s.in);
   }
@@ -909,6 +934,54 @@ GST_START_TEST (test_semantics)
 }
 GST_END_TEST
 
+/* Every weight 2 / (n * n), not normalised: a grey 100 becomes 200. */
+static std::string
+doubling_kernel (int n)
+{
+  std::string k = "<";
+  for (int i = 0; i < n * n; i++)
+    k += (i ? "," : "") + std::to_string (2.0 / (n * n));
+  return k + ">";
+}
+
+/* A kernel of another size while a live source streams at 30 frames/s: its
+ * program builds in the background, the previous kernel serves the frames
+ * meanwhile, none waits. PoCL compiles a kernel's work-group function at
+ * its first launch, holding a lock that every launch in the process takes
+ * (docs/architecture.md, Threads): that would stall the stream whichever
+ * thread launched first, so the 7x7 kernel is launched once beforehand, in
+ * a context of its own (this element's context still builds the program). */
+GST_START_TEST (test_live_size_change_does_not_stall)
+{
+  const std::string caps = "video/x-raw,format=RGBA,width=64,height=48,framerate=30/1";
+  GError *error = nullptr;
+  GstElement *warm = gst_parse_launch (("videotestsrc num-buffers=1 ! " + caps +
+      " ! clconvolve normalize=false kernel=\"" + doubling_kernel (7) +
+      "\" ! fakesink").c_str (), &error);
+  fail_unless (warm != nullptr, "%s", error ? error->message : "");
+  fail_if (gst_element_set_state (warm, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE);
+  GstBus *bus = gst_element_get_bus (warm);
+  GstMessage *m = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (m && GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS);
+  gst_message_unref (m);
+  gst_object_unref (bus);
+  gst_element_set_state (warm, GST_STATE_NULL);
+  gst_object_unref (warm);
+
+  auto set_kernel = [] (GstElement * pipeline, int n) {
+    GstElement *c = gst_bin_get_by_name (GST_BIN (pipeline), "c");
+    gst_util_set_object_arg (G_OBJECT (c), "kernel", doubling_kernel (n).c_str ());
+    gst_object_unref (c);
+  };
+  check_live_rebuild (("videotestsrc is-live=true pattern=solid-color "
+      "foreground-color=0xff646464 ! " + caps + " ! clconvolve name=c normalize=false ! "
+      "fakesink name=sink sync=false").c_str (),
+      [&] (GstElement * p) { set_kernel (p, 7); }, 100, 200,
+      [&] (GstElement * p) { set_kernel (p, 9); }, 0, false);
+}
+GST_END_TEST
+
 static Suite *
 convolve_suite (void)
 {
@@ -939,6 +1012,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_refused_on_launch_line);
   tcase_add_test (tc, test_property_order);
   tcase_add_test (tc, test_semantics);
+  tcase_add_test (tc, test_live_size_change_does_not_stall);
   return s;
 }
 

@@ -319,6 +319,103 @@ GST_START_TEST (test_programs_are_cached_and_failures_carry_the_log)
 }
 GST_END_TEST
 
+/* A program actually compiled is announced by the element of the thread's
+ * BuildScope (INFO: the device and the program's name); one from the cache,
+ * or built outside any scope, is not. */
+GST_START_TEST (test_builds_are_announced)
+{
+  GstClContext *c = gst_cl_context_new (nullptr, nullptr);
+  GstElement *element = gst_element_factory_make ("identity", "announcer");
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (element, bus);
+  const std::string tag = cltest::unique_tag ();
+  const std::string source = "__kernel void announced_" + tag + " (__global int *a) "
+      "{ a[0] = 1; }";
+  auto pop_infos = [&] (const char *needle) {
+    int n = 0;
+    while (GstMessage * m = gst_bus_pop_filtered (bus, GST_MESSAGE_INFO)) {
+      GError *error = nullptr;
+      gchar *debug = nullptr;
+      gst_message_parse_info (m, &error, &debug);
+      fail_unless (GST_MESSAGE_SRC (m) == GST_OBJECT (element));
+      fail_unless (strstr (error->message, gst_cl_context_get_device_name (c)) &&
+          strstr (error->message, needle), "%s", error->message);
+      fail_unless (debug && strstr (debug, error->message), "%s", GST_STR_NULL (debug));
+      g_error_free (error);
+      g_free (debug);
+      gst_message_unref (m);
+      n++;
+    }
+    return n;
+  };
+  {
+    gstcl::BuildScope scope (element);
+    gstcl::program (c, source, "", "test program " + tag);
+    fail_unless_equals_int (pop_infos (("test program " + tag).c_str ()), 1);
+    gstcl::program (c, source, "", "test program " + tag);   /* cached */
+    fail_unless_equals_int (pop_infos (""), 0);
+    gstcl::program (c, source, "-D X=1");   /* no name: the kernel's */
+    fail_unless_equals_int (pop_infos (("announced_" + tag).c_str ()), 1);
+  }
+  gstcl::program (c, source, "-D X=2");     /* no scope */
+  fail_unless_equals_int (pop_infos (""), 0);
+  gst_element_set_bus (element, nullptr);
+  gst_object_unref (bus);
+  gst_object_unref (element);
+  gst_object_unref (c);
+}
+GST_END_TEST
+
+/* BackgroundBuild: a program from the cache is ready at once; a new one
+ * builds on another thread and is announced when started; a failure comes
+ * out of take() with the build log; a build under way can be dropped. */
+GST_START_TEST (test_background_builds)
+{
+  GstClContext *c = gst_cl_context_new (nullptr, nullptr);
+  const std::string tag = cltest::unique_tag ();
+  const std::string source = "__kernel void bg_" + tag + " (__global int *a) { a[0] = 1; }";
+  gstcl::program (c, source, "");
+  const unsigned started = gstcl::background_builds ();
+  {
+    gstcl::BackgroundBuild build;
+    fail_if (build.pending ());
+    build.start (nullptr, c, source, "");
+    fail_unless (build.pending () && build.ready ());
+    fail_unless (build.take () () != nullptr);
+    fail_if (build.pending ());
+    fail_unless_equals_int (gstcl::background_builds (), started);
+
+    build.start (nullptr, c, source, "-D NEW=1");
+    fail_unless (build.pending ());
+    fail_unless_equals_int (gstcl::background_builds (), started + 1);
+    gstcl::wait_for_background_builds ();
+    fail_unless (build.ready ());
+    const unsigned builds = gstcl::program_builds ();
+    fail_unless (build.take () () != nullptr);
+    fail_unless (gstcl::cached_program (c, source, "-D NEW=1") () != nullptr);
+    fail_unless_equals_int (gstcl::program_builds (), builds);
+
+    build.start (nullptr, c, "__kernel void k (__global int *a) { a[0] = bad_" + tag + "; }",
+        "");
+    bool thrown = false;
+    try {
+      build.take ();   /* waits */
+    } catch (const gstcl::BuildError & e) {
+      thrown = strstr (e.what (), ("bad_" + tag).c_str ()) != nullptr;
+    }
+    fail_unless (thrown);
+    fail_if (build.pending ());
+
+    build.start (nullptr, c, source, "-D DROPPED=1");
+    build.cancel ();
+    fail_if (build.pending ());
+    build.start (nullptr, c, source, "-D LEFT=1");
+  }   /* destroyed with a build under way */
+  gstcl::wait_for_background_builds ();
+  gst_object_unref (c);
+}
+GST_END_TEST
+
 /* Host and device views stay coherent, and only stale views transfer. */
 GST_START_TEST (test_memory_transfers_on_demand)
 {
@@ -413,6 +510,8 @@ runtime_suite (void)
   tcase_add_test (tc, test_pools_stop_allocating);
   tcase_add_test (tc, test_device_selection);
   tcase_add_test (tc, test_programs_are_cached_and_failures_carry_the_log);
+  tcase_add_test (tc, test_builds_are_announced);
+  tcase_add_test (tc, test_background_builds);
   tcase_add_test (tc, test_memory_transfers_on_demand);
   tcase_add_test (tc, test_unsupported_caps_fail_cleanly);
   return s;

@@ -299,6 +299,8 @@ Engine::set_format (const GstVideoInfo * info)
         gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
   }
   built_n_ = 0;
+  building_.cancel ();   /* for the old format */
+  has_next_ = false;
   weights_buffer_ = cl::Buffer ();
   tmp_ = cl::Buffer ();
   tmp_size_ = 0;
@@ -310,8 +312,14 @@ Engine::take_weights (const Weights & weights, guint64 generation)
 {
   if (generation == weights_generation_)
     return false;
-  set_weights (weights);
   weights_generation_ = generation;
+  if (built_n_ != 0 && weights.n != built_n_) {
+    next_ = weights;     /* run() builds their program in the background */
+    has_next_ = true;
+  } else {
+    set_weights (weights);
+    has_next_ = false;
+  }
   return true;
 }
 
@@ -405,18 +413,42 @@ Engine::uses_one_pass_int () const
 }
 
 
-void
-Engine::build (GstClContext * ctx)
+static const std::string &
+convolve_source ()
 {
   static const std::string source = std::string (gst_cl_kernel_common) +
       gst_cl_kernel_convolve;
-  const int n = weights_.n;
-  const std::string options = " -D N=" + std::to_string (n) + " -D LAYOUT=" +
+  return source;
+}
+
+static std::string
+build_name (int n)
+{
+  return "convolve.cl (" + std::to_string (n) + "x" + std::to_string (n) + ")";
+}
+
+std::string
+Engine::options_for (int n) const
+{
+  return " -D N=" + std::to_string (n) + " -D LAYOUT=" +
       std::to_string (layout_) + " -D TILE_W=" + std::to_string (kTileW) +
       " -D TILE_H=" + std::to_string (kTileH) + " -D SEP_TW=" + std::to_string (kSepW) +
       " -D SEP_TH=" + std::to_string (kSepH) + " -D SEP_S=" + std::to_string (kSepRows) +
       " -D SEP_PX=" + std::to_string (kSepStep);
-  cl::Program program = gstcl::program (ctx, source, options);
+}
+
+void
+Engine::build (GstClContext * ctx)
+{
+  const int n = weights_.n;
+  use_program (ctx, gstcl::program (ctx, convolve_source (), options_for (n), build_name (n)),
+      n);
+}
+
+/* The kernels of `program`, built for side n. */
+void
+Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
+{
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
   fast3x3_aligned_ = n == 3 && layout_ != RGB ?
@@ -533,9 +565,31 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }
 
+/* Swaps in the program of a finished background build, with the weights
+ * that waited for it. A build that failed throws, as it would have in the
+ * streaming thread. */
+void
+Engine::take_background_build (GstClContext * ctx)
+{
+  const cl::Program program = building_.take ();
+  if (!has_next_ || next_.n != building_n_)
+    return;   /* the weights changed again meanwhile */
+  use_program (ctx, program, building_n_);
+  set_weights (next_);
+  has_next_ = false;
+  GST_DEBUG ("now running the %dx%d program", built_n_, built_n_);
+}
+
 void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
 {
+  if (has_next_ && !building_.pending ()) {
+    building_n_ = next_.n;
+    building_.start (gstcl::BuildScope::current (), ctx, convolve_source (),
+        options_for (building_n_), build_name (building_n_));
+  }
+  if (building_.pending () && building_.ready ())   /* at once if it was cached */
+    take_background_build (ctx);
   if (built_n_ != weights_.n)
     build (ctx);
   if (weights_dirty_)

@@ -79,9 +79,15 @@ public:
   /* Takes effect at the next run (one small upload). */
   void set_weights (const Weights & weights);
   /* set_weights() when `generation` (the settings' counter of weight
-   * changes) differs from the one taken last; returns whether it did. */
+   * changes) differs from the one taken last; returns whether it did.
+   * Weights of another size while a program runs need another program: it
+   * builds in the background and the running weights serve until it is
+   * ready (run()). */
   bool take_weights (const Weights & weights, guint64 generation);
-  /* Convolves `in` into `out` (same format and size) on ctx's queue. */
+  /* Convolves `in` into `out` (same format and size) on ctx's queue. The
+   * first frame after set_format builds its program here; a program for
+   * weights of a new size is built in the background and taken at the
+   * first frame after it is ready. */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
   /* Whether the current weights run as two 1-D passes. */
   bool uses_separable () const;
@@ -102,6 +108,9 @@ public:
 private:
   enum Layout { GRAY = 0, RGB = 1, ALPHA_LAST = 2, ALPHA_FIRST = 3 };
   void build (GstClContext * ctx);
+  std::string options_for (int n) const;
+  void use_program (GstClContext * ctx, const cl::Program & program, int n);
+  void take_background_build (GstClContext * ctx);
   void upload (GstClContext * ctx);
   void log_path (const char *path);   /* at debug level, when it changes */
   bool all_separable () const;
@@ -118,6 +127,12 @@ private:
   guint64 weights_generation_ = 0;  /* 0: none taken since set_format */
 
   int built_n_ = 0;            /* N of the kernels below; 0 = none built */
+  /* Weights that wait for their program (another N), built in `building_`
+   * for N = building_n_. */
+  Weights next_;
+  bool has_next_ = false;
+  gstcl::BackgroundBuild building_;
+  int building_n_ = 0;
   cl::Kernel direct_, fast3x3_, tiled_, rows_, columns_;
   cl::Kernel fast3x3_aligned_; /* GRAY and 4-byte layouts, 16-byte aligned rows */
   bool tiled_usable_ = false;

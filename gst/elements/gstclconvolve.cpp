@@ -8,8 +8,11 @@
  * computed in float, rounded to nearest (ties to even), where divisor is the
  * sum of that channel's kernel when normalize is on and the sum is not 0,
  * else 1. Alpha and x bytes are copied. Every property can change while
- * playing and applies from the next frame. Rank-1 kernels (a Gaussian, a
- * box) are found automatically and run as two 1-D passes.
+ * playing and applies from the next frame, except a kernel of a new size:
+ * its program builds on a thread of its own while the previous weights keep
+ * serving the frames, and it takes over at the first frame after the build.
+ * Rank-1 kernels (a Gaussian, a box) are found automatically and run as two
+ * 1-D passes.
  *
  * A kernel that is wrong on its own (not N x N with N odd up to 31, NaN or
  * infinite values) is refused when set: before the element starts, with a

@@ -31,10 +31,12 @@
  * `return read_pixel (img, x, y);`.
  *
  * `source` (and `location`, `build-options`) may change while playing: the
- * new program is built and swapped in between frames. If it does not build,
- * the element posts a warning with the build log and keeps running the
- * previous program; if there is no previous program (the first caps), it
- * posts an error with the build log.
+ * new program is built on a thread of its own while the previous one keeps
+ * serving the frames, and takes over at the first frame after it is ready.
+ * If it does not build, the element posts a warning with the build log and
+ * keeps running the previous program; if there is no previous program (the
+ * first caps), it posts an error with the build log. A program actually
+ * compiled is announced with an INFO message on the bus.
  *
  * `build-options` takes `-D NAME[=VALUE]`, `-I DIR`, `-w`, `-Werror` and the
  * `-cl-*` options of OpenCL C 1.2 (not `-cl-std`): drivers parse options with
@@ -108,13 +110,26 @@ struct UserProgram {
   std::string build_options;
 };
 
-/* Negotiated state, touched only from the streaming thread. */
+/* Negotiated state, touched only from the streaming thread (and stop). */
 struct KernelState {
   std::string format_options;   /* -D options of the negotiated format */
   guint64 tried_generation = 0; /* settings generation last built (or tried) */
   bool running = false;         /* `kernel` holds `program` */
   UserProgram program;
   cl::Kernel kernel;
+  /* A change while running builds here; `kernel` keeps running meanwhile. */
+  gstcl::BackgroundBuild build;
+  UserProgram building;         /* what `build` builds */
+
+  void reset ()
+  {
+    build.cancel ();
+    format_options.clear ();
+    tried_generation = 0;
+    running = false;
+    program = UserProgram ();
+    kernel = cl::Kernel ();
+  }
 };
 
 struct _GstClKernel {
@@ -201,12 +216,49 @@ format_options (const GstVideoInfo * info)
       (GST_VIDEO_INFO_HAS_ALPHA (info) ? "1" : "0");
 }
 
+static std::string
+build_options (GstClKernel * self, const UserProgram &p)
+{
+  return self->state->format_options + " " + p.build_options;
+}
+
+static std::string
+build_name (const UserProgram &p)
+{
+  return "clkernel '" + p.name + "'";
+}
+
 static cl::Kernel
 build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
 {
-  const std::string options = self->state->format_options + " " + p.build_options;
+  const std::string options = build_options (self, p);
   GST_DEBUG_OBJECT (self, "building '%s' with options %s", p.name.c_str (), options.c_str ());
-  return cl::Kernel (gstcl::program (ctx, program_text (p), options), "clkernel_main");
+  return cl::Kernel (gstcl::program (ctx, program_text (p), options, build_name (p)),
+      "clkernel_main");
+}
+
+static void
+warn_not_built (GstClKernel * self, const gstcl::BuildError & e)
+{
+  GST_ELEMENT_WARNING (self, LIBRARY, INIT,
+      ("Could not build the new OpenCL code; still running the previous program"),
+      ("%s", e.what ()));
+}
+
+/* Swaps in the program of the finished background build, or warns that it
+ * did not build and keeps the running one. */
+static void
+take_background_build (GstClKernel * self)
+{
+  KernelState *st = self->state;
+  try {
+    cl::Program program = st->build.take ();
+    st->kernel = cl::Kernel (program, "clkernel_main");
+    st->program = st->building;
+    GST_DEBUG_OBJECT (self, "now running '%s'", st->program.name.c_str ());
+  } catch (const gstcl::BuildError & e) {
+    warn_not_built (self, e);
+  }
 }
 
 /* Snapshot of the settings as a program to build. */
@@ -227,18 +279,40 @@ wanted_program (GstClKernel * self, guint64 * generation)
 /* Brings the kernel up to date with the settings and, when `format_changed`,
  * with the new format. A program that does not build throws BuildError when
  * nothing runs yet; otherwise it is reported as a warning and the running
- * program stays (rebuilt for the new format if need be). */
+ * program stays (rebuilt for the new format if need be). New settings while
+ * a program runs build in the background (see BackgroundBuild): the running
+ * program serves the frames until the new one is ready; settings changed
+ * again meanwhile are built when that build is over. */
 static void
 update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
 {
   KernelState *st = self->state;
+  bool pending_settings = false;   /* a build for other settings was under way */
+  if (st->build.pending ()) {
+    if (format_changed) {
+      st->build.cancel ();         /* it was for the old format */
+      pending_settings = true;
+    } else if (st->build.ready ()) {
+      take_background_build (self);
+    } else {
+      return;                      /* still building: the running program serves */
+    }
+  }
   guint64 generation;
   UserProgram wanted = wanted_program (self, &generation);
-  const bool new_settings = generation != st->tried_generation;
+  const bool new_settings = generation != st->tried_generation || pending_settings;
   if (!new_settings && !format_changed)
     return;
   st->tried_generation = generation;
 
+  if (new_settings && st->running && !format_changed) {
+    st->building = wanted;
+    st->build.start (GST_ELEMENT (self), ctx, program_text (wanted),
+        build_options (self, wanted), build_name (wanted));
+    if (st->build.ready ())        /* in the cache: at once */
+      take_background_build (self);
+    return;
+  }
   if (new_settings || !st->running) {
     try {
       st->kernel = build_kernel (self, ctx, wanted);
@@ -248,9 +322,7 @@ update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
     } catch (const gstcl::BuildError & e) {
       if (!st->running)
         throw;
-      GST_ELEMENT_WARNING (self, LIBRARY, INIT,
-          ("Could not build the new OpenCL code; still running the previous program"),
-          ("%s", e.what ()));
+      warn_not_built (self, e);
     }
   }
   if (format_changed)
@@ -343,8 +415,9 @@ gst_clkernel_stop (GstBaseTransform * trans)
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     self->settings->started = false;
   }
-  /* A fresh start has no previous program to fall back on. */
-  *self->state = KernelState ();
+  /* A fresh start has no previous program to fall back on; a background
+   * build is waited for (it posts from this element). */
+  self->state->reset ();
   return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
 }
 

@@ -5,6 +5,7 @@
 #include "gstclhpp.hpp"
 #include <gst/opencl/gstclcontext.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -23,9 +24,78 @@ const cl::Device &device_of (GstClContext *ctx);
 const cl::CommandQueue &queue_of (GstClContext *ctx);
 
 /* Built once per (context, source, options) and cached; thread-safe. Throws
- * BuildError with the build log, cl::Error on other failures. */
+ * BuildError with the build log, cl::Error on other failures. Builds of
+ * different programs run in parallel; a second caller of the same program
+ * waits for the first one's build. A program actually compiled (not taken
+ * from the cache) is announced: an INFO message on the bus from the element
+ * of the thread's BuildScope, if any, naming the device and `what` (e.g.
+ * "convolve.cl (7x7)"; empty: the program's first kernel), and its time in
+ * the debug log (category clruntime, INFO). */
 cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what = "");
+
+/* The program if it is already built in the cache, else a null cl::Program.
+ * Never builds and never waits for a build. */
+cl::Program cached_program (GstClContext *ctx, const std::string &source,
     const std::string &options);
+
+/* While alive, program() builds on this thread are announced by `element`
+ * (INFO message on its bus). Scopes nest. GstClFilter holds one around its
+ * subclass's set_info and filter, so every filter's builds announce
+ * themselves. */
+class BuildScope {
+public:
+  explicit BuildScope (GstElement *element);
+  ~BuildScope ();
+  BuildScope (const BuildScope &) = delete;
+  BuildScope &operator= (const BuildScope &) = delete;
+  /* The element of this thread's innermost scope, or nullptr. */
+  static GstElement *current ();
+private:
+  GstElement *previous_;
+};
+
+/* One program built on a thread of its own, for a property change while
+ * playing: the streaming thread keeps running the program it has, polls
+ * ready() at each frame without blocking, and takes the new program at the
+ * first frame after it is ready. Owned and used by one thread (the
+ * streaming thread, and stop/finalize once streaming has stopped); the
+ * build's thread touches no element, so the owner may be destroyed at any
+ * time (its destructor waits for the build). */
+class BackgroundBuild {
+public:
+  BackgroundBuild ();
+  ~BackgroundBuild ();  /* waits for a build under way */
+  BackgroundBuild (const BackgroundBuild &) = delete;
+  BackgroundBuild &operator= (const BackgroundBuild &) = delete;
+
+  /* Starts building (ctx, source, options) for `element`, which announces
+   * the build on its bus now (see program()); returns at once. A build
+   * already under way is waited for and dropped first. A program already in
+   * the cache is ready at once, without a thread and unannounced. */
+  void start (GstElement *element, GstClContext *ctx, const std::string &source,
+      const std::string &options, const std::string &what = "");
+  /* Whether a build was started and not yet taken or cancelled. */
+  bool pending () const;
+  /* Whether it has finished (built or failed): take() then returns at once.
+   * Never blocks. */
+  bool ready () const;
+  /* Waits for the build if need be, forgets it, and returns its program or
+   * throws what program() threw (BuildError, cl::Error). */
+  cl::Program take ();
+  /* Waits for a build under way and forgets it. */
+  void cancel ();
+
+private:
+  struct Job;
+  std::unique_ptr<Job> job_;
+};
+
+/* For tests: the number of background builds started in this process (not
+ * counting programs found in the cache), and a wait until none is under
+ * way. */
+unsigned background_builds ();
+void wait_for_background_builds ();
 
 /* Whether kernels should take the shapes that suit GPUs (a few pixels per
  * work-item, many work-items) rather than CPUs (rows vectorised across

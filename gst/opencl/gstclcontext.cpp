@@ -6,8 +6,19 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <utility>
+
+/* A program of the cache. `building` is held while it is compiled, so that
+ * a second caller waits for the first one's build; `built` and `program`
+ * are guarded by the context's programs_lock. Entries live as long as the
+ * context. */
+struct ProgramEntry {
+  std::mutex building;
+  bool built = false;
+  cl::Program program;
+};
 
 struct ClContextPriv {
   cl::Context context;
@@ -16,8 +27,8 @@ struct ClContextPriv {
   std::string name;
   bool unified = false;
   bool profiling = false;  /* the queue has CL_QUEUE_PROFILING_ENABLE */
-  std::mutex programs_lock;
-  std::map<std::pair<std::string, std::string>, cl::Program> programs;
+  std::mutex programs_lock;   /* the map and its entries' `built` and `program` */
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<ProgramEntry>> programs;
   bool gpu_tuning = false;
 };
 
@@ -353,21 +364,128 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
   track_kernel (kernel, event);
 }
 
-cl::Program program (GstClContext *ctx, const std::string &source,
+/* The element that announces this thread's builds (BuildScope). */
+static thread_local GstElement *announcing_element = nullptr;
+
+BuildScope::BuildScope (GstElement *element) : previous_ (announcing_element)
+{
+  announcing_element = element;
+}
+
+BuildScope::~BuildScope ()
+{
+  announcing_element = previous_;
+}
+
+GstElement *
+BuildScope::current ()
+{
+  return announcing_element;
+}
+
+/* "debayer_cells" or "convolve_direct (and 9 more kernels)": the kernels
+ * the source defines, for a build announced without a name. */
+static std::string
+kernels_of (const std::string &source)
+{
+  static const std::string intro = "__kernel void ";
+  auto is_name = [] (char c) { return g_ascii_isalnum (c) || c == '_'; };
+  std::string first;
+  int count = 0;
+  for (size_t at = source.find (intro); at != std::string::npos;
+      at = source.find (intro, at + 1)) {
+    size_t begin = source.find_first_not_of (" \t\r\n", at + intro.size ());
+    size_t end = begin;
+    while (end < source.size () && is_name (source[end]))
+      end++;
+    if (begin == std::string::npos || end == begin)
+      continue;
+    if (count++ == 0)
+      first = source.substr (begin, end - begin);
+  }
+  if (count == 0)
+    return "program";
+  return count == 1 ? first : first + " (and " + std::to_string (count - 1) +
+      " more kernels)";
+}
+
+/* The name a build is announced and logged with. */
+static std::string
+build_name (const std::string &what, const std::string &source)
+{
+  return what.empty () ? kernels_of (source) : what;
+}
+
+/* Says on the bus (from `element`, if any) and in the log that a program is
+ * being compiled. */
+static void
+announce (GstElement *element, ClContextPriv *p, const std::string &name,
+    const std::string &full_options)
+{
+  GST_CAT_INFO (gst_cl_runtime_debug, "building %s on %s, options '%s'", name.c_str (),
+      p->name.c_str (), full_options.c_str ());
+  if (!element)
+    return;
+  /* gst-launch prints the debug string of INFO messages: the whole text. */
+  const std::string text = "Building the OpenCL program " + name + " for " + p->name +
+      " (a first build can take seconds)";
+  GST_ELEMENT_INFO (element, LIBRARY, INIT, ("%s", text.c_str ()),
+      ("%s; build options '%s'", text.c_str (), full_options.c_str ()));
+}
+
+static std::string
+full_options_of (const std::string &options)
+{
+  return "-cl-std=CL1.2 " + options;
+}
+
+/* For BackgroundBuild, which announces from the streaming thread the build
+ * that its thread makes quietly. */
+void announce_build (GstElement *element, GstClContext *ctx, const std::string &what,
+    const std::string &source, const std::string &options)
+{
+  announce (element, ctx->priv, build_name (what, source), full_options_of (options));
+}
+
+cl::Program cached_program (GstClContext *ctx, const std::string &source,
     const std::string &options)
 {
   auto *p = ctx->priv;
-  /* Held while building, so that two elements never build the same program. */
   std::lock_guard<std::mutex> lock (p->programs_lock);
-  auto key = std::make_pair (source, options);
-  auto it = p->programs.find (key);
-  if (it != p->programs.end ()) {
-    GST_CAT_LOG (gst_cl_runtime_debug, "program cache hit, options '%s'", options.c_str ());
-    return it->second;
+  auto it = p->programs.find (std::make_pair (source, options));
+  return it != p->programs.end () && it->second->built ? it->second->program :
+      cl::Program ();
+}
+
+cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what)
+{
+  auto *p = ctx->priv;
+  ProgramEntry *entry;
+  {
+    std::lock_guard<std::mutex> lock (p->programs_lock);
+    auto &slot = p->programs[std::make_pair (source, options)];
+    if (!slot)
+      slot.reset (new ProgramEntry ());
+    entry = slot.get ();
+    if (entry->built) {
+      GST_CAT_LOG (gst_cl_runtime_debug, "program cache hit, options '%s'", options.c_str ());
+      return entry->program;
+    }
+  }
+  /* Held while building, so that two elements never build the same program;
+   * other programs build in parallel. */
+  std::lock_guard<std::mutex> building (entry->building);
+  {
+    std::lock_guard<std::mutex> lock (p->programs_lock);
+    if (entry->built)
+      return entry->program;  /* built while this thread waited */
   }
 
+  const std::string name = build_name (what, source);
+  const std::string full_options = full_options_of (options);
+  announce (announcing_element, p, name, full_options);
   cl::Program prog (p->context, source);
-  const std::string full_options = "-cl-std=CL1.2 " + options;
   const gint64 start_us = g_get_monotonic_time ();
   try {
     prog.build (std::vector<cl::Device>{p->device}, full_options.c_str ());
@@ -381,10 +499,12 @@ cl::Program program (GstClContext *ctx, const std::string &source,
         ") with options '" + full_options + "'; build log:\n" + log);
   }
   n_program_builds++;
-  GST_CAT_INFO (gst_cl_runtime_debug, "built program on %s in %.1f ms, options '%s'",
-      p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
+  GST_CAT_INFO (gst_cl_runtime_debug, "built %s on %s in %.1f ms, options '%s'",
+      name.c_str (), p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
       full_options.c_str ());
-  p->programs.emplace (key, prog);
+  std::lock_guard<std::mutex> lock (p->programs_lock);
+  entry->program = prog;
+  entry->built = true;
   return prog;
 }
 

@@ -143,6 +143,7 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   gst_caps_replace (&p->failed_out, nullptr);
   gboolean ok = TRUE;
   try {
+    gstcl::BuildScope announce (GST_ELEMENT (self));  /* builds announce themselves */
     if (GST_CL_FILTER_GET_CLASS (self)->set_info)
       GST_CL_FILTER_GET_CLASS (self)->set_info (self, ctx, incaps, &in_info, outcaps,
           &out_info);
@@ -261,6 +262,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
       shift_offsets (&in.info, in_mem->offset);
       shift_offsets (&out.info, out_mem->offset);
       try {
+        gstcl::BuildScope announce (GST_ELEMENT (self));
         ret = GST_CL_FILTER_GET_CLASS (self)->filter (self, ctx, &in, &out);
         gstcl::queue_of (ctx).flush ();
       } catch (...) {
