@@ -6,7 +6,6 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/opencl/opencl.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -240,6 +239,7 @@ check_refused_at_start (const char *description, const char *property, const cha
         filter.warnings.last.find (value) != std::string::npos, "%s: warning '%s'",
         description, filter.warnings.last.c_str ());
   expect_start_error (pipeline, description, property, value);
+}
 
 /* A property change that rebuilds a program while a live source streams at
  * 30 frames/s: `pipeline` (a live source ! ... ! fakesink name=sink
