@@ -468,40 +468,46 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
  * 2^f from a degree-7 series; relative error below 2e-6, far inside 1 LSB
  * of 16 bits. */
 #if NATIVE_POW
-#define pow_unit(x, y) native_powr ((x), (y))
+#define pow_unit1(x, y) native_powr ((x), (y))
+#define pow_unit8(x, y) native_powr ((x), (y))
 #else
-inline float8 pow_unit (float8 x, float8 y)
-{
-  const int8 bits = as_int8 (max (x, (float8) (FLT_MIN)));
-  const float8 e = convert_float8 ((bits >> 23) - 127);
-  const float8 m = as_float8 ((bits & 0x007fffff) | 0x3f800000);   /* [1, 2) */
-  const float8 t = (m - 1.0f) / (m + 1.0f), t2 = t * t;
-  const float8 log2x = e + t * (2.8853900817779268f + t2 * (0.9617966939259756f +
-      t2 * (0.5770780163555854f + t2 * (0.4121985831111324f + t2 * 0.3205988979753252f))));
-  const float8 z = max (y * log2x, (float8) (-126.0f));
-  const float8 n = floor (z), f = z - n;
-  const float8 p = 1.0f + f * (0.6931471805599453f + f * (0.2402265069591007f +
-      f * (0.0555041086648216f + f * (0.0096181291076285f + f * (0.0013333558146428f +
-      f * (0.0001540353039338f + f * 0.0000152527338040f))))));
-  return select (p * as_float8 ((convert_int8 (n) + 127) << 23), (float8) (0.0f),
-      x <= 0.0f);
+#define POW_UNIT(name, T, IT) \
+inline T name (T x, T y) \
+{ \
+  const IT bits = as_##IT (max (x, (T) (FLT_MIN))); \
+  const T e = convert_##T ((bits >> 23) - 127); \
+  const T m = as_##T ((bits & 0x007fffff) | 0x3f800000);   /* [1, 2) */ \
+  const T t = (m - 1.0f) / (m + 1.0f), t2 = t * t; \
+  const T log2x = e + t * (2.8853900817779268f + t2 * (0.9617966939259756f + \
+      t2 * (0.5770780163555854f + t2 * (0.4121985831111324f + t2 * 0.3205988979753252f)))); \
+  const T z = max (y * log2x, (T) (-126.0f)); \
+  const T n = floor (z), f = z - n; \
+  const T p = 1.0f + f * (0.6931471805599453f + f * (0.2402265069591007f + \
+      f * (0.0555041086648216f + f * (0.0096181291076285f + f * (0.0013333558146428f + \
+      f * (0.0001540353039338f + f * 0.0000152527338040f)))))); \
+  return select (p * as_##T ((convert_##IT (n) + 127) << 23), (T) (0.0f), x <= 0.0f); \
 }
+POW_UNIT (pow_unit1, float, int)
+POW_UNIT (pow_unit8, float8, int8)
 #endif
 
-inline float8 transfer_curve (float8 x, int curve, float inv_gamma)
-{
-  switch (curve) {
-    case TRANSFER_SRGB:
-      return select (1.055f * pow_unit (x, (float8) (1.0f / 2.4f)) - 0.055f, 12.92f * x,
-          x <= 0.0031308f);
-    case TRANSFER_BT709:
-      return select (1.099f * pow_unit (x, (float8) (0.45f)) - 0.099f, 4.5f * x, x < 0.018f);
-    case TRANSFER_GAMMA:
-      return pow_unit (x, (float8) (inv_gamma));
-    default:
-      return x;
-  }
+#define TRANSFER_CURVE(name, T, pow) \
+inline T name (T x, int curve, float inv_gamma) \
+{ \
+  switch (curve) { \
+    case TRANSFER_SRGB: \
+      return select (1.055f * pow (x, (T) (1.0f / 2.4f)) - 0.055f, 12.92f * x, \
+          x <= 0.0031308f); \
+    case TRANSFER_BT709: \
+      return select (1.099f * pow (x, (T) (0.45f)) - 0.099f, 4.5f * x, x < 0.018f); \
+    case TRANSFER_GAMMA: \
+      return pow (x, (T) (inv_gamma)); \
+    default: \
+      return x; \
+  } \
 }
+TRANSFER_CURVE (transfer1, float, pow_unit1)
+TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
 /* Sums of the cells of the block (see above) as (R, G, B, cells). */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
@@ -568,123 +574,169 @@ inline void add_64 (__global uint * t, uint v)
     atomic_inc (t + 1);
 }
 
+/* The arguments every camera kernel takes (see debayer_camera). */
+#define CAMERA_ARGS __global const uchar * in, int in_offset, int in_stride, \
+    __global uchar * out, int out_offset, int out_stride, int width, int height, int maxv, \
+    int4 layout, int black, float4 gain, float16 mat, int curve, float inv_gamma, \
+    float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint * totals
+#define CAMERA_PASS in, in_offset, in_stride, out, out_offset, out_stride, width, height, \
+    maxv, layout, black, gain, mat, curve, inv_gamma, yuv, chroma, stats, lo, hi, totals
+
+/* The 8 x 2 block at (x0, y0), both even, every stage; returns its
+ * white-balance cells' sums when `stats` is set. */
+inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+{
+  uint4 cells = (uint4) (0);
+  int8 raw_e[WIN_H], raw_o[WIN_H];
+  load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+  if (stats)
+    cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi);
+
+  /* black level and white balance, per colour of the window's samples
+   * (window row r is block row r - 2, of the same parity) */
+  float8 e[WIN_H], o[WIN_H];
+  const float top = (float) maxv;
+#pragma unroll
+  for (int r = 0; r < WIN_H; r++) {
+    e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
+        top);
+    o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
+        top);
+  }
+
+  float8 red[2], green[2], blue[2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    float4 r0, g0, b0, r1, g1, b1;
+    demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
+    demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
+    const float8 r = INTERLEAVE (r0, r1), g = INTERLEAVE (g0, g1), b = INTERLEAVE (b0, b1);
+    red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
+        curve, inv_gamma);
+    green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
+        curve, inv_gamma);
+    blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
+        curve, inv_gamma);
+  }
+
+  const int count = min (BLOCK_W, width - x0);
+  const int rows = min (2, height - y0);
+#if OUT_YUV
+  /* yuv: Kr, Kb, Y offset, Y scale, C scale (C offset 128) */
+  const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
+  float8 cb[2], cr[2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    const float8 y = kr * red[dy] + kg * green[dy] + kb * blue[dy];
+    if (dy < rows)
+      store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
+          convert_uchar8_sat (yuv.s2 + yuv.s3 * y + 0.5f), count);
+    cb[dy] = (blue[dy] - y) * (0.5f / (1.0f - kb));
+    cr[dy] = (red[dy] - y) * (0.5f / (1.0f - kr));
+  }
+  /* odd sizes: the last column and row repeated */
+  const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    cb[dy] = select (cb[dy], cb[dy].s00224466, past);
+    cr[dy] = select (cr[dy], cr[dy].s00224466, past);
+  }
+  if (rows == 1) {
+    cb[1] = cb[0];
+    cr[1] = cr[0];
+  }
+  const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
+  const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
+  const uchar4 u8 = convert_uchar4_sat (128.0f + yuv.s4 * u + 0.5f);
+  const uchar4 v8 = convert_uchar4_sat (128.0f + yuv.s4 * v + 0.5f);
+  const int pairs = (count + 1) / 2;
+#if OUT_YUV == 1
+  store_bytes8 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0,
+      (uchar8) (u8.s0, v8.s0, u8.s1, v8.s1, u8.s2, v8.s2, u8.s3, v8.s3), 2 * pairs);
+#else
+  store_bytes4 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0 / 2, u8, pairs);
+  store_bytes4 (out + chroma.s2 + (size_t) (y0 / 2) * chroma.s3 + x0 / 2, v8, pairs);
+#endif
+#else
+  for (int dy = 0; dy < rows; dy++)
+    store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
+        count, convert_uint8 (red[dy] * OUT_MAX + 0.5f),
+        convert_uint8 (green[dy] * OUT_MAX + 0.5f), convert_uint8 (blue[dy] * OUT_MAX + 0.5f),
+        layout);
+#endif
+  return cells;
+}
+
+/* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
+ * their index) to the set of counters `slot` of totals: through local
+ * memory, groups of 4, then one work-item. Every work-item of the group
+ * calls it (barriers). */
+inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
+    __global uint * totals, int slot)
+{
+  sums[lid] = cells;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < n / 4)
+    sums[lid] = sums[lid] + sums[lid + n / 4] + sums[lid + n / 2] + sums[lid + 3 * n / 4];
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint4 group = (uint4) (0);
+    for (int i = 0; i < n / 4; i++)
+      group += sums[i];
+    /* STATS_SLOTS sets of counters, so that few groups contend for one */
+    __global uint *t = totals + 8 * (slot % STATS_SLOTS);
+    add_64 (t, group.s0);
+    add_64 (t + 2, group.s1);
+    add_64 (t + 4, group.s2);
+    add_64 (t + 6, group.s3);
+  }
+}
+
 /* The work-group size the host enqueues debayer_camera with (16 x 8). */
 #define CAMERA_GROUP 128
 
 __kernel __attribute__ ((reqd_work_group_size (16, 8, 1)))
-void debayer_camera (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height,
-    int maxv, int4 layout, int black, float4 gain, float16 mat, int curve, float inv_gamma,
-    float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint * totals)
+void debayer_camera (CAMERA_ARGS)
 {
   __local uint4 sums[CAMERA_GROUP];
   const int x0 = (int) get_global_id (0) * BLOCK_W, y0 = (int) get_global_id (1) * 2;
   uint4 cells = (uint4) (0);
-  if (x0 < width && y0 < height) {
-    int8 raw_e[WIN_H], raw_o[WIN_H];
-    load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-    if (stats)
-      cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi);
-
-    /* black level and white balance, per colour of the window's samples
-     * (window row r is block row r - 2, of the same parity) */
-    float8 e[WIN_H], o[WIN_H];
-    const float top = (float) maxv;
-#pragma unroll
-    for (int r = 0; r < WIN_H; r++) {
-      e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
-          top);
-      o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
-          top);
-    }
-
-    float8 red[2], green[2], blue[2];
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-      float4 r0, g0, b0, r1, g1, b1;
-      demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
-      demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
-      const float8 r = INTERLEAVE (r0, r1), g = INTERLEAVE (g0, g1), b = INTERLEAVE (b0, b1);
-      red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
-          curve, inv_gamma);
-      green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
-          curve, inv_gamma);
-      blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
-          curve, inv_gamma);
-    }
-
-    const int count = min (BLOCK_W, width - x0);
-    const int rows = min (2, height - y0);
-#if OUT_YUV
-    /* yuv: Kr, Kb, Y offset, Y scale, C scale (C offset 128) */
-    const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
-    float8 cb[2], cr[2];
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-      const float8 y = kr * red[dy] + kg * green[dy] + kb * blue[dy];
-      if (dy < rows)
-        store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
-            convert_uchar8_sat (yuv.s2 + yuv.s3 * y + 0.5f), count);
-      cb[dy] = (blue[dy] - y) * (0.5f / (1.0f - kb));
-      cr[dy] = (red[dy] - y) * (0.5f / (1.0f - kr));
-    }
-    /* odd sizes: the last column and row repeated */
-    const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-      cb[dy] = select (cb[dy], cb[dy].s00224466, past);
-      cr[dy] = select (cr[dy], cr[dy].s00224466, past);
-    }
-    if (rows == 1) {
-      cb[1] = cb[0];
-      cr[1] = cr[0];
-    }
-    const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
-    const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
-    const uchar4 u8 = convert_uchar4_sat (128.0f + yuv.s4 * u + 0.5f);
-    const uchar4 v8 = convert_uchar4_sat (128.0f + yuv.s4 * v + 0.5f);
-    const int pairs = (count + 1) / 2;
-#if OUT_YUV == 1
-    store_bytes8 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0,
-        (uchar8) (u8.s0, v8.s0, u8.s1, v8.s1, u8.s2, v8.s2, u8.s3, v8.s3), 2 * pairs);
-#else
-    store_bytes4 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0 / 2, u8, pairs);
-    store_bytes4 (out + chroma.s2 + (size_t) (y0 / 2) * chroma.s3 + x0 / 2, v8, pairs);
-#endif
-#else
-    for (int dy = 0; dy < rows; dy++)
-      store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
-          count, convert_uint8 (red[dy] * OUT_MAX + 0.5f),
-          convert_uint8 (green[dy] * OUT_MAX + 0.5f), convert_uint8 (blue[dy] * OUT_MAX + 0.5f),
-          layout);
-#endif
-  }
-
-  if (stats) {
-    /* the work-group's sums (CAMERA_GROUP work-items) through local memory,
-     * groups of 4, then of 32, then added to the frame's 64-bit totals */
-    const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
-    sums[lid] = cells;
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (lid < CAMERA_GROUP / 4)
-      sums[lid] = sums[lid] + sums[lid + CAMERA_GROUP / 4] + sums[lid + CAMERA_GROUP / 2] +
-          sums[lid + 3 * CAMERA_GROUP / 4];
-    barrier (CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-      uint4 group = (uint4) (0);
-      for (int i = 0; i < CAMERA_GROUP / 4; i++)
-        group += sums[i];
-      /* STATS_SLOTS sets of counters, so that few groups contend for one */
-      __global uint *t = totals + 8 * ((get_group_id (1) * get_num_groups (0) +
-              get_group_id (0)) % STATS_SLOTS);
-      add_64 (t, group.s0);
-      add_64 (t + 2, group.s1);
-      add_64 (t + 4, group.s2);
-      add_64 (t + 6, group.s3);
-    }
-  }
+  if (x0 < width && y0 < height)
+    cells = camera_block (CAMERA_PASS, x0, y0);
+  if (stats)
+    add_group_stats (sums, cells,
+        (int) (get_local_id (1) * get_local_size (0) + get_local_id (0)), CAMERA_GROUP, totals,
+        (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }
 #endif
+
+/* Block (bx, by) of the i-th block of the block grid (nbx x nby blocks)
+ * outside bx0 <= bx < bx1, by0 <= by < by1: first the rows above by0, then
+ * those from by1, then the left and right ends of the rows in between.
+ * False past the last. */
+inline bool rim_block (int i, int nbx, int nby, int bx0, int bx1, int by0, int by1, int *bx,
+    int *by)
+{
+  const int top = by0 * nbx, bottom = (nby - by1) * nbx;
+  const int side = bx0 + nbx - bx1;
+  if (i < top) {
+    *bx = i % nbx;
+    *by = i / nbx;
+  } else if (i < top + bottom) {
+    i -= top;
+    *bx = i % nbx;
+    *by = by1 + i / nbx;
+  } else {
+    i -= top + bottom;
+    if (side == 0 || i >= side * (by1 - by0))
+      return false;
+    *by = by0 + i / side;
+    *bx = i % side;
+    if (*bx >= bx0)
+      *bx += bx1 - bx0;
+  }
+  return true;
+}
 
 #if CELLS
 /* The CPU variant (-D CELLS=1). PoCL vectorises a work-group across its
@@ -781,6 +833,7 @@ inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b
 #endif
 }
 
+#if !CAMERA
 /* Interior pixels: columns x0 + i for i < nx, row pairs starting at rows
  * y0 + 2 j for j < ny; x0 and y0 are the top left R of an RGGB cell. The
  * global size is a whole number of work-groups; the last group in each
@@ -828,26 +881,171 @@ __kernel void debayer_rim (__global const uchar * in, int in_offset, int in_stri
 {
   const int nbx = (width + phase_x + BLOCK_W - 1) / BLOCK_W;
   const int nby = (height + phase_y + 1) / 2;
-  const int top = by0 * nbx, bottom = (nby - by1) * nbx;
-  const int side = bx0 + nbx - bx1;
-  int i = (int) get_global_id (0), bx, by;
-  if (i < top) {
-    bx = i % nbx;
-    by = i / nbx;
-  } else if (i < top + bottom) {
-    i -= top;
-    bx = i % nbx;
-    by = by1 + i / nbx;
-  } else {
-    i -= top + bottom;
-    if (side == 0 || i >= side * (by1 - by0))
-      return;
-    by = by0 + i / side;
-    bx = i % side;
-    if (bx >= bx0)
-      bx += bx1 - bx0;
-  }
+  int bx, by;
+  if (!rim_block ((int) get_global_id (0), nbx, nby, bx0, bx1, by0, by1, &bx, &by))
+    return;
   debayer_block (in, in_offset, in_stride, out, out_offset, out_stride, width, height, maxv,
       scale_mul, scale_shift, layout, BLOCK_W * bx - phase_x, 2 * by - phase_y);
 }
+#else
+/* The camera variant for CPUs: debayer_camera_cells over the interior, one
+ * pixel column of a row pair per work-item as debayer_cells (every stage in
+ * straight-line float code, vectorised across work-items), and
+ * debayer_camera_rim over the 8 x 2 blocks around it (camera_block). Row
+ * pairs start on even rows and x0 is even, so column pairs of a work-group
+ * hold whole 2 x 2 chroma blocks and white-balance cells: the second
+ * column's values come through local memory. */
+#define CAMERA_CELLS_LX 128
+#define CAMERA_CELLS_LY 2
+#define CAMERA_CELLS (CAMERA_CELLS_LX * CAMERA_CELLS_LY)
+
+/* The sample dy rows and dx columns away after black level and white
+ * balance: gains by the row's parity for the work-item's own column parity
+ * (gs0, gs1) and the other (go0, go1). */
+#define RAW(dy, dx) max (min ((int) SAMPLE (dy, dx), maxv) - black, 0)
+#define S(dy, dx) min ((float) RAW (dy, dx) * (((dx) & 1) ? (((dy) & 1) ? go1 : go0) : \
+    (((dy) & 1) ? gs1 : gs0)), top)
+
+typedef struct {
+  float c0, h1, v1, h2, v2, d;
+} NeighboursF;
+
+#define NEIGHBOURS_F(c) { S (c, 0), S (c, -1) + S (c, 1), S ((c) - 1, 0) + S ((c) + 1, 0), \
+    S (c, -2) + S (c, 2), S ((c) - 2, 0) + S ((c) + 2, 0), \
+    S ((c) - 1, -1) + S ((c) - 1, 1) + S ((c) + 1, -1) + S ((c) + 1, 1) }
+
+#if METHOD == 0
+#define FINISH_F(sum) clamp ((sum) * 0.0625f, 0.0f, top)
+#define G_AT_RB_F(n) FINISH_F (8.0f * n.c0 + 4.0f * (n.h1 + n.v1) - 2.0f * (n.h2 + n.v2))
+#define RB_ROW_F(n) FINISH_F (10.0f * n.c0 + 8.0f * n.h1 - 2.0f * (n.h2 + n.d) + n.v2)
+#define RB_COL_F(n) FINISH_F (10.0f * n.c0 + 8.0f * n.v1 - 2.0f * (n.v2 + n.d) + n.h2)
+#define RB_BR_F(n) FINISH_F (12.0f * n.c0 + 4.0f * n.d - 3.0f * (n.h2 + n.v2))
+#else
+#define G_AT_RB_F(n) ((n.h1 + n.v1) * 0.25f)
+#define RB_ROW_F(n) (n.h1 * 0.5f)
+#define RB_COL_F(n) (n.v1 * 0.5f)
+#define RB_BR_F(n) (n.d * 0.25f)
+#endif
+
+/* R, G, B of the pixel of row c (0 / 1) whose column's colour bit is `cb`. */
+#define PIXEL_F(n, c, cb, r, g, b) do { \
+    const float gr = G_AT_RB_F (n), br = RB_BR_F (n), row = RB_ROW_F (n), col = RB_COL_F (n); \
+    if ((((c) + PHASE_Y) & 1) == 0) {   /* an R G row */ \
+      r = cb ? row : n.c0; g = cb ? n.c0 : gr; b = cb ? col : br; \
+    } else {                            /* a G B row */ \
+      r = cb ? br : col; g = cb ? gr : n.c0; b = cb ? n.c0 : row; \
+    } \
+  } while (0)
+
+#define STAGE(out, a, b_, c) out = transfer1 (clamp (a * r + b_ * g + c * b, 0.0f, 1.0f), \
+    curve, inv_gamma)
+
+__kernel __attribute__ ((reqd_work_group_size (CAMERA_CELLS_LX, CAMERA_CELLS_LY, 1)))
+void debayer_camera_cells (CAMERA_ARGS, int x0, int y0, int nx, int ny)
+{
+  __local float cbs[CAMERA_CELLS], crs[CAMERA_CELLS];
+  __local int2 samples[CAMERA_CELLS];
+  __local uint4 sums[CAMERA_CELLS];
+  const int li = (int) get_local_id (0), lj = (int) get_local_id (1);
+  const int lid = lj * CAMERA_CELLS_LX + li;
+  const int gi = (int) get_group_id (0) * CAMERA_CELLS_LX;
+  const int gj = (int) get_group_id (1) * CAMERA_CELLS_LY;
+  const int i = min (gi, nx - CAMERA_CELLS_LX) + li, j = min (gj, ny - CAMERA_CELLS_LY) + lj;
+  const int x = x0 + i, y = y0 + 2 * j;
+  __global const uchar *at = in + in_offset + y * in_stride;
+
+  const int cb = (i & 1) ^ PHASE_X;     /* the column's colour bit */
+  const float ge0 = gain_of (SITE (0, 0), gain), go_0 = gain_of (SITE (0, 1), gain);
+  const float ge1 = gain_of (SITE (1, 0), gain), go_1 = gain_of (SITE (1, 1), gain);
+  const bool odd = (i & 1) != 0;
+  const float gs0 = odd ? go_0 : ge0, go0 = odd ? ge0 : go_0;
+  const float gs1 = odd ? go_1 : ge1, go1 = odd ? ge1 : go_1;
+  const float top = (float) maxv;
+
+  const NeighboursF n0 = NEIGHBOURS_F (0), n1 = NEIGHBOURS_F (1);
+  float r, g, b, out0[3], out1[3];
+  PIXEL_F (n0, 0, cb, r, g, b);
+  STAGE (out0[0], mat.s0, mat.s1, mat.s2);
+  STAGE (out0[1], mat.s3, mat.s4, mat.s5);
+  STAGE (out0[2], mat.s6, mat.s7, mat.s8);
+  PIXEL_F (n1, 1, cb, r, g, b);
+  STAGE (out1[0], mat.s0, mat.s1, mat.s2);
+  STAGE (out1[1], mat.s3, mat.s4, mat.s5);
+  STAGE (out1[2], mat.s6, mat.s7, mat.s8);
+
+  __global uchar *d0 = out + out_offset + y * out_stride;
+#if OUT_YUV
+  const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
+  const float y_0 = kr * out0[0] + kg * out0[1] + kb * out0[2];
+  const float y_1 = kr * out1[0] + kg * out1[1] + kb * out1[2];
+  d0[x] = convert_uchar_sat (yuv.s2 + yuv.s3 * y_0 + 0.5f);
+  d0[out_stride + x] = convert_uchar_sat (yuv.s2 + yuv.s3 * y_1 + 0.5f);
+  cbs[lid] = (out0[2] - y_0 + out1[2] - y_1) * (0.5f / (1.0f - kb));
+  crs[lid] = (out0[0] - y_0 + out1[0] - y_1) * (0.5f / (1.0f - kr));
+#else
+  put_pixel (d0, x, (uint) (out0[0] * OUT_MAX + 0.5f), (uint) (out0[1] * OUT_MAX + 0.5f),
+      (uint) (out0[2] * OUT_MAX + 0.5f), layout);
+  put_pixel (d0 + out_stride, x, (uint) (out1[0] * OUT_MAX + 0.5f),
+      (uint) (out1[1] * OUT_MAX + 0.5f), (uint) (out1[2] * OUT_MAX + 0.5f), layout);
+#endif
+  if (stats)
+    samples[lid] = (int2) (RAW (0, 0), RAW (1, 0));
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+#if OUT_YUV
+  /* the even columns: the 2 x 2 means */
+  if (!odd) {
+    const uchar u = convert_uchar_sat (128.0f + yuv.s4 * 0.25f * (cbs[lid] + cbs[lid + 1]) +
+        0.5f);
+    const uchar v = convert_uchar_sat (128.0f + yuv.s4 * 0.25f * (crs[lid] + crs[lid + 1]) +
+        0.5f);
+#if OUT_YUV == 1
+    __global uchar *c = out + chroma.s0 + (y / 2) * chroma.s1 + x;
+    c[0] = u;
+    c[1] = v;
+#else
+    out[chroma.s0 + (y / 2) * chroma.s1 + x / 2] = u;
+    out[chroma.s2 + (y / 2) * chroma.s3 + x / 2] = v;
+#endif
+  }
+#endif
+  if (stats) {
+    /* the cell of the even columns, once: not in the part of the moved-back
+     * last group that its neighbour did */
+    uint4 cells = (uint4) (0);
+    if (!odd && i >= gi && j >= gj) {
+      const int2 a = samples[lid], c = samples[lid + 1];
+      const int top_sample = max (max (a.x, a.y), max (c.x, c.y));
+      if (top_sample >= lo && top_sample < hi) {
+        uint by_site[4];
+        by_site[SITE (0, 0)] = (uint) a.x;
+        by_site[SITE (1, 0)] = (uint) a.y;
+        by_site[SITE (0, 1)] = (uint) c.x;
+        by_site[SITE (1, 1)] = (uint) c.y;
+        cells = (uint4) (by_site[0], by_site[1] + by_site[2], by_site[3], 1);
+      }
+    }
+    add_group_stats (sums, cells, lid, CAMERA_CELLS, totals,
+        (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
+  }
+}
+#undef STAGE
+
+/* The 8 x 2 blocks of the grid (from (0, 0)) outside bx0 <= bx < bx1,
+ * by0 <= by < by1 (see rim_block), in groups of 64. */
+#define CAMERA_RIM_GROUP 64
+__kernel __attribute__ ((reqd_work_group_size (CAMERA_RIM_GROUP, 1, 1)))
+void debayer_camera_rim (CAMERA_ARGS, int bx0, int bx1, int by0, int by1)
+{
+  __local uint4 sums[CAMERA_RIM_GROUP];
+  int bx, by;
+  uint4 cells = (uint4) (0);
+  if (rim_block ((int) get_global_id (0), (width + BLOCK_W - 1) / BLOCK_W, (height + 1) / 2,
+          bx0, bx1, by0, by1, &bx, &by))
+    cells = camera_block (CAMERA_PASS, BLOCK_W * bx, 2 * by);
+  if (stats)
+    add_group_stats (sums, cells, (int) get_local_id (0), CAMERA_RIM_GROUP, totals,
+        (int) get_group_id (0));
+}
+#endif
 #endif

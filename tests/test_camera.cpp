@@ -150,7 +150,8 @@ GST_END_TEST
 static void
 run_every_format (std::initializer_list<int> depths)
 {
-  static const int sizes[][2] = { {2, 2}, {3, 3}, {37, 23} };
+  /* tiny, odd, and large enough for the CPU shape's interior (cells) */
+  static const int sizes[][2] = { {2, 2}, {3, 3}, {37, 23}, {301, 13} };
   uint32_t seed = 100;
   int turn = 0;
   for (int bits : depths) {
@@ -180,10 +181,21 @@ run_every_format (std::initializer_list<int> depths)
 GST_START_TEST (test_every_format_8_12bit) { run_every_format ({8, 12}); } GST_END_TEST
 GST_START_TEST (test_every_format_10_16bit) { run_every_format ({10, 16}); } GST_END_TEST
 
-/* Rows aligned to 16 bytes (the 128-bit store variant) at widths that are
- * and are not multiples of 8, for 4-channel and YUV outputs. */
+/* The other kernel shape than the device's own (on PoCL: the GPU blocks). */
+GST_START_TEST (test_every_format_other_shape)
+{
+  const char *own = own_tuning ();
+  use_tuning (own && g_str_equal (own, "gpu") ? "cpu" : "gpu");
+  run_every_format ({12});
+}
+GST_END_TEST
+
+/* Rows aligned to 16 bytes (the GPU shape's 128-bit store variant) at
+ * widths that are and are not multiples of 8, for 4-channel and YUV
+ * outputs. */
 GST_START_TEST (test_aligned_rows)
 {
+  use_tuning ("gpu");
   uint32_t seed = 7;
   for (const char *name : { "RGBA", "RGBA64_LE", "NV12", "I420" }) {
     const OutFormat *f = nullptr;
@@ -248,7 +260,7 @@ GST_END_TEST
  * back to the host for the statistics. */
 GST_START_TEST (test_auto_white_balance)
 {
-  const int w = 64, h = 48, bits = 12, maxv = 4095, black = 64;
+  const int w = 200, h = 48, bits = 12, maxv = 4095, black = 64;   /* interior and rim */
   const double cast[3] = { 0.55, 1.0, 0.8 };
   Mosaic m;
   m.w = w;
@@ -381,16 +393,24 @@ GST_START_TEST (test_fixation_keeps_colour)
 }
 GST_END_TEST
 
+/* A test that forced a kernel shape leaves the default to the next. */
+static void
+teardown (void)
+{
+  use_tuning (nullptr);
+}
+
 static Suite *
 camera_suite (void)
 {
   Suite *s = suite_create ("cldebayer-camera");
   TCase *tc = tcase_create ("general");
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
+  tcase_add_checked_fixture (tc, nullptr, teardown);
   tcase_add_test (tc, test_each_stage_alone);
   tcase_add_test (tc, test_every_format_8_12bit);
   tcase_add_test (tc, test_every_format_10_16bit);
+  tcase_add_test (tc, test_every_format_other_shape);
   tcase_add_test (tc, test_aligned_rows);
   tcase_add_test (tc, test_yuv_colorimetry);
   tcase_add_test (tc, test_changes_while_playing);
