@@ -454,11 +454,6 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
 #define INTERLEAVE(even, odd) ((float8) ((even).s0, (odd).s0, (even).s1, (odd).s1, \
     (even).s2, (odd).s2, (even).s3, (odd).s3))
 
-/* Transfer curves of linear light in [0, 1]. */
-#define TRANSFER_LINEAR 0
-#define TRANSFER_SRGB 1
-#define TRANSFER_BT709 2
-#define TRANSFER_GAMMA 3
 
 /* x^y for x in [0, 1], y > 0. On GPUs native_powr (-D NATIVE_POW=1: two
  * special-function instructions, within 2^-21 on NVIDIA). Elsewhere
@@ -491,20 +486,15 @@ POW_UNIT (pow_unit1, float, int)
 POW_UNIT (pow_unit8, float8, int8)
 #endif
 
+/* The transfer curves as one formula, without branches (PoCL vectorises no
+ * switch): x <= knee ? slope x : a x^e - b, with tf = (e, a, b, knee,
+ * slope) set by the host: sRGB (1/2.4, 1.055, 0.055, 0.0031308, 12.92),
+ * BT.709 (0.45, 1.099, 0.099, 0.018, 4.5), power (1/gamma, 1, 0, -1, 0),
+ * linear (1, 1, 0, 2, 1). */
 #define TRANSFER_CURVE(name, T, pow) \
-inline T name (T x, int curve, float inv_gamma) \
+inline T name (T x, float8 tf) \
 { \
-  switch (curve) { \
-    case TRANSFER_SRGB: \
-      return select (1.055f * pow (x, (T) (1.0f / 2.4f)) - 0.055f, 12.92f * x, \
-          x <= 0.0031308f); \
-    case TRANSFER_BT709: \
-      return select (1.099f * pow (x, (T) (0.45f)) - 0.099f, 4.5f * x, x < 0.018f); \
-    case TRANSFER_GAMMA: \
-      return pow (x, (T) (inv_gamma)); \
-    default: \
-      return x; \
-  } \
+  return select (tf.s1 * pow (x, (T) (tf.s0)) - tf.s2, tf.s4 * x, x <= tf.s3); \
 }
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
@@ -577,10 +567,10 @@ inline void add_64 (__global uint * t, uint v)
 /* The arguments every camera kernel takes (see debayer_camera). */
 #define CAMERA_ARGS __global const uchar * in, int in_offset, int in_stride, \
     __global uchar * out, int out_offset, int out_stride, int width, int height, int maxv, \
-    int4 layout, int black, float4 gain, float16 mat, int curve, float inv_gamma, \
+    int4 layout, int black, float4 gain, float16 mat, float8 tf, \
     float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint * totals
 #define CAMERA_PASS in, in_offset, in_stride, out, out_offset, out_stride, width, height, \
-    maxv, layout, black, gain, mat, curve, inv_gamma, yuv, chroma, stats, lo, hi, totals
+    maxv, layout, black, gain, mat, tf, yuv, chroma, stats, lo, hi, totals
 
 /* The 8 x 2 block at (x0, y0), both even, every stage; returns its
  * white-balance cells' sums when `stats` is set. */
@@ -612,11 +602,11 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
     demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
     const float8 r = INTERLEAVE (r0, r1), g = INTERLEAVE (g0, g1), b = INTERLEAVE (b0, b1);
     red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
-        curve, inv_gamma);
+        tf);
     green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
-        curve, inv_gamma);
+        tf);
     blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
-        curve, inv_gamma);
+        tf);
   }
 
   const int count = min (BLOCK_W, width - x0);
@@ -937,8 +927,7 @@ typedef struct {
     } \
   } while (0)
 
-#define STAGE(out, a, b_, c) out = transfer1 (clamp (a * r + b_ * g + c * b, 0.0f, 1.0f), \
-    curve, inv_gamma)
+#define STAGE(out, a, b_, c) out = transfer1 (clamp (a * r + b_ * g + c * b, 0.0f, 1.0f), tf)
 
 __kernel __attribute__ ((reqd_work_group_size (CAMERA_CELLS_LX, CAMERA_CELLS_LY, 1)))
 void debayer_camera_cells (CAMERA_ARGS, int x0, int y0, int nx, int ny)

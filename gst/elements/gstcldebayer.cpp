@@ -52,7 +52,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cl_debayer_debug);
 
 typedef enum { METHOD_MALVAR, METHOD_BILINEAR } DebayerMethod;
 typedef enum { WB_NONE, WB_MANUAL, WB_AUTO } WhiteBalance;
-/* Values match TRANSFER_* in debayer.cl. */
 typedef enum { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_BT709, TRANSFER_GAMMA } Transfer;
 
 #define GST_TYPE_CL_DEBAYER_METHOD (gst_cl_debayer_method_get_type ())
@@ -549,6 +548,19 @@ update_awb (GstClDebayer * self, const Settings & settings)
       awb->gains[c] += settings.awb_speed * (awb->target[c] - awb->gains[c]);
 }
 
+/* The transfer curve as debayer.cl's TRANSFER_CURVE takes it: x <= knee ?
+ * slope x : a x^e - b, as (e, a, b, knee, slope). */
+static cl_float8
+transfer_parameters (const Settings & s)
+{
+  switch (s.transfer) {
+    case TRANSFER_SRGB: return cl_float8 { { 1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f } };
+    case TRANSFER_BT709: return cl_float8 { { 0.45f, 1.099f, 0.099f, 0.018f, 4.5f } };
+    case TRANSFER_GAMMA: return cl_float8 { { (float) (1 / s.gamma), 1, 0, -1, 0 } };
+    default: return cl_float8 { { 1, 1, 0, 2, 1 } };
+  }
+}
+
 /* The camera variant: every stage in one kernel (debayer.cl). */
 static GstFlowReturn
 filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
@@ -601,10 +613,10 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
   /* The arguments of every camera kernel (CAMERA_ARGS in debayer.cl);
    * returns the index of the next. */
+  const cl_float8 tf = transfer_parameters (settings);
   auto set_camera_args = [&] (cl::Kernel & k) {
     return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv,
-        st->layout, (cl_int) black, gain, mat, (cl_int) settings.transfer,
-        (cl_float) (1.0 / settings.gamma), st->yuv, chroma, (cl_int) awb,
+        st->layout, (cl_int) black, gain, mat, tf, st->yuv, chroma, (cl_int) awb,
         (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range),
         st->totals);
   };
