@@ -494,6 +494,8 @@ POW_UNIT (pow_unit8, float8, int8)
 #define TRANSFER_CURVE(name, T, pow) \
 inline T name (T x, float8 tf) \
 { \
+  if (tf.s3 > 1.0f)   /* linear */ \
+    return x; \
   return select (tf.s1 * pow (x, (T) (tf.s0)) - tf.s2, tf.s4 * x, x <= tf.s3); \
 }
 TRANSFER_CURVE (transfer1, float, pow_unit1)
@@ -823,7 +825,6 @@ inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b
 #endif
 }
 
-#if !CAMERA
 /* Interior pixels: columns x0 + i for i < nx, row pairs starting at rows
  * y0 + 2 j for j < ny; x0 and y0 are the top left R of an RGGB cell. The
  * global size is a whole number of work-groups; the last group in each
@@ -877,164 +878,4 @@ __kernel void debayer_rim (__global const uchar * in, int in_offset, int in_stri
   debayer_block (in, in_offset, in_stride, out, out_offset, out_stride, width, height, maxv,
       scale_mul, scale_shift, layout, BLOCK_W * bx - phase_x, 2 * by - phase_y);
 }
-#else
-/* The camera variant for CPUs: debayer_camera_cells over the interior, one
- * pixel column of a row pair per work-item as debayer_cells (every stage in
- * straight-line float code, vectorised across work-items), and
- * debayer_camera_rim over the 8 x 2 blocks around it (camera_block). Row
- * pairs start on even rows and x0 is even, so column pairs of a work-group
- * hold whole 2 x 2 chroma blocks and white-balance cells: the second
- * column's values come through local memory. */
-#define CAMERA_CELLS_LX 128
-#define CAMERA_CELLS_LY 2
-#define CAMERA_CELLS (CAMERA_CELLS_LX * CAMERA_CELLS_LY)
-
-/* The sample dy rows and dx columns away after black level and white
- * balance: gains by the row's parity for the work-item's own column parity
- * (gs0, gs1) and the other (go0, go1). */
-#define RAW(dy, dx) max (min ((int) SAMPLE (dy, dx), maxv) - black, 0)
-#define S(dy, dx) min ((float) RAW (dy, dx) * (((dx) & 1) ? (((dy) & 1) ? go1 : go0) : \
-    (((dy) & 1) ? gs1 : gs0)), top)
-
-typedef struct {
-  float c0, h1, v1, h2, v2, d;
-} NeighboursF;
-
-#define NEIGHBOURS_F(c) { S (c, 0), S (c, -1) + S (c, 1), S ((c) - 1, 0) + S ((c) + 1, 0), \
-    S (c, -2) + S (c, 2), S ((c) - 2, 0) + S ((c) + 2, 0), \
-    S ((c) - 1, -1) + S ((c) - 1, 1) + S ((c) + 1, -1) + S ((c) + 1, 1) }
-
-#if METHOD == 0
-#define FINISH_F(sum) clamp ((sum) * 0.0625f, 0.0f, top)
-#define G_AT_RB_F(n) FINISH_F (8.0f * n.c0 + 4.0f * (n.h1 + n.v1) - 2.0f * (n.h2 + n.v2))
-#define RB_ROW_F(n) FINISH_F (10.0f * n.c0 + 8.0f * n.h1 - 2.0f * (n.h2 + n.d) + n.v2)
-#define RB_COL_F(n) FINISH_F (10.0f * n.c0 + 8.0f * n.v1 - 2.0f * (n.v2 + n.d) + n.h2)
-#define RB_BR_F(n) FINISH_F (12.0f * n.c0 + 4.0f * n.d - 3.0f * (n.h2 + n.v2))
-#else
-#define G_AT_RB_F(n) ((n.h1 + n.v1) * 0.25f)
-#define RB_ROW_F(n) (n.h1 * 0.5f)
-#define RB_COL_F(n) (n.v1 * 0.5f)
-#define RB_BR_F(n) (n.d * 0.25f)
-#endif
-
-/* R, G, B of the pixel of row c (0 / 1) whose column's colour bit is `cb`. */
-#define PIXEL_F(n, c, cb, r, g, b) do { \
-    const float gr = G_AT_RB_F (n), br = RB_BR_F (n), row = RB_ROW_F (n), col = RB_COL_F (n); \
-    if ((((c) + PHASE_Y) & 1) == 0) {   /* an R G row */ \
-      r = cb ? row : n.c0; g = cb ? n.c0 : gr; b = cb ? col : br; \
-    } else {                            /* a G B row */ \
-      r = cb ? br : col; g = cb ? gr : n.c0; b = cb ? n.c0 : row; \
-    } \
-  } while (0)
-
-#define STAGE(out, a, b_, c) out = transfer1 (clamp (a * r + b_ * g + c * b, 0.0f, 1.0f), tf)
-
-__kernel __attribute__ ((reqd_work_group_size (CAMERA_CELLS_LX, CAMERA_CELLS_LY, 1)))
-void debayer_camera_cells (CAMERA_ARGS, int x0, int y0, int nx, int ny)
-{
-  __local float cbs[CAMERA_CELLS], crs[CAMERA_CELLS];
-  __local int2 samples[CAMERA_CELLS];
-  __local uint4 sums[CAMERA_CELLS];
-  const int li = (int) get_local_id (0), lj = (int) get_local_id (1);
-  const int lid = lj * CAMERA_CELLS_LX + li;
-  const int gi = (int) get_group_id (0) * CAMERA_CELLS_LX;
-  const int gj = (int) get_group_id (1) * CAMERA_CELLS_LY;
-  const int i = min (gi, nx - CAMERA_CELLS_LX) + li, j = min (gj, ny - CAMERA_CELLS_LY) + lj;
-  const int x = x0 + i, y = y0 + 2 * j;
-  __global const uchar *at = in + in_offset + y * in_stride;
-
-  const int cb = (i & 1) ^ PHASE_X;     /* the column's colour bit */
-  const float ge0 = gain_of (SITE (0, 0), gain), go_0 = gain_of (SITE (0, 1), gain);
-  const float ge1 = gain_of (SITE (1, 0), gain), go_1 = gain_of (SITE (1, 1), gain);
-  const bool odd = (i & 1) != 0;
-  const float gs0 = odd ? go_0 : ge0, go0 = odd ? ge0 : go_0;
-  const float gs1 = odd ? go_1 : ge1, go1 = odd ? ge1 : go_1;
-  const float top = (float) maxv;
-
-  const NeighboursF n0 = NEIGHBOURS_F (0), n1 = NEIGHBOURS_F (1);
-  float r, g, b, out0[3], out1[3];
-  PIXEL_F (n0, 0, cb, r, g, b);
-  STAGE (out0[0], mat.s0, mat.s1, mat.s2);
-  STAGE (out0[1], mat.s3, mat.s4, mat.s5);
-  STAGE (out0[2], mat.s6, mat.s7, mat.s8);
-  PIXEL_F (n1, 1, cb, r, g, b);
-  STAGE (out1[0], mat.s0, mat.s1, mat.s2);
-  STAGE (out1[1], mat.s3, mat.s4, mat.s5);
-  STAGE (out1[2], mat.s6, mat.s7, mat.s8);
-
-  __global uchar *d0 = out + out_offset + y * out_stride;
-#if OUT_YUV
-  const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
-  const float y_0 = kr * out0[0] + kg * out0[1] + kb * out0[2];
-  const float y_1 = kr * out1[0] + kg * out1[1] + kb * out1[2];
-  d0[x] = convert_uchar_sat (yuv.s2 + yuv.s3 * y_0 + 0.5f);
-  d0[out_stride + x] = convert_uchar_sat (yuv.s2 + yuv.s3 * y_1 + 0.5f);
-  cbs[lid] = (out0[2] - y_0 + out1[2] - y_1) * (0.5f / (1.0f - kb));
-  crs[lid] = (out0[0] - y_0 + out1[0] - y_1) * (0.5f / (1.0f - kr));
-#else
-  put_pixel (d0, x, (uint) (out0[0] * OUT_MAX + 0.5f), (uint) (out0[1] * OUT_MAX + 0.5f),
-      (uint) (out0[2] * OUT_MAX + 0.5f), layout);
-  put_pixel (d0 + out_stride, x, (uint) (out1[0] * OUT_MAX + 0.5f),
-      (uint) (out1[1] * OUT_MAX + 0.5f), (uint) (out1[2] * OUT_MAX + 0.5f), layout);
-#endif
-  if (stats)
-    samples[lid] = (int2) (RAW (0, 0), RAW (1, 0));
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-#if OUT_YUV
-  /* the even columns: the 2 x 2 means */
-  if (!odd) {
-    const uchar u = convert_uchar_sat (128.0f + yuv.s4 * 0.25f * (cbs[lid] + cbs[lid + 1]) +
-        0.5f);
-    const uchar v = convert_uchar_sat (128.0f + yuv.s4 * 0.25f * (crs[lid] + crs[lid + 1]) +
-        0.5f);
-#if OUT_YUV == 1
-    __global uchar *c = out + chroma.s0 + (y / 2) * chroma.s1 + x;
-    c[0] = u;
-    c[1] = v;
-#else
-    out[chroma.s0 + (y / 2) * chroma.s1 + x / 2] = u;
-    out[chroma.s2 + (y / 2) * chroma.s3 + x / 2] = v;
-#endif
-  }
-#endif
-  if (stats) {
-    /* the cell of the even columns, once: not in the part of the moved-back
-     * last group that its neighbour did */
-    uint4 cells = (uint4) (0);
-    if (!odd && i >= gi && j >= gj) {
-      const int2 a = samples[lid], c = samples[lid + 1];
-      const int top_sample = max (max (a.x, a.y), max (c.x, c.y));
-      if (top_sample >= lo && top_sample < hi) {
-        uint by_site[4];
-        by_site[SITE (0, 0)] = (uint) a.x;
-        by_site[SITE (1, 0)] = (uint) a.y;
-        by_site[SITE (0, 1)] = (uint) c.x;
-        by_site[SITE (1, 1)] = (uint) c.y;
-        cells = (uint4) (by_site[0], by_site[1] + by_site[2], by_site[3], 1);
-      }
-    }
-    add_group_stats (sums, cells, lid, CAMERA_CELLS, totals,
-        (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
-  }
-}
-#undef STAGE
-
-/* The 8 x 2 blocks of the grid (from (0, 0)) outside bx0 <= bx < bx1,
- * by0 <= by < by1 (see rim_block), in groups of 64. */
-#define CAMERA_RIM_GROUP 64
-__kernel __attribute__ ((reqd_work_group_size (CAMERA_RIM_GROUP, 1, 1)))
-void debayer_camera_rim (CAMERA_ARGS, int bx0, int bx1, int by0, int by1)
-{
-  __local uint4 sums[CAMERA_RIM_GROUP];
-  int bx, by;
-  uint4 cells = (uint4) (0);
-  if (rim_block ((int) get_global_id (0), (width + BLOCK_W - 1) / BLOCK_W, (height + 1) / 2,
-          bx0, bx1, by0, by1, &bx, &by))
-    cells = camera_block (CAMERA_PASS, BLOCK_W * bx, 2 * by);
-  if (stats)
-    add_group_stats (sums, cells, (int) get_local_id (0), CAMERA_RIM_GROUP, totals,
-        (int) get_group_id (0));
-}
-#endif
 #endif

@@ -164,9 +164,6 @@ struct DebayerState {
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
   std::string camera_built[2];
   cl::Kernel camera[2];
-  /* ... and its CPU shape (debayer_camera_cells + debayer_camera_rim). */
-  std::string camera_cells_built;
-  cl::Kernel camera_cells, camera_rim;
   /* White-balance statistics: the frame's sums of R, G, B and cells as
    * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
    * STATS_SLOTS), and a read of them in flight (into `total`, which
@@ -437,8 +434,6 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
     st->camera_built[i].clear ();
     st->camera[i] = cl::Kernel ();
   }
-  st->camera_cells_built.clear ();
-  st->camera_cells = st->camera_rim = cl::Kernel ();
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
@@ -506,13 +501,9 @@ filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
-/* The camera kernels' work-groups (reqd_work_group_size in debayer.cl):
- * debayer_camera, debayer_camera_cells, debayer_camera_rim. */
+/* debayer_camera's work-group (reqd_work_group_size in debayer.cl) */
 #define CAMERA_LX 16
 #define CAMERA_LY 8
-#define CAMERA_CELLS_LX 128
-#define CAMERA_CELLS_LY 2
-#define CAMERA_RIM_GROUP 64
 
 /* Takes the statistics read back since the last frame, if any, and moves
  * the gains in force toward their target (auto white balance). */
@@ -611,70 +602,34 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 1), (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 2),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
-  /* The arguments of every camera kernel (CAMERA_ARGS in debayer.cl);
-   * returns the index of the next. */
-  const cl_float8 tf = transfer_parameters (settings);
-  auto set_camera_args = [&] (cl::Kernel & k) {
-    return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv,
-        st->layout, (cl_int) black, gain, mat, tf, st->yuv, chroma, (cl_int) awb,
-        (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range),
-        st->totals);
-  };
-  const std::string options = st->format_options + " -D METHOD=" +
-      std::to_string (settings.method) + " -D CAMERA=1 -D PHASE_X=" +
-      std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y);
-  static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-
-  if (st->use_cells) {
-    /* The CPU shape: the interior (whole 8 x 2 blocks of the grid from
-     * (0, 0) whose 12 x 6 window lies inside the image) in cells, the rest
-     * in blocks; all blocks when the interior is smaller than a group. */
-    if (options != st->camera_cells_built) {
-      const cl::Program program = gstcl::program (ctx, source, options + " -D CELLS=1");
-      st->camera_cells = cl::Kernel (program, "debayer_camera_cells");
-      st->camera_rim = cl::Kernel (program, "debayer_camera_rim");
-      st->camera_cells_built = options;
-      GST_DEBUG_OBJECT (self, "kernel variant%s -D CELLS=1", options.c_str ());
-    }
-    const int nbx = (width + 7) / 8, nby = (height + 1) / 2;
-    int bx0 = 1, bx1 = width >= 10 ? (width - 10) / 8 + 1 : 0;
-    int by0 = 1, by1 = height >= 4 ? (height - 4) / 2 + 1 : 0;
-    if (8 * (bx1 - bx0) < CAMERA_CELLS_LX || by1 - by0 < CAMERA_CELLS_LY) {
-      bx1 = bx0;
-      by1 = by0;
-    } else {
-      const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
-      gstcl::set_args (st->camera_cells, set_camera_args (st->camera_cells), (cl_int) (8 * bx0),
-          (cl_int) (2 * by0), (cl_int) nx, (cl_int) ny);
-      gstcl::enqueue_2d (ctx, st->camera_cells, nx, ny, CAMERA_CELLS_LX, CAMERA_CELLS_LY);
-    }
-    gstcl::set_args (st->camera_rim, set_camera_args (st->camera_rim), (cl_int) bx0,
-        (cl_int) bx1, (cl_int) by0, (cl_int) by1);
-    const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
-    gstcl::enqueue_2d (ctx, st->camera_rim, rim_blocks, 1, CAMERA_RIM_GROUP, 1);
+  bool aligned = gstcl::rows_aligned_16 (in);
+  if (st->out_yuv) {
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
+      aligned = aligned && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
   } else {
-    bool aligned = gstcl::rows_aligned_16 (in);
-    if (st->out_yuv) {
-      for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
-        aligned = aligned && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
-            GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
-    } else {
-      aligned = aligned && st->can_align && gstcl::rows_aligned_16 (out);
-    }
-    const std::string gpu_options = options + (aligned ? " -D ALIGNED=1" : "") +
-        " -D NATIVE_POW=1";
-    if (gpu_options != st->camera_built[aligned]) {
-      st->camera[aligned] = cl::Kernel (gstcl::program (ctx, source, gpu_options),
-          "debayer_camera");
-      st->camera_built[aligned] = gpu_options;
-      GST_DEBUG_OBJECT (self, "kernel variant%s", gpu_options.c_str ());
-    }
-    cl::Kernel &k = st->camera[aligned];
-    set_camera_args (k);
-    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
+    aligned = aligned && st->can_align && gstcl::rows_aligned_16 (out);
   }
+  /* One kernel shape on every device (a cells shape like the plain
+   * demosaic's measured slower on PoCL); x^y from the GPUs' special function
+   * units there, from plain arithmetic that vectorises on CPUs (pow_unit). */
+  const std::string variant = st->format_options + " -D METHOD=" +
+      std::to_string (settings.method) + " -D CAMERA=1 -D PHASE_X=" +
+      std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+      (aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
+  if (variant != st->camera_built[aligned]) {
+    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+    st->camera[aligned] = cl::Kernel (gstcl::program (ctx, source, variant), "debayer_camera");
+    st->camera_built[aligned] = variant;
+    GST_DEBUG_OBJECT (self, "kernel variant%s", variant.c_str ());
+  }
+  cl::Kernel &k = st->camera[aligned];
+  gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv, st->layout,
+      (cl_int) black, gain, mat, transfer_parameters (settings), st->yuv, chroma, (cl_int) awb,
+      (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range), st->totals);
+  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
 
-  /* 32 bytes read back without waiting; the next frames use them. */
+  /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
     queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, sizeof (st->total), st->total.data (),
         nullptr, &st->reading);
