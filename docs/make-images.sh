@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Writes the pictures of docs/clconvolve.md, clfir.md, clsobel.md and clkernel.md:
 # docs/images/cl*.png, 320x240, from
 # videotestsrc's SMPTE bars through the plugin in build/.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Boilerplate of clkernel: the user's code is inserted at the marker line
  * below, between this prelude (image type and sampling helpers) and the
  * epilogue (the __kernel that calls the user's filter() once per pixel).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by every kernel; prepended to each program's source.
  * Border modes (BORDER_* match GstClBorder): */
 #define BORDER_REPLICATE 0

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* NxN convolution of 8-bit pixels, each colour channel with its own weights.
  * Every kernel computes, per colour lane,
  *   out = saturate (rint (sum (w * pixel) * scale + bias))

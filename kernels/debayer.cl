@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Bayer demosaic: Malvar-He-Cutler 2004 or bilinear, 8- to 16-bit samples.
  *
  * Every pattern is RGGB shifted by (phase_x, phase_y): the colour at (x, y)

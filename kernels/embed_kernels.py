@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Embed OpenCL C sources into a C++ translation unit.
 
 Usage: embed_kernels.py OUT.cpp OUT.h file.cl [file.cl ...]

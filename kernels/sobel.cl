@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sobel edges on 8-bit luma.
  *
  * Each work-item computes PX = 16 consecutive outputs of one row. Interior

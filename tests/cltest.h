@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Shared helpers of the tests: CPU references and frame makers. Everything
  * here is written for the tests, independent of the plugin's code. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU model of cldebayer's camera stages, in double precision and in the
  * order of docs/cldebayer.md: black level and white balance on the raw
  * samples, the demosaic without rounding (the 5x5 tables of ref_debayer.h),

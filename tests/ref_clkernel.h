@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU reference of clkernel (shared by test_clkernel and test_sizes): the
  * documented example sources (invert, threshold, 3x3 box blur) and the
  * sampling helpers, per pixel in RGBA, and the comparison of an output frame. */

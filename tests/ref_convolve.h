@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU reference of clconvolve and clfir (shared by test_convolve and
  * test_sizes): N x N kernels per channel, borders, normalize, bias, and the
  * comparison of an output frame (colour within 1, alpha and x bytes exact). */

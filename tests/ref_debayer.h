@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU reference of cldebayer (shared by test_debayer and test_sizes): 5x5
  * coefficient tables of Malvar-He-Cutler and bilinear, reflect-101 borders,
  * output scaling, and the comparison of an output frame (bit-exact). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* CPU reference of clsobel (shared by test_sobel and test_sizes): luma of
  * every input format, 3x3 gradients, L1/L2, scale, threshold, 8/16-bit output. */
 #pragma once

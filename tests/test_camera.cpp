@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cldebayer's camera stages (black level, white balance, colour matrix,
  * saturation, transfer curve) and its NV12 / I420 output against the CPU
  * model of ref_camera.h: each stage alone and all together, 8- to 16-bit

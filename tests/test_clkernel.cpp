@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clkernel against the CPU references in ref_clkernel.h: the documented examples
  * (invert, threshold, 3x3 box blur) and the sampling helpers on every format,
  * odd sizes, padded strides, system and OpenCL memory; build errors at start

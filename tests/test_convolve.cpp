@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clconvolve and clfir against the CPU reference in ref_convolve.h: N in {1, 3, 5,
  * 7, 15, 31}, every border, every format, sizes 1x1 to 1920x1080, padded
  * strides, system and OpenCL memory input, random kernels (negative weights,

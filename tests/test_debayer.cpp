@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cldebayer against the CPU reference in ref_debayer.h (5x5 coefficient tables,
  * independent of the kernel's formulation): every pattern, depth, output
  * format and method, sizes from 2x2 to 1920x1080, padded strides, system and

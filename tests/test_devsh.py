@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """gst/tools/dev.sh: the demo installs and builds only what it runs (no
 valgrind, no Oclgrind, no test suite), the test command everything CI needs.
 Runs `dev.sh --dry-run`, which prints what it would do and does nothing."""

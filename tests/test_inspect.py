@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """gst-inspect-1.0 shows every element with documented properties and pad
 templates in both memories (memory:OpenCLMemory and system memory), whose
 sizes are what the element takes (cldebayer from 2x2, the others from 1x1).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """`meson install` into a temporary DESTDIR, then use only what was installed:
 the plugin (gst-inspect-1.0 lists the same elements as the build tree's, and a
 pipeline runs), gst-opencl-info, the headers and gstreamer-opencl-1.0.pc (a C

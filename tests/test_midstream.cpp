@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Caps and properties changed while PLAYING, for every element: size, format,
  * Bayer pattern and depth, kernel size, clsobel settings, clkernel source;
  * shrink then grow. Every output buffer must match its caps (size,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* With no OpenCL platform at all (OCL_ICD_VENDORS points at an empty folder),
  * every element fails to start with an element error that names the cause;
  * state cycling in several orders, alone or linked, fails the same way each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Kernel profiling (gstclprofile.h): kernels run on an application's context
  * whose queue has profiling enabled are counted, per kernel name; kernels on
  * ordinary contexts are not. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Reliability of every element: state changes in any order, linked or not;
  * nothing lost (N frames in, N out, timestamps, flags, offsets and metas
  * kept); flushing seeks while streaming; allocation failures; several

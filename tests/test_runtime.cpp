@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The shared runtime: pipelines in both memories, transfer counts, context
  * sharing, application contexts, pools, device selection, program builds. */
 #include "cltest.h"

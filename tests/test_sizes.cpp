@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Size sweep of every element against the CPU references: every width 1..65
  * with heights 1, 2, 3 and 17 (Bayer from 2x2) for every format of every
  * element's sink template. One harness per element and format, whose caps

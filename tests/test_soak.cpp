@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Soak: many small frames through every element, checking that neither the
  * process memory (RSS) nor the number of live OpenCL buffers grows after a
  * warm-up. SOAK_FRAMES sets the number of frames (default 30000 at 160x120: about

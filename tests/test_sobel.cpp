@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* clsobel against the CPU reference in ref_sobel.h: every input format, border,
  * norm and output, sizes from 1x1 to 1920x1080, padded strides, system and
  * OpenCL memory input. L1 must be bit-exact, L2 within 1. */

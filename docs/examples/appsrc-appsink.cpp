@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* appsrc-appsink: an application's own camera frames through OpenCL filters.
  *
  *   appsrc (video/x-bayer,format=rggb) ! cldebayer ! clsobel ! appsink (GRAY8)

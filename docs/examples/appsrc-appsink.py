@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """appsrc-appsink.py: the C++ example appsrc-appsink.cpp in Python (PyGObject),
 with a 3x3 Gaussian smoothing before the edges.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* own-context: a pipeline that runs in the application's own OpenCL context,
  * and an application that reads the pipeline's output on the device.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Writes docs/images/cldebayer-before.png (an RGGB mosaic made by rgb2bayer,
 # shown as gray) and docs/images/cldebayer-after.png (cldebayer's output),
 # 320x240. Usage: make-cldebayer-images.sh [image file]; without one the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The build options clkernel passes to the OpenCL compiler. Drivers parse
  * them with little care: PoCL dies (SIGSEGV) on a -D or -I without its
  * argument. So only options of the OpenCL C 1.2 compiler, each well formed,

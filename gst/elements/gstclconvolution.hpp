@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The convolution engine shared by clconvolve and clfir: host-side checks and
  * preparation of NxN kernels (normalisation, rank-1 detection) and the
  * device side (kernels/convolve.cl): program variants, weights upload, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Element registration of the opencl plugin. */
 #pragma once
 

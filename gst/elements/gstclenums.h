@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Enumerations shared by several elements. */
 #pragma once
 

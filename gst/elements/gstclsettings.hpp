@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Refused property values, shared by the elements whose properties are
  * checked (clconvolve, clfir, clkernel).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The opencl plugin: every element of gst-opencl. */
 #include "gstclelements.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Debug categories of the runtime library (GST_DEBUG=clruntime:5,clmemory:5). */
 #pragma once
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* C++ side of the runtime: typed access to a context's OpenCL objects and the
  * per-context program cache. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclbasetransform.h"
 #include "gstclbufferpool.h"
 #include <gst/video/video.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClBaseTransform: the base of every OpenCL element. It owns the `device`
  * property and the GstClContext, and does the context sharing: set_context,
  * answering GST_QUERY_CONTEXT, and finding or creating a context at start.

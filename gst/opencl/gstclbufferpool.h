@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A pool of buffers made of one GstClMemory each, with a GstVideoMeta that
  * gives the real plane offsets and strides (raw video formats). */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gstcl::BackgroundBuild: one program built on a thread of its own while the
  * streaming thread keeps running the program it has. */
 #include "gstcl.hpp"

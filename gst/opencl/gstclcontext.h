@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClContext: one OpenCL context, device and in-order queue, shared by every
  * element of a pipeline through a GstContext of type "gst.opencl.context". */
 #pragma once

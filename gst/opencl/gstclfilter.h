@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClFilter: base class of the OpenCL filters. It negotiates both memory
  * features, proposes and decides OpenCL buffer pools, uploads input that is in
  * system memory, makes output readable by system-memory neighbours, and calls

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* C++ helpers for filters' kernels: the frame arguments every kernel of the
  * project takes, and the alignment test that picks the 128-bit variants. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The one place that configures OpenCL-CLHPP for this project: OpenCL 1.2 API
  * (what every driver has), exceptions on, so that a failing call cannot be
  * ignored. Exceptions are caught at every GObject vfunc boundary. */

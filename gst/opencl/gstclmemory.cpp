@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclmemory.h"
 #include "gstcl.hpp"
 #include "gstcl-debug.h"

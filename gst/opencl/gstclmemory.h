@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClMemory: a GstMemory backed by an OpenCL buffer.
  *
  * Mapping with GST_MAP_CL gives the cl_mem (info.data is the cl_mem itself);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Kernel profiling, opt-in: kernels enqueued through gstcl::enqueue_2d() on a
  * context whose queue was created with CL_QUEUE_PROFILING_ENABLE (an
  * application's queue given to gst_cl_context_new_wrapped()) have their

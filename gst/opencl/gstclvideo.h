@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Frame layout helpers shared by the pool and the filters. */
 #pragma once
 

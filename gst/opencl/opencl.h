@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gst-opencl runtime library: include this one header. */
 #pragma once
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The README's commands: `dev.sh demo [out.png]`, `dev.sh test` and
 # `dev.sh quick`. Installs what is missing (Debian/Ubuntu), builds with meson,
 # then runs. The demo installs and builds only what it runs, so a first

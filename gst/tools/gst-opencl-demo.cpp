@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gst-opencl-demo: the README's first command. Runs Sobel on the default
  * OpenCL device, prints which device ran it and the frames per second, and
  * writes an edge image to a PNG. */

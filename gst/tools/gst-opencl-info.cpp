@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gst-opencl-info: lists OpenCL platforms and devices with the index that the
  * elements' `device` property takes, and shows which one `auto` picks. */
 #include <gst/opencl/gstcldevice.hpp>

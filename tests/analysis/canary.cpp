@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Canaries for the analysis runs: each mode makes on purpose the fault that
  * one tool must find, so a run that stops finding faults (a tool that does
  * not run, a suppression that hides too much) fails CI instead of passing

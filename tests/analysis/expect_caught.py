@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Canary runner: the command must fail AND its output must contain the
 tool's report (a regular expression), so a tool that cannot start or a
 suppression that hides everything fails CI instead of passing as 'failed as

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Wrapper of the 'leaks' test setup: runs a test with GStreamer's leaks
 tracer logging to a file of its own and fails when any object or mini object
 was still alive at gst_deinit().

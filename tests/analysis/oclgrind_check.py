@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Runs a program under Oclgrind and fails on any 'Invalid' line in its log
 (out-of-bounds reads/writes, invalid API use). With --expect-invalid the
 opposite: the program must be caught (the canary)."""

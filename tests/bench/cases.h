@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The benchmark's cases: each is a gst-launch-style fragment placed between
  * the benchmark's appsrc and its sink, plus the input caps (without size). */
 #pragma once

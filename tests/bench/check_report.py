@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """bench-quick: runs gst-opencl-bench --quick and checks its report: valid
 JSON, the device limits and every measured figure positive, no case failing
 (cases whose element is not installed are skipped, which is allowed)."""

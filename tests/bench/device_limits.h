@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The device's own limits, measured in the same run: device copy bandwidth
  * and host <-> device transfer rates. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A minimal JSON value for the benchmark's report: build a tree, dump it.
  * Non-finite numbers are written as null. */
 #pragma once

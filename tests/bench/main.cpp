@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* gst-opencl-bench: throughput, latency, kernel time and device limits of
  * the gst-opencl elements, with the peers on the same frames. See
  * docs/benchmarks.md. */

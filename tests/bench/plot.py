@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Turns a gst-opencl-bench JSON report into PNG plots.
 
 usage: plot.py REPORT.json [-o OUTDIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The report: JSON for tools, Markdown for people, and the project's targets
  * checked against the figures of this run. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Runs one pipeline "appsrc ! FRAGMENT ! fakesink" on frames prepared before
  * the clock starts, and times what reaches the sink. */
 #pragma once

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Runs the cases and keeps what the report needs. */
 #pragma once
 

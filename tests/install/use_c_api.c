@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Built by test_install.py against the installed headers and library, with
  * the flags of `pkg-config --cflags --libs gstreamer-opencl-1.0`, as plain C:
  * the public C headers must stay C. Uses a context and one device buffer. */

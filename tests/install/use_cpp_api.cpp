@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Built by test_install.py against the installed headers: the C++ side
  * (gstcl.hpp, gstcldevice.hpp) with the OpenCL C++ bindings it includes. */
 #include <gst/opencl/opencl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cl-ncu: hardware counters for this project's OpenCL kernels on NVIDIA.
  *
  * Nsight Compute profiles CUDA launches only. This builds a kernel from
