@@ -60,25 +60,7 @@ demosaic_float (const Mosaic & m, Method method, const Stages & st)
       }
     return std::clamp (sum / weights, 0.0, (double) maxv);
   };
-  const bool malvar = method == MALVAR;
-  std::vector<RgbF> out ((size_t) m.w * m.h);
-  for (int y = 0; y < m.h; y++)
-    for (int x = 0; x < m.w; x++) {
-      const char c = colour_at (m, x, y);
-      RgbF &p = out[(size_t) y * m.w + x];
-      const double own = sample (x, y);
-      if (c == 'g') {
-        const double in_row = apply (malvar ? malvar_rb_in_row : bilinear_rb_in_row, x, y);
-        const double in_col = apply (malvar ? malvar_rb_in_col : bilinear_rb_in_col, x, y);
-        const bool r_in_row = colour_at (m, x + 1, y) == 'r';
-        p = { r_in_row ? in_row : in_col, own, r_in_row ? in_col : in_row };
-      } else {
-        const double g = apply (malvar ? malvar_g_at_rb : bilinear_g_at_rb, x, y);
-        const double other = apply (malvar ? malvar_rb_at_br : bilinear_rb_at_br, x, y);
-        p = c == 'r' ? RgbF { own, g, other } : RgbF { other, g, own };
-      }
-    }
-  return out;
+  return demosaic_with (m, method, sample, apply);
 }
 
 inline double

@@ -146,6 +146,36 @@ inline const int bilinear_rb_in_col[5][5] = {
 inline const int bilinear_rb_at_br[5][5] = {
   {0}, { 0, 1, 0, 1, 0 }, {0}, { 0, 1, 0, 1, 0 }, {0} };
 
+/* Demosaics with the filter tables: `sample (x, y)` gives the (mirrored)
+ * input and `apply (table, x, y)` a filter's value there; returns R, G, B
+ * of each pixel as the type `apply` returns. Shared by the exact reference
+ * below and the camera model (ref_camera.h). */
+template <typename Sample, typename Apply>
+inline auto
+demosaic_with (const Mosaic & m, Method method, Sample sample, Apply apply)
+{
+  typedef decltype (apply (malvar_g_at_rb, 0, 0)) T;
+  const bool malvar = method == MALVAR;
+  std::vector<std::array<T, 3>> out ((size_t) m.w * m.h);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      const char c = colour_at (m, x, y);
+      std::array<T, 3> &p = out[(size_t) y * m.w + x];
+      const T own = sample (x, y);
+      if (c == 'g') {
+        const T in_row = apply (malvar ? malvar_rb_in_row : bilinear_rb_in_row, x, y);
+        const T in_col = apply (malvar ? malvar_rb_in_col : bilinear_rb_in_col, x, y);
+        const bool r_in_row = colour_at (m, x + 1, y) == 'r';
+        p = { r_in_row ? in_row : in_col, own, r_in_row ? in_col : in_row };
+      } else {
+        const T g = apply (malvar ? malvar_g_at_rb : bilinear_g_at_rb, x, y);
+        const T other = apply (malvar ? malvar_rb_at_br : bilinear_rb_at_br, x, y);
+        p = c == 'r' ? std::array<T, 3> { own, g, other } : std::array<T, 3> { other, g, own };
+      }
+    }
+  return out;
+}
+
 /* Demosaics `m` on the CPU: samples clamped to 2^bits - 1, mirrored
  * (reflect-101) outside the image. */
 inline std::vector<Rgb>
@@ -167,25 +197,7 @@ demosaic_reference (const Mosaic & m, Method method)
     const int v = (int) std::floor ((sum + weights / 2.0) / weights);
     return std::clamp (v, 0, maxv);
   };
-  const bool malvar = method == MALVAR;
-  std::vector<Rgb> out ((size_t) m.w * m.h);
-  for (int y = 0; y < m.h; y++)
-    for (int x = 0; x < m.w; x++) {
-      const char c = colour_at (m, x, y);
-      Rgb &p = out[(size_t) y * m.w + x];
-      const int own = sample (x, y);
-      if (c == 'g') {
-        const int in_row = apply (malvar ? malvar_rb_in_row : bilinear_rb_in_row, x, y);
-        const int in_col = apply (malvar ? malvar_rb_in_col : bilinear_rb_in_col, x, y);
-        const bool r_in_row = colour_at (m, x + 1, y) == 'r';
-        p = { r_in_row ? in_row : in_col, own, r_in_row ? in_col : in_row };
-      } else {
-        const int g = apply (malvar ? malvar_g_at_rb : bilinear_g_at_rb, x, y);
-        const int other = apply (malvar ? malvar_rb_at_br : bilinear_rb_at_br, x, y);
-        p = c == 'r' ? Rgb { own, g, other } : Rgb { other, g, own };
-      }
-    }
-  return out;
+  return demosaic_with (m, method, sample, apply);
 }
 
 /* The documented output scaling: round (v * out_max / (2^bits - 1)). */

@@ -340,6 +340,33 @@ GST_START_TEST (test_auto_white_balance)
 }
 GST_END_TEST
 
+/* A colour matrix that is not 9 finite numbers: a warning when set on a
+ * launch line, then the element does not start, naming the property and the
+ * value; while playing, a bus warning and the matrix in force stays. */
+GST_START_TEST (test_bad_matrix_refused)
+{
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1,2>\" ! fakesink", "color-matrix", "<1, 2>", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1,0,0,0,nan,0,0,0,1>\" ! fakesink",
+      "color-matrix", "nan", 1);
+
+  Camera cam (format_caps ("RGBA"));
+  Stages st = all_stages (255);
+  cam.set (st);
+  cam.check (random_mosaic (16, 8, 0, 8, 5), 0, MALVAR, st, &RGBA, "before");
+  GstBus *bus = gst_bus_new ();
+  gst_element_set_bus (cam.element, bus);
+  gst_util_set_object_arg (G_OBJECT (cam.element), "color-matrix", "<1,2,3>");
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != nullptr, "no warning for a bad matrix while playing");
+  gst_message_unref (msg);
+  cam.check (random_mosaic (16, 8, 0, 8, 6), 0, MALVAR, st, &RGBA, "after a refused matrix");
+  gst_element_set_bus (cam.element, nullptr);
+  gst_object_unref (bus);
+}
+GST_END_TEST
+
 /* ---- defaults and negotiation ---- */
 
 /* Every stage property set to its default: the exact integer output. */
@@ -416,6 +443,7 @@ camera_suite (void)
   tcase_add_test (tc, test_yuv_colorimetry);
   tcase_add_test (tc, test_changes_while_playing);
   tcase_add_test (tc, test_auto_white_balance);
+  tcase_add_test (tc, test_bad_matrix_refused);
   tcase_add_test (tc, test_defaults_unchanged);
   tcase_add_test (tc, test_fixation_keeps_colour);
   return s;

@@ -35,6 +35,7 @@
 #include "gstcldebayer.h"
 #include "gstclelements.h"
 #include "gstclconvolution.hpp"
+#include "gstclsettings.hpp"
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -120,6 +121,8 @@ struct Settings {
   double saturation = 1;
   Transfer transfer = TRANSFER_LINEAR;
   double gamma = 2.2;
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
 
   /* Whether any camera stage changes the picture (else the exact integer
    * kernels run, bit-identical to the plain demosaic). */
@@ -691,13 +694,34 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   return GST_FLOW_OK;
 }
 
+/* The colour matrix in `value`, or why it is refused. */
+static std::string
+matrix_from (const GValue * value, Matrix * out)
+{
+  std::vector<double> values;
+  std::string why;
+  if (!clconv::values_from_array (value, &values, &why))
+    return why;
+  if (values.size () != 9)
+    return "it has " + std::to_string (values.size ()) + " values, not 9";
+  for (double v : values)
+    if (!std::isfinite (v))
+      return "it has a value that is not a finite number";
+  std::copy (values.begin (), values.end (), out->begin ());
+  return "";
+}
+
 static void
 gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_DEBAYER (object);
+  std::string refused;
+  bool running;
+  {
   std::lock_guard<std::mutex> lock (*self->settings_lock);
   Settings *s = self->settings;
+  running = s->started;
   switch (prop_id) {
     case PROP_METHOD: s->method = (DebayerMethod) g_value_get_enum (value); break;
     case PROP_BLACK_LEVEL: s->black_level = g_value_get_uint (value); break;
@@ -717,29 +741,58 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_GREEN_GAIN: s->gains[1] = g_value_get_double (value); break;
     case PROP_BLUE_GAIN: s->gains[2] = g_value_get_double (value); break;
     case PROP_AWB_SPEED: s->awb_speed = g_value_get_double (value); break;
-    case PROP_COLOR_MATRIX: {
-      std::vector<double> values;
-      std::string why;
-      if (clconv::values_from_array (value, &values, &why) && values.size () != 9)
-        why = "it has " + std::to_string (values.size ()) + " values, not 9";
-      for (double v : values)
-        if (why.empty () && !std::isfinite (v))
-          why = "it has a value that is not a finite number";
-      if (!why.empty ()) {
-        gchar *str = gst_value_serialize (value);
-        g_warning ("cldebayer: color-matrix \"%s\" refused: %s", str ? str : "?",
-            why.c_str ());
-        g_free (str);
-        break;
-      }
-      std::copy (values.begin (), values.end (), s->matrix.begin ());
+    case PROP_COLOR_MATRIX:
+      refused = matrix_from (value, &s->matrix);
+      if (refused.empty ())
+        s->refusals.forget (pspec->name);
+      else if (!running)
+        s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
       break;
-    }
     case PROP_SATURATION: s->saturation = g_value_get_double (value); break;
     case PROP_TRANSFER: s->transfer = (Transfer) g_value_get_enum (value); break;
     case PROP_GAMMA: s->gamma = g_value_get_double (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
+  }
+  /* Posted without the lock: a bus sync handler may read our properties. */
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused, "The previous matrix stays in force.");
+}
+
+/* A value refused before start stops the start (clsettings.hpp). */
+static gboolean
+gst_cl_debayer_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_DEBAYER (trans);
+  clsettings::Refusal refused;
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    if (!self->settings->refusals.empty ())
+      refused = self->settings->refusals.first ();
+    else
+      self->settings->started = true;
+  }
+  if (!refused.property.empty ()) {
+    clsettings::post_start_error (GST_ELEMENT (self), refused);
+    return FALSE;
+  }
+  if (GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->start (trans))
+    return TRUE;
+  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  self->settings->started = false;
+  return FALSE;
+}
+
+static gboolean
+gst_cl_debayer_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_DEBAYER (trans);
+  {
+    std::lock_guard<std::mutex> lock (*self->settings_lock);
+    self->settings->started = false;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
 
 /* The white-balance statistics as a structure (see the property). */
@@ -863,6 +916,8 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
 
   trans_class->fixate_caps = gst_cl_debayer_fixate_caps;
+  trans_class->start = gst_cl_debayer_start;
+  trans_class->stop = gst_cl_debayer_stop;
   filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
   filter_class->set_info = gst_cl_debayer_set_info;
   filter_class->filter = gst_cl_debayer_filter;

@@ -284,23 +284,26 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   return ret;
 }
 
-static gboolean
-gst_cl_filter_stop (GstBaseTransform * trans)
+/* Drops what a stream left: the upload buffer and the caps that failed. */
+static void
+forget_stream (GstClFilterPrivate * p)
 {
-  auto *p = priv_of (GST_CL_FILTER (trans));
   release_upload (p);
   gst_caps_replace (&p->failed_in, nullptr);
   gst_caps_replace (&p->failed_out, nullptr);
+}
+
+static gboolean
+gst_cl_filter_stop (GstBaseTransform * trans)
+{
+  forget_stream (priv_of (GST_CL_FILTER (trans)));
   return TRUE;
 }
 
 static void
 gst_cl_filter_finalize (GObject * object)
 {
-  auto *p = priv_of (GST_CL_FILTER (object));
-  release_upload (p);
-  gst_caps_replace (&p->failed_in, nullptr);
-  gst_caps_replace (&p->failed_out, nullptr);
+  forget_stream (priv_of (GST_CL_FILTER (object)));
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
 }
 
