@@ -540,16 +540,14 @@ Engine::log_path (const char *path)
 }
 
 /* The arguments every integer kernel takes first: the frames, the factors,
- * the scale and bias, the border. */
-void
+ * the scale and bias, the border; returns the index of the next. */
+cl_uint
 Engine::set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
     int border)
 {
-  gstcl::set_frame_args (k, 0, in, out);
-  k.setArg (8, fixed_buffer_);
-  k.setArg (9, (cl_float) shared_integer_factors ()->fixed_scale);
-  k.setArg (10, (cl_float) weights_.bias);
-  k.setArg (11, (cl_int) border);
+  return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), fixed_buffer_,
+      (cl_float) shared_integer_factors ()->fixed_scale, (cl_float) weights_.bias,
+      (cl_int) border);
 }
 
 /* The integer path (rows of at least 16 bytes). */
@@ -560,8 +558,8 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
   log_path ("CPU integer separable");
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  set_integer_args (fixed_, in, out, border);
-  fixed_.setArg (12, (cl_int) fixed_symmetric_);
+  gstcl::set_args (fixed_, set_integer_args (fixed_, in, out, border),
+      (cl_int) fixed_symmetric_);
   gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }
@@ -615,16 +613,10 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
       scale.s[lane] = weights_.channel[lane_channel_[lane]].scale;
   const size_t acc_size = layout_ == GRAY ? sizeof (cl_float) : sizeof (cl_float4);
 
-  /* Sets scale, bias and border from argument `i` on. */
+  /* Sets scale, bias and border from argument `i` on; returns the next. */
   auto set_tail = [&] (cl::Kernel & k, cl_uint i) {
-    if (layout_ == GRAY) {
-      k.setArg (i, scale.s[0]);
-      k.setArg (i + 1, bias.s[0]);
-    } else {
-      k.setArg (i, scale);
-      k.setArg (i + 1, bias);
-    }
-    k.setArg (i + 2, (cl_int) border);
+    return layout_ == GRAY ? gstcl::set_args (k, i, scale.s[0], bias.s[0], (cl_int) border) :
+        gstcl::set_args (k, i, scale, bias, (cl_int) border);
   };
 
   if (uses_3x3_int () && gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)) {
@@ -639,14 +631,11 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     const bool integer = uses_one_pass_int ();
     log_path (integer ? "one-pass integer separable" : "one-pass separable");
     cl::Kernel &k = integer ? one_pass_int_ : one_pass_;
-    if (integer) {
-      set_integer_args (k, in, out, border);
-    } else {
-      gstcl::set_frame_args (k, 0, in, out);
-      k.setArg (8, weights_buffer_);
-      set_tail (k, 9);
-    }
-    k.setArg (12, (cl_int) (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)));
+    const cl_uint next = integer ? set_integer_args (k, in, out, border) :
+        set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
+                weights_buffer_));
+    gstcl::set_args (k, next,
+        (cl_int) (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)));
     gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
         (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
     return;
@@ -659,20 +648,12 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
       tmp_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, need);
       tmp_size_ = need;
     }
-    rows_.setArg (0, sizeof (cl_mem), &in->mem);
-    rows_.setArg (1, in_offset);
-    rows_.setArg (2, in_stride);
-    rows_.setArg (3, tmp_);
-    rows_.setArg (4, (cl_int) width);
-    rows_.setArg (5, (cl_int) height);
-    rows_.setArg (6, weights_buffer_);
-    rows_.setArg (7, (cl_int) border);
+    gstcl::set_args (rows_, 0, in->mem, in_offset, in_stride, tmp_, (cl_int) width,
+        (cl_int) height, weights_buffer_, (cl_int) border);
     gstcl::enqueue_2d (ctx, rows_, width, height);
 
-    columns_.setArg (0, tmp_);
-    gstcl::set_frame_args (columns_, 1, in, out);
-    columns_.setArg (9, weights_buffer_);
-    set_tail (columns_, 10);
+    set_tail (columns_, gstcl::set_args (columns_, gstcl::set_frame_args (columns_,
+                gstcl::set_args (columns_, 0, tmp_), in, out), weights_buffer_));
     gstcl::enqueue_2d (ctx, columns_, width, height);
     return;
   }
@@ -686,9 +667,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   log_path (aligned ? "3x3 aligned" : fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
   cl::Kernel &k = aligned ? fast3x3_aligned_ : fast3x3 ? fast3x3_ : tiled ? tiled_ :
       direct_;
-  gstcl::set_frame_args (k, 0, in, out);
-  k.setArg (8, weights_buffer_);
-  set_tail (k, 9);
+  set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), weights_buffer_));
   const int segment = 16 / kBpp[layout_];  /* pixels per aligned work-item */
   if (aligned)
     gstcl::enqueue_2d (ctx, k, (width + segment - 1) / segment, height);

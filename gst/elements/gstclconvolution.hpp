@@ -116,7 +116,7 @@ private:
   void log_path (const char *path);   /* at debug level, when it changes */
   bool all_separable () const;
   const ChannelWeights *shared_integer_factors () const;
-  void set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
+  cl_uint set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
       int border);
   void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);

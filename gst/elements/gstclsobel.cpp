@@ -207,9 +207,8 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = st->kernel;
-  const cl_uint next = gstcl::set_frame_args (k, 0, in, out);
-  k.setArg (next, (cl_float) s.scale);
-  k.setArg (next + 1, (cl_float) s.threshold);
+  gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_float) s.scale,
+      (cl_float) s.threshold);
   if (narrow)
     gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height, 64, 4);
   else
