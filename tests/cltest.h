@@ -7,6 +7,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/opencl/opencl.h>
+#include <gst/opencl/gstcl.hpp>
 #include <unistd.h>
 
 #include <algorithm>
@@ -240,6 +241,27 @@ check_refused_at_start (const char *description, const char *property, const cha
         filter.warnings.last.find (value) != std::string::npos, "%s: warning '%s'",
         description, filter.warnings.last.c_str ());
   expect_start_error (pipeline, description, property, value);
+}
+
+/* Pushes `in` (taken) through the harness and pulls the output. When the
+ * push started a background build (a property changed, so the element ran
+ * the frame with its previous program), waits for the build and pushes the
+ * frame again: the output is the new program's. */
+inline GstBuffer *
+push_built (GstHarness * h, GstBuffer * in)
+{
+  const unsigned builds = gstcl::background_builds ();
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+  GstBuffer *out = gst_harness_pull (h);
+  if (gstcl::background_builds () != builds) {
+    gst_buffer_unref (out);
+    gstcl::wait_for_background_builds ();
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+  }
+  gst_buffer_unref (in);
+  fail_unless (out != nullptr);
+  return out;
 }
 
 /* A property change that rebuilds a program while a live source streams at

@@ -35,17 +35,7 @@ check_frame (GstHarness * h, const Format & f, int w, int hgt, int pad, Example 
   GstVideoInfo info = video_info (f.name, w, hgt), layout;
   GstBuffer *in = random_frame (&info, pad, seed, &layout);
   const std::vector<Rgba> px = rgba_of (in, &layout, f);
-  const unsigned builds = gstcl::background_builds ();
-  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  if (gstcl::background_builds () != builds) {
-    gst_buffer_unref (out);
-    gstcl::wait_for_background_builds ();
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    out = gst_harness_pull (h);
-  }
-  gst_buffer_unref (in);
-  fail_unless (out != nullptr);
+  GstBuffer *out = push_built (h, in);
   std::vector<bool> ambiguous;
   const std::vector<Rgba> ref = reference (ex, px, w, hgt, &ambiguous);
   static const char *const names[] = {"identity", "invert", "threshold", "blur", "helpers"};

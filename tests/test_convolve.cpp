@@ -164,17 +164,7 @@ push_and_check (GstHarness * h, const Format & f, int w, int hgt, int pad, uint3
   GstVideoInfo info = video_info (f.name, w, hgt), layout;
   GstBuffer *in = random_frame (&info, pad, seed, &layout);
   GST_BUFFER_PTS (in) = seed * GST_MSECOND;
-  gst_buffer_ref (in);
-  const unsigned builds = gstcl::background_builds ();
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  if (gstcl::background_builds () != builds) {
-    gst_buffer_unref (out);
-    gstcl::wait_for_background_builds ();
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    out = gst_harness_pull (h);
-  }
-  fail_unless (out != nullptr);
+  GstBuffer *out = push_built (h, gst_buffer_ref (in));
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), seed * GST_MSECOND);
   GstVideoInfo out_info = negotiated_output (h);
   fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info), GST_VIDEO_INFO_FORMAT (&info));

@@ -65,9 +65,7 @@ struct Debayer {
     GstBuffer *in = mosaic_buffer (m, pad, row_align);
     static guint64 pts = 0;
     GST_BUFFER_PTS (in) = ++pts * GST_MSECOND;
-    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-    GstBuffer *out = gst_harness_pull (h);
-    fail_unless (out != nullptr);
+    GstBuffer *out = push_built (h, in);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts * GST_MSECOND);
     GstCaps *out_caps = gst_pad_get_current_caps (h->sinkpad);
     const std::string what = std::string (label) + m.format () + " " + std::to_string (m.w) +

@@ -179,17 +179,7 @@ static Output
 push_pull (GstHarness * h, GstBuffer * in, const char *what)
 {
   GstClockTime pts = GST_BUFFER_PTS (in);
-  const unsigned builds = gstcl::background_builds ();
-  fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  fail_unless (out != nullptr, "%s: frame lost", what);
-  if (gstcl::background_builds () != builds) {
-    gst_buffer_unref (out);
-    gstcl::wait_for_background_builds ();
-    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)), GST_FLOW_OK);
-    out = gst_harness_pull (h);
-    fail_unless (out != nullptr, "%s: frame lost", what);
-  }
+  GstBuffer *out = push_built (h, gst_buffer_ref (in));
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), pts);
   Output o;
   o.caps = gst_pad_get_current_caps (h->sinkpad);

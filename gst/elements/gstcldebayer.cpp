@@ -144,30 +144,42 @@ struct AwbStatus {
   guint64 frames = 0;               /* statistics read back so far */
 };
 
-/* Negotiated state, built in set_info and on the first frame after `method`
- * changed. */
+/* The program variants a frame may run (debayer.cl): the exact integer
+ * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages. */
+enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, N_VARIANT_KINDS };
+
+struct Variant {
+  VariantKind kind = VARIANT_BLOCKS;
+  bool aligned = false;         /* the ALIGNED build (128-bit rows) */
+  std::string options;          /* empty: none */
+};
+
+/* The kernels of a variant, with the options they were built with. */
+struct VariantKernels {
+  std::string options;
+  cl::Kernel main, rim;
+};
+
+/* Negotiated state, built in set_info; kernels built when a frame first
+ * needs them. */
 struct DebayerState {
   std::string format_options;   /* -D options of the input/output formats */
   bool can_align = false;       /* 4-channel output: ALIGNED possible */
-  /* The general variant [0] and the ALIGNED one [1], built when first used,
-   * with the options they were built with. */
-  std::string built_options[2];
-  cl::Kernel kernel[2];
   int phase_x = 0, phase_y = 0; /* the pattern as a shift of RGGB */
   int maxv = 255;               /* 2^bits - 1 */
   cl_uint scale_mul = 0;        /* output scaling, see debayer.cl */
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
-  /* The CPU variant (debayer_cells + debayer_rim), taken on CPU devices. */
-  bool use_cells = false;
+  bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
   bool out_words = false;       /* the cells variant stores 32-bit words */
-  std::string cells_options;
-  cl::Kernel cells, rim;
-  /* The camera variant (debayer_camera), its two kernels by ALIGNED. */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
-  std::string camera_built[2];
-  cl::Kernel camera[2];
+  VariantKernels kernels[N_VARIANT_KINDS][2];   /* by kind and ALIGNED */
+  /* The variant the last frame ran, which serves the frames while a
+   * variant needed after a property change builds in the background. */
+  Variant last;
+  gstcl::BackgroundBuild build;
+  Variant building;
   /* White-balance statistics: the frame's sums of R, G, B and cells as
    * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
    * STATS_SLOTS), and a read of them in flight (into `total`, which
@@ -184,7 +196,6 @@ struct DebayerState {
       sum += total[8 * slot + 2 * i] | (cl_ulong) total[8 * slot + 2 * i + 1] << 32;
     return sum;
   }
-
   void wait_for_read ()
   {
     if (reading ())
@@ -432,20 +443,16 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   /* 4-channel output (alpha or padding included) */
   st->can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
-  for (int i = 0; i < 2; i++) {
-    st->built_options[i].clear ();
-    st->kernel[i] = cl::Kernel ();
-    st->camera_built[i].clear ();
-    st->camera[i] = cl::Kernel ();
-  }
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
-  const GstVideoFormat out_format = GST_VIDEO_INFO_FORMAT (out_info);
-  st->out_words = out_format == GST_VIDEO_FORMAT_RGBA64_LE ||
-      GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
-  st->cells_options.clear ();
-  st->cells = st->rim = cl::Kernel ();
+  st->out_words = st->can_align;
+  /* New formats: nothing built runs them (a build under way is waited for). */
+  st->build.cancel ();
+  for (auto &kind : st->kernels)
+    for (VariantKernels &k : kind)
+      k = VariantKernels ();
+  st->last = st->building = Variant ();
   st->wait_for_read ();
   GST_DEBUG_OBJECT (self, "%s variant", st->use_cells ? "cells (CPU)" : "blocks (GPU)");
 }
@@ -467,18 +474,11 @@ set_common_args (cl::Kernel & k, const DebayerState * st, const GstClFrame * in,
 #define CELLS_LY 2
 
 static void
-filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
-    const GstClFrame * out, const std::string &options)
+run_cells (DebayerState * st, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
 {
-  DebayerState *st = self->state;
-  if (options != st->cells_options) {
-    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-    const cl::Program program = gstcl::program (ctx, source, options);
-    st->cells = cl::Kernel (program, "debayer_cells");
-    st->rim = cl::Kernel (program, "debayer_rim");
-    st->cells_options = options;
-    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
-  }
+  cl::Kernel &cells = st->kernels[VARIANT_CELLS][0].main;
+  cl::Kernel &rim = st->kernels[VARIANT_CELLS][0].rim;
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   const int px = st->phase_x, py = st->phase_y;
@@ -492,14 +492,14 @@ filter_cells (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     by1 = by0;
   } else {
     const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
-    gstcl::set_args (st->cells, set_common_args (st->cells, st, in, out),
+    gstcl::set_args (cells, set_common_args (cells, st, in, out),
         (cl_int) (8 * bx0 - px), (cl_int) (2 * by0 - py), (cl_int) nx, (cl_int) ny);
-    gstcl::enqueue_2d (ctx, st->cells, nx, ny, CELLS_LX, CELLS_LY);
+    gstcl::enqueue_2d (ctx, cells, nx, ny, CELLS_LX, CELLS_LY);
   }
-  gstcl::set_args (st->rim, set_common_args (st->rim, st, in, out), (cl_int) bx0,
+  gstcl::set_args (rim, set_common_args (rim, st, in, out), (cl_int) bx0,
       (cl_int) bx1, (cl_int) by0, (cl_int) by1);
   const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
-  gstcl::enqueue_2d (ctx, st->rim, rim_blocks, 1, 64, 1);
+  gstcl::enqueue_2d (ctx, rim, rim_blocks, 1, 64, 1);
 }
 
 /* Grey-world cells: the largest sample (after black level) at least LO and
@@ -558,8 +558,8 @@ transfer_parameters (const Settings & s)
 
 /* The camera variant: every stage in one kernel (debayer.cl). */
 static GstFlowReturn
-filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
-    const GstClFrame * out, const Settings & settings)
+run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out, const Settings & settings, bool aligned)
 {
   DebayerState *st = self->state;
   const int maxv = st->maxv;
@@ -606,28 +606,7 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 1), (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 2),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
-  bool aligned = gstcl::rows_aligned_16 (in);
-  if (st->out_yuv) {
-    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
-      aligned = aligned && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
-          GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
-  } else {
-    aligned = aligned && st->can_align && gstcl::rows_aligned_16 (out);
-  }
-  /* One kernel shape on every device (a cells shape like the plain
-   * demosaic's measured slower on PoCL); x^y from the GPUs' special function
-   * units there, from plain arithmetic that vectorises on CPUs (pow_unit). */
-  const std::string variant = st->format_options + " -D METHOD=" +
-      std::to_string (settings.method) + " -D CAMERA=1 -D PHASE_X=" +
-      std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
-      (aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
-  if (variant != st->camera_built[aligned]) {
-    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-    st->camera[aligned] = cl::Kernel (gstcl::program (ctx, source, variant), "debayer_camera");
-    st->camera_built[aligned] = variant;
-    GST_DEBUG_OBJECT (self, "kernel variant%s", variant.c_str ());
-  }
-  cl::Kernel &k = st->camera[aligned];
+  cl::Kernel &k = st->kernels[VARIANT_CAMERA][aligned].main;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv, st->layout,
       (cl_int) black, gain, mat, transfer_parameters (settings), st->yuv, chroma, (cl_int) awb,
       (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range), st->totals);
@@ -638,6 +617,99 @@ filter_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, sizeof (st->total), st->total.data (),
         nullptr, &st->reading);
   return GST_FLOW_OK;
+}
+
+/* Whether `kind` (ALIGNED or not) can run this frame: the ALIGNED builds
+ * need 16-byte rows (8-byte planes for YUV), the cells variant 4-byte
+ * output rows for 4-channel pixels. */
+static bool
+fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  const GstVideoInfo *oi = &out->info;
+  if (kind == VARIANT_CELLS)
+    return !st->out_words || ((GST_VIDEO_INFO_PLANE_OFFSET (oi, 0) |
+            (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
+  if (!aligned)
+    return true;
+  if (kind == VARIANT_CAMERA && st->out_yuv) {
+    bool ok = gstcl::rows_aligned_16 (in);
+    for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
+      ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
+    return ok;
+  }
+  return st->can_align && gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
+}
+
+/* The variant this frame should run with these settings. */
+static Variant
+plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  Variant v;
+  const std::string method = " -D METHOD=" + std::to_string (settings.method);
+  if (st->out_yuv || settings.camera_stages ()) {
+    /* One kernel shape on every device (a cells shape like the plain
+     * demosaic's measured slower on PoCL); x^y from the GPUs' special
+     * function units there, from plain arithmetic that vectorises on CPUs
+     * (pow_unit). */
+    v.kind = VARIANT_CAMERA;
+    v.aligned = fits (st, VARIANT_CAMERA, true, in, out);
+    v.options = st->format_options + method + " -D CAMERA=1 -D PHASE_X=" +
+        std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+        (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
+  } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
+    v.kind = VARIANT_CELLS;
+    v.options = st->format_options + method + " -D CELLS=1";
+  } else {
+    /* Pool buffers at common widths qualify for the aligned variant; padded
+     * GstVideoMeta layouts and odd widths take the general one. */
+    v.kind = VARIANT_BLOCKS;
+    v.aligned = fits (st, VARIANT_BLOCKS, true, in, out);
+    v.options = st->format_options + method +
+        (v.aligned ? " -D ALIGNED=1 -D PHASE_X=" + std::to_string (st->phase_x) : "");
+  }
+  return v;
+}
+
+/* Makes the kernels of `v`. False when they are not there yet and the
+ * variant of the last frame runs this one meanwhile: a property changed
+ * while playing, and `v` builds in the background (the first frame of a
+ * format builds in the streaming thread: nothing else could run it). */
+static bool
+prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  DebayerState *st = self->state;
+  VariantKernels &slot = st->kernels[v.kind][v.aligned];
+  if (slot.options == v.options)
+    return true;
+  static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+  cl::Program program;
+  if (st->build.pending () && st->building.options == v.options && st->build.ready ())
+    program = st->build.take ();
+  if (!program ())
+    program = gstcl::cached_program (ctx, source, v.options);
+  if (!program ()) {
+    const Variant &last = st->last;
+    if (!last.options.empty () && st->kernels[last.kind][last.aligned].options ==
+        last.options && fits (st, last.kind, last.aligned, in, out)) {
+      if (!st->build.pending () || st->building.options != v.options) {
+        st->build.start (GST_ELEMENT (self), ctx, source, v.options, "cldebayer");
+        st->building = v;
+      }
+      return false;
+    }
+    program = gstcl::program (ctx, source, v.options);
+  }
+  static const char *const names[N_VARIANT_KINDS][2] = {
+    {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr} };
+  slot.main = cl::Kernel (program, names[v.kind][0]);
+  slot.rim = names[v.kind][1] ? cl::Kernel (program, names[v.kind][1]) : cl::Kernel ();
+  slot.options = v.options;
+  GST_DEBUG_OBJECT (self, "kernel variant%s", v.options.c_str ());
+  return true;
 }
 
 static GstFlowReturn
@@ -655,41 +727,24 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     return GST_FLOW_ERROR;
   }
   const Settings settings = settings_of (self);
-  if (st->out_yuv || settings.camera_stages ())
-    return filter_camera (self, ctx, in, out, settings);
+  Variant v = plan (st, settings, in, out);
+  if (!prepare (self, ctx, v, in, out))
+    v = st->last;
+  st->last = v;
 
-  std::string options = st->format_options + " -D METHOD=" +
-      std::to_string (settings.method);
-
-  /* The cells variant stores 4-channel pixels as 32-bit words: output rows
-   * at 4-byte boundaries (always so in the element's own pool). */
-  const int out_offset = (int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0);
-  const int out_stride = GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0);
-  if (st->use_cells && (!st->out_words || ((out_offset | out_stride) & 3) == 0)) {
-    filter_cells (self, ctx, in, out, options + " -D CELLS=1");
+  if (v.kind == VARIANT_CAMERA)
+    return run_camera (self, ctx, in, out, settings, v.aligned);
+  if (v.kind == VARIANT_CELLS) {
+    run_cells (st, ctx, in, out);
     return GST_FLOW_OK;
   }
-
-  /* Pool buffers at common widths qualify for the aligned variant; padded
-   * GstVideoMeta layouts and odd widths take the general one. */
-  const int aligned = st->can_align && gstcl::rows_aligned_16 (in) &&
-      gstcl::rows_aligned_16 (out);
-  if (aligned)
-    options += " -D ALIGNED=1 -D PHASE_X=" + std::to_string (st->phase_x);
-  if (options != st->built_options[aligned]) {
-    static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
-    st->kernel[aligned] = cl::Kernel (gstcl::program (ctx, source, options), "debayer");
-    st->built_options[aligned] = options;
-    GST_DEBUG_OBJECT (self, "kernel variant%s", options.c_str ());
-  }
-
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  cl::Kernel &k = st->kernel[aligned];
+  cl::Kernel &k = st->kernels[VARIANT_BLOCKS][v.aligned].main;
   set_common_args (k, st, in, out);
   /* One work-item per 8x2 block of pixels, RGGB-aligned in the general
    * variant, 8-column-aligned in the aligned one (see debayer.cl). */
-  const int shift_x = aligned ? 0 : st->phase_x;
+  const int shift_x = v.aligned ? 0 : st->phase_x;
   gstcl::enqueue_2d (ctx, k, (width + shift_x + 7) / 8, (height + st->phase_y + 1) / 2);
   return GST_FLOW_OK;
 }
@@ -792,6 +847,7 @@ gst_cl_debayer_stop (GstBaseTransform * trans)
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     self->settings->started = false;
   }
+  self->state->build.cancel ();   /* waits for a build under way */
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
 
