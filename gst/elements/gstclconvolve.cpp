@@ -123,37 +123,20 @@ static gboolean
 gst_cl_convolve_start (GstBaseTransform * trans)
 {
   auto *self = GST_CL_CONVOLVE (trans);
-  clsettings::Refusal refused;
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    ConvolveSettings *s = self->settings;
-    if (!s->refusals.empty ())
-      refused = s->refusals.first ();
-    else if (!s->mismatch.property.empty ())
-      refused = s->mismatch;
-    else
-      s->started = true;
-  }
-  if (!refused.property.empty ()) {
-    clsettings::post_start_error (GST_ELEMENT (self), refused);
+  ConvolveSettings *s = self->settings;
+  if (!clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock, s->started,
+          s->refusals, &s->mismatch))
     return FALSE;
-  }
   self->state->warned_generation = 0;
-  if (GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class)->start (trans))
-    return TRUE;
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  self->settings->started = false;
-  return FALSE;
+  return clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class),
+      *self->settings_lock, s->started);
 }
 
 static gboolean
 gst_cl_convolve_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_CONVOLVE (trans);
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    self->settings->started = false;
-  }
+  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class)->stop (trans);
 }
 

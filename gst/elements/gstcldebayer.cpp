@@ -820,33 +820,17 @@ static gboolean
 gst_cl_debayer_start (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
-  clsettings::Refusal refused;
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    if (!self->settings->refusals.empty ())
-      refused = self->settings->refusals.first ();
-    else
-      self->settings->started = true;
-  }
-  if (!refused.property.empty ()) {
-    clsettings::post_start_error (GST_ELEMENT (self), refused);
-    return FALSE;
-  }
-  if (GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->start (trans))
-    return TRUE;
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  self->settings->started = false;
-  return FALSE;
+  return clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
+      self->settings->started, self->settings->refusals) &&
+      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class),
+      *self->settings_lock, self->settings->started);
 }
 
 static gboolean
 gst_cl_debayer_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    self->settings->started = false;
-  }
+  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
   self->state->build.cancel ();   /* waits for a build under way */
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }

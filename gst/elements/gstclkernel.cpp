@@ -376,46 +376,33 @@ static gboolean
 gst_clkernel_start (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
+  if (!clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
+          self->settings->started, self->settings->refusals))
+    return FALSE;
   std::string location;
-  clsettings::Refusal refused;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     location = self->settings->location;
-    if (!self->settings->refusals.empty ())
-      refused = self->settings->refusals.first ();
-  }
-  if (!refused.property.empty ()) {
-    clsettings::post_start_error (GST_ELEMENT (self), refused);
-    return FALSE;
   }
   /* Read again at start: the file may have been written since it was set. */
   GError *error = nullptr;
   if (!location.empty () && !load_location (self, location, &error)) {
+    clsettings::mark_stopped (*self->settings_lock, self->settings->started);
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
         ("Could not read the OpenCL code file \"%s\"", location.c_str ()),
         ("%s", error->message));
     g_error_free (error);
     return FALSE;
   }
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    self->settings->started = true;
-  }
-  if (GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans))
-    return TRUE;
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  self->settings->started = false;
-  return FALSE;
+  return clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class),
+      *self->settings_lock, self->settings->started);
 }
 
 static gboolean
 gst_clkernel_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    self->settings->started = false;
-  }
+  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
   /* A fresh start has no previous program to fall back on; a background
    * build is waited for (it posts from this element). */
   self->state->reset ();

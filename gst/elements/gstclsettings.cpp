@@ -99,4 +99,41 @@ post_start_error (GstElement * element, const Refusal & refusal)
           refusal.why.c_str ()), (nullptr));
 }
 
+bool
+mark_started (GstElement * element, std::mutex & lock, bool & started,
+    const Refusals & refusals, const Refusal * extra)
+{
+  Refusal refused;
+  {
+    std::lock_guard<std::mutex> guard (lock);
+    if (!refusals.empty ())
+      refused = refusals.first ();
+    else if (extra && !extra->property.empty ())
+      refused = *extra;
+    else
+      started = true;
+  }
+  if (refused.property.empty ())
+    return true;
+  post_start_error (element, refused);
+  return false;
+}
+
+gboolean
+chain_start (GstBaseTransform * trans, GstBaseTransformClass * parent, std::mutex & lock,
+    bool & started)
+{
+  if (!parent->start || parent->start (trans))
+    return TRUE;
+  mark_stopped (lock, started);
+  return FALSE;
+}
+
+void
+mark_stopped (std::mutex & lock, bool & started)
+{
+  std::lock_guard<std::mutex> guard (lock);
+  started = false;
+}
+
 }  // namespace clsettings

@@ -15,8 +15,10 @@
  */
 #pragma once
 
+#include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -55,5 +57,18 @@ void report (GstElement * element, bool running, const char *property,
 
 /* Posts the element error for a refused value at start. */
 void post_start_error (GstElement * element, const Refusal & refusal);
+
+/* Whether the element runs (its settings' `started`, under their `lock`),
+ * kept by its start and stop:
+ *   start: return clsettings::mark_started (...) && clsettings::chain_start (...);
+ *   stop:  clsettings::mark_stopped (...); then chain up.
+ * mark_started posts the start error of the first refusal (or of `extra`,
+ * one the element keeps itself) and returns false, else marks started. */
+bool mark_started (GstElement * element, std::mutex & lock, bool & started,
+    const Refusals & refusals, const Refusal * extra = nullptr);
+/* Chains up to `parent`'s start; marks not started again if that fails. */
+gboolean chain_start (GstBaseTransform * trans, GstBaseTransformClass * parent,
+    std::mutex & lock, bool & started);
+void mark_stopped (std::mutex & lock, bool & started);
 
 }  // namespace clsettings
