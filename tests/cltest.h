@@ -243,6 +243,23 @@ check_refused_at_start (const char *description, const char *property, const cha
   expect_start_error (pipeline, description, property, value);
 }
 
+/* Plays `pipeline` until EOS; an error message, or no EOS within a minute,
+ * fails the test naming `what`. Leaves the pipeline PLAYING. */
+inline void
+play_to_eos (GstElement * pipeline, const char *what)
+{
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE, "%s: does not play", what);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  fail_unless (msg != nullptr, "%s: no EOS within a minute", what);
+  const bool eos = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  fail_unless (eos, "%s: error before EOS", what);
+}
+
 /* Pushes `in` (taken) through the harness and pulls the output. When the
  * push started a background build (a property changed, so the element ran
  * the frame with its previous program), waits for the build and pushes the

@@ -420,12 +420,7 @@ GST_START_TEST (test_fixation_keeps_colour)
         c.first;
     GstElement *pipeline = gst_parse_launch (desc.c_str (), nullptr);
     fail_unless (pipeline != nullptr);
-    gst_element_set_state (pipeline, GST_STATE_PLAYING);
-    GstBus *bus = gst_element_get_bus (pipeline);
-    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "%s", desc.c_str ());
-    gst_message_unref (msg);
+    play_to_eos (pipeline, desc.c_str ());
     GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
     GstPad *pad = gst_element_get_static_pad (d, "src");
     GstCaps *caps = gst_pad_get_current_caps (pad);
@@ -434,7 +429,6 @@ GST_START_TEST (test_fixation_keeps_colour)
     gst_caps_unref (caps);
     gst_object_unref (pad);
     gst_object_unref (d);
-    gst_object_unref (bus);
     gst_element_set_state (pipeline, GST_STATE_NULL);
     gst_object_unref (pipeline);
   }

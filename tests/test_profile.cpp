@@ -22,13 +22,7 @@ run_sobel (GstClContext * context)
     gst_element_set_context (pipeline, c);
     gst_context_unref (c);
   }
-  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
-  GstBus *bus = gst_element_get_bus (pipeline);
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
-      (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-  gst_message_unref (msg);
-  gst_object_unref (bus);
+  cltest::play_to_eos (pipeline, "clsobel");
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
 }
