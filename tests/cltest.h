@@ -152,6 +152,19 @@ inline void use_tuning (const char *tuning)
   drop_shared_context ();
 }
 
+/* The suite's one test case, whose tests may force a kernel shape: each
+ * leaves the default (use_tuning (nullptr)) to the next. */
+inline void restore_tuning (void) { use_tuning (nullptr); }
+
+inline TCase *
+tuning_tcase (Suite * s)
+{
+  TCase *tc = tcase_create ("general");
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, nullptr, restore_tuning);
+  return tc;
+}
+
 /* True under the analysis tools (valgrind, Oclgrind: CLTEST_SMALL=1): the
  * tests keep their small and odd frames and leave out the large ones, which
  * add hours under a tool and nothing that the small ones do not cover. */

@@ -435,20 +435,11 @@ GST_START_TEST (test_fixation_keeps_colour)
 }
 GST_END_TEST
 
-/* A test that forced a kernel shape leaves the default to the next. */
-static void
-teardown (void)
-{
-  use_tuning (nullptr);
-}
-
 static Suite *
 camera_suite (void)
 {
   Suite *s = suite_create ("cldebayer-camera");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, teardown);
+  TCase *tc = tuning_tcase (s);
   tcase_add_test (tc, test_each_stage_alone);
   tcase_add_test (tc, test_every_format_8_12bit);
   tcase_add_test (tc, test_every_format_10_16bit);

@@ -675,20 +675,11 @@ GST_START_TEST (test_chain_stays_on_device)
 }
 GST_END_TEST
 
-/* A test that forced a kernel variant leaves the default to the next. */
-static void
-teardown (void)
-{
-  use_tuning (nullptr);
-}
-
 static Suite *
 debayer_suite (void)
 {
   Suite *s = suite_create ("cldebayer");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, teardown);
+  TCase *tc = tuning_tcase (s);
   tcase_add_test (tc, test_small_8bit);
   tcase_add_test (tc, test_small_10bit);
   tcase_add_test (tc, test_small_12bit);
