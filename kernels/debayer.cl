@@ -524,38 +524,27 @@ inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int widt
       (uint) (n.s0 + n.s1 + n.s2 + n.s3));
 }
 
-/* Stores `count` bytes of v at p (vector store when whole and aligned). */
-inline void store_bytes8 (__global uchar * p, uchar8 v, int count)
-{
-  if (count == 8) {
+/* store_bytesN: stores `count` bytes of v at p, in one word store when all N
+ * are there and the rows are ALIGNED. */
 #if ALIGNED
-    *(__global uint2 *) p = as_uint2 (v);
+#define WHOLE_STORE(N, word) *(__global word *) p = as_##word (v)
 #else
-    vstore8 (v, 0, p);
+#define WHOLE_STORE(N, word) vstore##N (v, 0, p)
 #endif
-  } else {
-    uchar a[8];
-    vstore8 (v, 0, a);
-    for (int i = 0; i < count; i++)
-      p[i] = a[i];
-  }
+#define STORE_BYTES(N, word) \
+inline void store_bytes##N (__global uchar * p, uchar##N v, int count) \
+{ \
+  if (count == N) { \
+    WHOLE_STORE (N, word); \
+  } else { \
+    uchar a[N]; \
+    vstore##N (v, 0, a); \
+    for (int i = 0; i < count; i++) \
+      p[i] = a[i]; \
+  } \
 }
-
-inline void store_bytes4 (__global uchar * p, uchar4 v, int count)
-{
-  if (count == 4) {
-#if ALIGNED
-    *(__global uint *) p = as_uint (v);
-#else
-    vstore4 (v, 0, p);
-#endif
-  } else {
-    uchar a[4];
-    vstore4 (v, 0, a);
-    for (int i = 0; i < count; i++)
-      p[i] = a[i];
-  }
-}
+STORE_BYTES (8, uint2)
+STORE_BYTES (4, uint)
 
 /* Adds v to the 64-bit counter t[0] (low word), t[1] (high word) with 32-bit
  * atomics (OpenCL 1.1 core): a carry out of the low word happens once for
