@@ -4,7 +4,8 @@
  * epilogue (the __kernel that calls the user's filter() once per pixel).
  * common.cl is prepended, so BORDER_* and border_index() are available.
  *
- * Build options (from the negotiated format; in and out formats are equal):
+ * The negotiated format (in and out formats are equal) comes as PX_*
+ * options (gstclpixel.hpp); the user's code sees it under these names:
  *   CLKERNEL_BPP        bytes per pixel: 1 (GRAY8), 3 or 4
  *   CLKERNEL_R, _G, _B  byte offsets of the colour channels in a pixel
  *   CLKERNEL_A          byte offset of the alpha or padding byte (CLKERNEL_BPP 4)
@@ -13,6 +14,13 @@
  *
  * The user sees RGBA, each channel in 0..1, whatever the buffer's format:
  * GRAY8 reads as (v, v, v, 1), formats without alpha read alpha as 1. */
+
+#define CLKERNEL_BPP PX_BPP
+#define CLKERNEL_R PX_R
+#define CLKERNEL_G PX_G
+#define CLKERNEL_B PX_B
+#define CLKERNEL_A (PX_FOURTH < 0 ? 0 : PX_FOURTH)
+#define CLKERNEL_HAS_ALPHA PX_ALPHA
 
 typedef struct {
   __global const uchar *data;   /* first byte of the frame */

@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Helpers shared by every kernel; prepended to each program's source.
- * Border modes (BORDER_* match GstClBorder): */
+ * Pixel layouts come as IN_* / OUT_* / PX_* options (gstclpixel.hpp); their
+ * *_YUV values: */
+#define YUV_NONE 0
+#define YUV_NV12 1   /* Y plane, then interleaved CbCr at half size */
+#define YUV_I420 2   /* Y, Cb, Cr planes, chroma at half size */
+#define YUV_YUY2 3   /* Y0 Cb Y1 Cr */
+#define YUV_UYVY 4   /* Cb Y0 Cr Y1 */
+
+/* Border modes (BORDER_* match GstClBorder): */
 #define BORDER_REPLICATE 0
 #define BORDER_REFLECT 1    /* reflect-101: dcb|abcd|cba */
 #define BORDER_CONSTANT 2   /* zero outside the image */

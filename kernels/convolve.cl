@@ -6,7 +6,8 @@
  *
  * Build options:
  *   N        kernel side, odd, 1..31 (a constant, so that loops unroll)
- *   LAYOUT   LAYOUT_GRAY | LAYOUT_RGB | LAYOUT_ALPHA_LAST | LAYOUT_ALPHA_FIRST
+ *   PX_*     the pixel's shape (gstclpixel.hpp; the channel order is in the
+ *            weights' lanes, so one program serves RGB and BGR, RGBA and BGRx)
  *   TILE_W TILE_H  work-group size of convolve_tiled
  *   SEP_TW SEP_TH  work-group size of convolve_separable(_int), SEP_S the
  *                  outputs per item of its column pass, SEP_PX per step of
@@ -23,6 +24,15 @@
 #define LAYOUT_RGB 1          /* 3 colour bytes */
 #define LAYOUT_ALPHA_LAST 2   /* 3 colour bytes, then alpha or x */
 #define LAYOUT_ALPHA_FIRST 3  /* alpha or x, then 3 colour bytes */
+#if PX_CH == 1
+#define LAYOUT LAYOUT_GRAY
+#elif PX_CH == 3
+#define LAYOUT LAYOUT_RGB
+#elif PX_FOURTH == 3
+#define LAYOUT LAYOUT_ALPHA_LAST
+#else
+#define LAYOUT LAYOUT_ALPHA_FIRST
+#endif
 
 #define R (N / 2)
 #define W_ROWS (N * N)

@@ -11,19 +11,19 @@
  * not depend on where an item falls.
  *
  * Build options:
- *   IN_BPP            bytes per input pixel: 1 (a luma plane), 3 or 4 (RGB)
- *   R_OFF G_OFF B_OFF byte offsets of the colour channels in a pixel
+ *   IN_*              the input's pixel layout (gstclpixel.hpp): IN_BPP 1 (a
+ *                     luma plane), 3 or 4 (RGB); IN_R IN_G IN_B the colours
  *   BORDER            BORDER_REPLICATE | BORDER_REFLECT | BORDER_CONSTANT
  *   OUTPUT            0 magnitude, 1 |dx|, 2 |dy|
  *   NORM              0 L2 sqrt(dx^2 + dy^2), 1 L1 |dx| + |dy|
- *   OUT_16            0: GRAY8 output, 1: GRAY16_LE output
+ *   OUT_SAMPLE        1: GRAY8 output, 2: GRAY16_LE output
  *   ALIGNED           1: input and output offsets and row strides are
  *                     multiples of 16 bytes, so whole-vector accesses are
  *                     aligned (128-bit loads and stores on GPUs)
  */
 #define PX 16
 
-#if OUT_16
+#if OUT_SAMPLE == 2
 #define OUT_MAX 65535.0f
 typedef ushort out_t;
 #define CONVERT_OUT convert_ushort_sat_rte
@@ -39,7 +39,7 @@ inline int luma_of (__global const uchar * p)
   return p[0];
 #else
   /* BT.601 weights in 8-bit fixed point, exactly as the CPU reference. */
-  return (77 * p[R_OFF] + 150 * p[G_OFF] + 29 * p[B_OFF] + 128) >> 8;
+  return (77 * p[IN_R] + 150 * p[IN_G] + 29 * p[IN_B] + 128) >> 8;
 #endif
 }
 
@@ -134,9 +134,9 @@ inline ushort16 luma16 (__global const uchar * row, int x)
 #define PICK(o) PICK3 (o)
 #endif
 #define PICK_EXPAND(o) PICK (o)
-  r = PICK_EXPAND (R_OFF);
-  g = PICK_EXPAND (G_OFF);
-  b = PICK_EXPAND (B_OFF);
+  r = PICK_EXPAND (IN_R);
+  g = PICK_EXPAND (IN_G);
+  b = PICK_EXPAND (IN_B);
   return ((ushort16) (77) * r + (ushort16) (150) * g + (ushort16) (29) * b + (ushort16) (128))
       >> (ushort16) (8);
 #endif
@@ -186,7 +186,7 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
     const float16 value = sqrt (convert_float16 (dxi * dxi + dyi * dyi));
 #endif
     const float16 scaled = (float16) (scale) * value;
-#if OUT_16
+#if OUT_SAMPLE == 2
     ushort16 r = convert_ushort16_sat_rte (scaled);
     if (threshold > 0.0f)
       r = convert_ushort16 (isgreaterequal (scaled, (float16) (threshold)) & (int16) (0xffff));
@@ -226,17 +226,17 @@ inline int pixel_luma (uint p)  /* a pixel's bytes, little-endian */
 #if IN_BPP == 1
   return (int) p;
 #else
-  return (77 * (int) ((p >> (8 * R_OFF)) & 0xff) + 150 * (int) ((p >> (8 * G_OFF)) & 0xff) +
-      29 * (int) ((p >> (8 * B_OFF)) & 0xff) + 128) >> 8;
+  return (77 * (int) ((p >> (8 * IN_R)) & 0xff) + 150 * (int) ((p >> (8 * IN_G)) & 0xff) +
+      29 * (int) ((p >> (8 * IN_B)) & 0xff) + 128) >> 8;
 #endif
 }
 
 #if IN_BPP == 3
-/* A 3-byte pixel's luma; the channel order as R_OFF, G_OFF, B_OFF say. */
+/* A 3-byte pixel's luma; the channel order as IN_R, IN_G, IN_B say. */
 inline int rgb_luma (uchar4 p)
 {
   const int c[3] = { p.s0, p.s1, p.s2 };
-  return (77 * c[R_OFF] + 150 * c[G_OFF] + 29 * c[B_OFF] + 128) >> 8;
+  return (77 * c[IN_R] + 150 * c[IN_G] + 29 * c[IN_B] + 128) >> 8;
 }
 #endif
 
@@ -295,7 +295,7 @@ __kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_str
   const float4 value = sqrt (convert_float4 (dx * dx + dy * dy));
 #endif
   const float4 scaled = (float4) (scale) * value;
-#if OUT_16
+#if OUT_SAMPLE == 2
   ushort4 r = convert_ushort4_sat_rte (scaled);
   if (threshold > 0.0f)
     r = convert_ushort4 (isgreaterequal (scaled, (float4) (threshold)) & (int4) (0xffff));

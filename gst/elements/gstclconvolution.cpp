@@ -30,8 +30,6 @@ constexpr int kInt3Rows = 3, kInt3GroupW = 16, kInt3GroupH = 8;
 /* The CPU variant's integer path: the sides it takes and the rows per
  * work-item of its inner kernel. */
 constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 128;  /* FX_STRIP */
-/* Bytes per pixel of each Engine layout. */
-constexpr int kBpp[] = {1, 3, 4, 4};
 
 bool
 values_from_array (const GValue * array, std::vector<double> *out, std::string *why)
@@ -282,22 +280,17 @@ void
 Engine::set_format (const GstVideoInfo * info)
 {
   weights_generation_ = 0;
-  if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8) {
-    layout_ = GRAY;
-  } else if (GST_VIDEO_INFO_IS_RGB (info) && GST_VIDEO_INFO_N_PLANES (info) == 1 &&
-      GST_VIDEO_INFO_COMP_DEPTH (info, 0) == 8 &&
-      (GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 3 ||
-          GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 4)) {
-    int first = 3;
-    for (int c = 0; c < 3; c++)
-      first = std::min (first, (int) GST_VIDEO_INFO_COMP_POFFSET (info, c));
-    layout_ = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) == 3 ? RGB :
-        first == 1 ? ALPHA_FIRST : ALPHA_LAST;
-    for (int c = 0; c < 3; c++)
-      lane_channel_[GST_VIDEO_INFO_COMP_POFFSET (info, c) - first] = c;
-  } else {
+  const gstcl::PixelLayout px = gstcl::pixel_layout (info);
+  if (px.sample_bytes != 1 || px.yuv != gstcl::YUV_NONE)
     throw std::runtime_error (std::string ("unsupported format ") +
-        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
+        gst_video_format_to_string (px.format));
+  px_ = px;
+  /* Colour lanes are in memory order, the alpha or padding sample left out. */
+  const int first = px.fourth == 0 ? 1 : 0;
+  if (!px.grey ()) {
+    lane_channel_[px.r - first] = 0;
+    lane_channel_[px.g - first] = 1;
+    lane_channel_[px.b - first] = 2;
   }
   built_n_ = 0;
   building_.cancel ();   /* for the old format */
@@ -335,7 +328,7 @@ Engine::set_weights (const Weights & weights)
 bool
 Engine::all_separable () const
 {
-  if (layout_ == GRAY)
+  if (px_.grey ())
     return weights_.channel[Weights::kGray].separable;
   return weights_.channel[0].separable && weights_.channel[1].separable &&
       weights_.channel[2].separable;
@@ -354,7 +347,7 @@ Engine::uses_one_pass () const
     return false;
   /* At 3x3 GRAY8 the 16-pixel direct kernel is a little faster (H200, 4K:
    * 19 against 21 us); for 4-byte pixels the one pass is (34 against 49). */
-  if (weights_.n == 3 && kBpp[layout_] != 4)
+  if (weights_.n == 3 && px_.pixel_bytes () != 4)
     return false;
   return all_separable ();
 }
@@ -364,10 +357,10 @@ Engine::uses_one_pass () const
 const ChannelWeights *
 Engine::shared_integer_factors () const
 {
-  const ChannelWeights &first = weights_.channel[layout_ == GRAY ? Weights::kGray : 0];
+  const ChannelWeights &first = weights_.channel[px_.grey () ? Weights::kGray : 0];
   if (first.fixed_row.empty ())
     return nullptr;
-  for (int c = 1; c < 3 && layout_ != GRAY; c++)
+  for (int c = 1; c < 3 && !px_.grey (); c++)
     if (weights_.channel[c].fixed_row != first.fixed_row ||
         weights_.channel[c].fixed_col != first.fixed_col ||
         weights_.channel[c].fixed_scale != first.fixed_scale)
@@ -378,7 +371,7 @@ Engine::shared_integer_factors () const
 bool
 Engine::uses_3x3_int () const
 {
-  if (cpu_variant_ || weights_.n != 3 || kBpp[layout_] != 4)
+  if (cpu_variant_ || weights_.n != 3 || px_.pixel_bytes () != 4)
     return false;
   /* Both passes in 16-bit lanes of unsigned words. */
   const ChannelWeights *c = shared_integer_factors ();
@@ -405,7 +398,7 @@ Engine::uses_fixed () const
 bool
 Engine::uses_one_pass_int () const
 {
-  if (!uses_one_pass () || kBpp[layout_] != 4)
+  if (!uses_one_pass () || px_.pixel_bytes () != 4)
     return false;
   /* Two bytes per 32-bit word: the row factors must not go negative. */
   const ChannelWeights *c = shared_integer_factors ();
@@ -431,8 +424,8 @@ build_name (int n)
 std::string
 Engine::options_for (int n) const
 {
-  return " -D N=" + std::to_string (n) + " -D LAYOUT=" +
-      std::to_string (layout_) + " -D TILE_W=" + std::to_string (kTileW) +
+  return " -D N=" + std::to_string (n) + px_.shape_options ("PX") +
+      " -D TILE_W=" + std::to_string (kTileW) +
       " -D TILE_H=" + std::to_string (kTileH) + " -D SEP_TW=" + std::to_string (kSepW) +
       " -D SEP_TH=" + std::to_string (kSepH) + " -D SEP_S=" + std::to_string (kSepRows) +
       " -D SEP_PX=" + std::to_string (kSepStep);
@@ -452,15 +445,15 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
 {
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
-  fast3x3_aligned_ = n == 3 && layout_ != RGB ?
+  fast3x3_aligned_ = n == 3 && px_.channels != 3 ?
       cl::Kernel (program, "convolve_3x3_aligned") : cl::Kernel ();
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
   one_pass_ = cl::Kernel (program, "convolve_separable");
-  one_pass_int_ = kBpp[layout_] == 4 ? cl::Kernel (program, "convolve_separable_int") :
+  one_pass_int_ = px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_separable_int") :
       cl::Kernel ();
-  int3x3_ = n == 3 && kBpp[layout_] == 4 ? cl::Kernel (program, "convolve_3x3_int") :
+  int3x3_ = n == 3 && px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_3x3_int") :
       cl::Kernel ();
   /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
    * work-items rather than the GPU kernels' per-pixel float4 work. */
@@ -501,10 +494,10 @@ void
 Engine::upload (GstClContext * ctx)
 {
   const int n = weights_.n;
-  const int lanes = layout_ == GRAY ? 1 : 4;
+  const int lanes = px_.grey () ? 1 : 4;
   std::vector<float> host ((size_t) (n * n + 2 * n) * lanes, 0.0f);
-  for (int lane = 0; lane < (layout_ == GRAY ? 1 : 3); lane++) {
-    const ChannelWeights &c = weights_.channel[layout_ == GRAY ? Weights::kGray :
+  for (int lane = 0; lane < (px_.grey () ? 1 : 3); lane++) {
+    const ChannelWeights &c = weights_.channel[px_.grey () ? Weights::kGray :
         lane_channel_[lane]];
     for (int i = 0; i < n * n; i++)
       host[(size_t) i * lanes + lane] = c.taps[i];
@@ -534,7 +527,8 @@ Engine::log_path (const char *path)
 {
   if (path == logged_path_ && weights_.n == logged_n_)
     return;
-  GST_DEBUG ("%dx%d kernel, layout %d: %s path", weights_.n, weights_.n, layout_, path);
+  GST_DEBUG ("%dx%d kernel, %s: %s path", weights_.n, weights_.n,
+      gst_video_format_to_string (px_.format), path);
   logged_path_ = path;
   logged_n_ = weights_.n;
 }
@@ -560,7 +554,7 @@ Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame *
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   gstcl::set_args (fixed_, set_integer_args (fixed_, in, out, border),
       (cl_int) fixed_symmetric_);
-  gstcl::enqueue_2d (ctx, fixed_, (width * kBpp[layout_] + 15) / 16,
+  gstcl::enqueue_2d (ctx, fixed_, (width * px_.pixel_bytes () + 15) / 16,
       (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
 }
 
@@ -593,7 +587,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     build (ctx);
   if (weights_dirty_)
     upload (ctx);
-  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * kBpp[layout_] >= 16) {
+  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * px_.pixel_bytes () >= 16) {
     run_fixed (ctx, in, out, border);
     return;
   }
@@ -606,16 +600,16 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   /* Per colour lane; lane 3 of 4-byte formats is copied, not computed. */
   cl_float4 scale = {{1.0f, 1.0f, 1.0f, 0.0f}};
   cl_float4 bias = {{weights_.bias, weights_.bias, weights_.bias, 0.0f}};
-  if (layout_ == GRAY)
+  if (px_.grey ())
     scale.s[0] = weights_.channel[Weights::kGray].scale;
   else
     for (int lane = 0; lane < 3; lane++)
       scale.s[lane] = weights_.channel[lane_channel_[lane]].scale;
-  const size_t acc_size = layout_ == GRAY ? sizeof (cl_float) : sizeof (cl_float4);
+  const size_t acc_size = px_.grey () ? sizeof (cl_float) : sizeof (cl_float4);
 
   /* Sets scale, bias and border from argument `i` on; returns the next. */
   auto set_tail = [&] (cl::Kernel & k, cl_uint i) {
-    return layout_ == GRAY ? gstcl::set_args (k, i, scale.s[0], bias.s[0], (cl_int) border) :
+    return px_.grey () ? gstcl::set_args (k, i, scale.s[0], bias.s[0], (cl_int) border) :
         gstcl::set_args (k, i, scale, bias, (cl_int) border);
   };
 
@@ -661,14 +655,14 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   const bool fast3x3 = weights_.n == 3;
   /* Whole 16-byte segments of every row lie at 16-byte boundaries (buffers
    * themselves are aligned far more than that). */
-  const bool aligned = fast3x3 && layout_ != RGB && gstcl::rows_aligned_16 (in) &&
+  const bool aligned = fast3x3 && px_.channels != 3 && gstcl::rows_aligned_16 (in) &&
       gstcl::rows_aligned_16 (out);
   const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
   log_path (aligned ? "3x3 aligned" : fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
   cl::Kernel &k = aligned ? fast3x3_aligned_ : fast3x3 ? fast3x3_ : tiled ? tiled_ :
       direct_;
   set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), weights_buffer_));
-  const int segment = 16 / kBpp[layout_];  /* pixels per aligned work-item */
+  const int segment = 16 / px_.pixel_bytes ();  /* pixels per aligned work-item */
   if (aligned)
     gstcl::enqueue_2d (ctx, k, (width + segment - 1) / segment, height);
   else if (fast3x3)

@@ -7,6 +7,7 @@
 
 #include <gst/opencl/gstclfilter.h>
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclpixel.hpp>
 
 #include <array>
 #include <string>
@@ -107,7 +108,6 @@ public:
   bool uses_fixed () const;
 
 private:
-  enum Layout { GRAY = 0, RGB = 1, ALPHA_LAST = 2, ALPHA_FIRST = 3 };
   void build (GstClContext * ctx);
   std::string options_for (int n) const;
   void use_program (GstClContext * ctx, const cl::Program & program, int n);
@@ -121,7 +121,7 @@ private:
   void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);
 
-  Layout layout_ = GRAY;
+  gstcl::PixelLayout px_ = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8);
   std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
   Weights weights_;
   bool weights_dirty_ = true;

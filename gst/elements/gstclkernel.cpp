@@ -80,6 +80,7 @@
 
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclframe.hpp>
+#include <gst/opencl/gstclpixel.hpp>
 
 #include <mutex>
 #include <string>
@@ -196,25 +197,6 @@ program_text (const UserProgram &p)
       "\n#line 1 \"clkernel.cl\"\n" + b.prelude +
       "\n#line 1 \"" + line_name (p.name) + "\"\n" + p.source +
       "\n#line " + std::to_string (b.epilogue_line) + " \"clkernel.cl\"\n" + b.epilogue;
-}
-
-static std::string
-format_options (const GstVideoInfo * info)
-{
-  if (GST_VIDEO_INFO_IS_GRAY (info))
-    return "-D CLKERNEL_BPP=1 -D CLKERNEL_R=0 -D CLKERNEL_G=0 -D CLKERNEL_B=0 "
-        "-D CLKERNEL_A=0 -D CLKERNEL_HAS_ALPHA=0";
-  const int bpp = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
-  const int r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R);
-  const int g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G);
-  const int b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B);
-  /* The fourth byte, alpha or padding, is the one no colour uses. */
-  const int a = bpp == 4 ? 6 - r - g - b : 0;
-  return "-D CLKERNEL_BPP=" + std::to_string (bpp) +
-      " -D CLKERNEL_R=" + std::to_string (r) + " -D CLKERNEL_G=" + std::to_string (g) +
-      " -D CLKERNEL_B=" + std::to_string (b) + " -D CLKERNEL_A=" + std::to_string (a) +
-      " -D CLKERNEL_HAS_ALPHA=" +
-      (GST_VIDEO_INFO_HAS_ALPHA (info) ? "1" : "0");
 }
 
 static std::string
@@ -335,7 +317,7 @@ gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo *)
 {
   auto *self = GST_CLKERNEL (filter);
-  self->state->format_options = format_options (in_info);
+  self->state->format_options = gstcl::pixel_layout (in_info).options ("PX");
   update_kernel (self, ctx, true);
 }
 

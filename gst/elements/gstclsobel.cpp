@@ -22,6 +22,7 @@
 
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclframe.hpp>
+#include <gst/opencl/gstclpixel.hpp>
 
 #include <mutex>
 #include <string>
@@ -141,7 +142,7 @@ prepare_luma_plane (GstClContext * ctx, SobelState * st, const std::string & rgb
       (size_t) GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) * height);
   static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
   const std::string options = rgb_options +
-      " -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=0";  /* unused by luma_plane */
+      gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).shape_options ("OUT") + " -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=0";  /* unused by luma_plane */
   st->luma = cl::Kernel (gstcl::program (ctx, source, options), "luma_plane");
 }
 
@@ -151,22 +152,18 @@ gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
 {
   auto *self = GST_CL_SOBEL (filter);
   SobelState *st = self->state;
-  std::string in_opts = " -D IN_BPP=1";  /* GRAY8, or the Y plane of I420 / NV12 */
+  /* GRAY8, I420 and NV12 are read as a grey plane (the luma). */
+  std::string in_opts = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).options ("IN");
   st->luma = cl::Kernel ();
   st->luma_buffer = cl::Buffer ();
   if (GST_VIDEO_INFO_IS_RGB (in_info)) {
-    const std::string rgb_opts = " -D IN_BPP=" +
-        std::to_string (GST_VIDEO_INFO_COMP_PSTRIDE (in_info, 0)) +
-        " -D R_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_R)) +
-        " -D G_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_G)) +
-        " -D B_OFF=" + std::to_string (GST_VIDEO_INFO_COMP_POFFSET (in_info, GST_VIDEO_COMP_B));
+    const std::string rgb_opts = gstcl::pixel_layout (in_info).options ("IN");
     if (gstcl::tuned_for_gpu (ctx))
       in_opts = rgb_opts;
     else
       prepare_luma_plane (ctx, st, rgb_opts, in_info);
   }
-  st->format_options = in_opts + (GST_VIDEO_INFO_FORMAT (out_info) ==
-      GST_VIDEO_FORMAT_GRAY16_LE ? " -D OUT_16=1" : " -D OUT_16=0");
+  st->format_options = in_opts + gstcl::pixel_layout (out_info).shape_options ("OUT");
   st->built_options.clear ();
   st->kernel = cl::Kernel ();
 }
