@@ -16,9 +16,8 @@
 namespace clconv {
 
 /* Formats both elements accept; the output has the input's format. */
-#define GST_CL_CONVOLUTION_CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, " \
-    "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR }, width = (int) [ 1, max ], " \
-    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define GST_CL_CONVOLUTION_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
+    "BGRx, ARGB, ABGR, xRGB, xBGR")
 
 constexpr int kMaxSide = 31;
 

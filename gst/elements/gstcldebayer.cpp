@@ -228,20 +228,15 @@ enum {
   PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS,
 };
 
-#define PATTERNS "bggr, gbrg, grbg, rggb"
-#define DEEP_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
-#define SIZE_AND_RATE ", width = (int) [ 2, max ], height = (int) [ 2, max ], " \
-    "framerate = (fraction) [ 0, max ]"
-#define DEEP_FORMATS DEEP_PATTERNS ("10le") ", " DEEP_PATTERNS ("12le") ", " \
-    DEEP_PATTERNS ("14le") ", " DEEP_PATTERNS ("16le")
-#define SINK_CAPS "video/x-bayer, format = (string) { " PATTERNS ", " DEEP_FORMATS " }" \
-    SIZE_AND_RATE
+#define SINK_CAPS "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " \
+    GST_CL_SIZE_AND_RATE (2)
 /* In the order fixation prefers them: colour first, GRAY8 last. */
 #define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR"
 #define YUV_FORMATS "NV12, I420"
 #define SHALLOW_FORMATS RGB8_FORMATS ", " YUV_FORMATS ", GRAY8"
 #define DEEP_OUT_FORMATS RGB8_FORMATS ", RGBA64_LE, " YUV_FORMATS ", GRAY8"
-#define SRC_CAPS "video/x-raw, format = (string) { " DEEP_OUT_FORMATS " }" SIZE_AND_RATE
+#define SRC_CAPS "video/x-raw, format = (string) { " DEEP_OUT_FORMATS " }, " \
+    GST_CL_SIZE_AND_RATE (2)
 
 static Settings
 settings_of (GstClDebayer * self)
@@ -332,7 +327,7 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
         shallow = deep = true;
       if (shallow || deep)
         out = gst_caps_merge_structure (out, convert_structure (s, "video/x-bayer",
-                shallow ? PATTERNS ", " DEEP_FORMATS : DEEP_FORMATS));
+                shallow ? GST_CL_BAYER_FORMATS : GST_CL_DEEP_BAYER_FORMATS));
     }
   }
   return out;

@@ -32,14 +32,6 @@ struct _GstClDownload {
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (cldownload, "cldownload", GST_RANK_NONE, GST_TYPE_CL_DOWNLOAD)
 
-/* Any raw video; Bayer in the formats gst_cl_video_info_from_caps()
- * knows (8-bit, and 10- to 16-bit little-endian). */
-#define BAYER_PATTERNS(depth) "bggr" depth ", gbrg" depth ", grbg" depth ", rggb" depth
-#define ANY_VIDEO_CAPS "video/x-raw, width = (int) [ 1, max ], height = (int) [ 1, max ]; " \
-    "video/x-bayer, format = (string) { " BAYER_PATTERNS ("") ", " BAYER_PATTERNS ("10le") \
-    ", " BAYER_PATTERNS ("12le") ", " BAYER_PATTERNS ("14le") ", " BAYER_PATTERNS ("16le") \
-    " }, width = (int) [ 1, max ], height = (int) [ 1, max ]"
-
 static GstCaps *
 gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
@@ -157,14 +149,8 @@ gst_cl_download_class_init (GstClDownloadClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  GstCaps *sink = gst_cl_caps_with_features (ANY_VIDEO_CAPS, TRUE, TRUE);
-  GstCaps *src = gst_cl_caps_with_features (ANY_VIDEO_CAPS, FALSE, TRUE);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
-  gst_caps_unref (sink);
-  gst_caps_unref (src);
+  gst_cl_base_transform_class_add_pad_templates (GST_CL_BASE_TRANSFORM_CLASS (klass),
+      GST_CL_ANY_VIDEO_CAPS, TRUE, TRUE, GST_CL_ANY_VIDEO_CAPS, FALSE, TRUE);
   gst_element_class_set_static_metadata (element_class, "OpenCL downloader",
       "Filter/Video/Hardware", "Makes OpenCL frames readable in system memory",
       "gst-opencl developers");

@@ -146,9 +146,8 @@ GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKER
 
 enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS };
 
-#define CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
-    "BGRx, ARGB, ABGR, xRGB, xBGR }, width = (int) [ 1, max ], " \
-    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+    "xRGB, xBGR")
 
 #define USER_CODE_MARKER "//@CLKERNEL_USER_CODE@"
 

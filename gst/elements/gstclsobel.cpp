@@ -97,11 +97,9 @@ GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE, GST_TYPE_CL_SOBE
 
 enum { PROP_0, PROP_OUTPUT, PROP_NORM, PROP_SCALE, PROP_THRESHOLD, PROP_BORDER };
 
-#define SINK_CAPS "video/x-raw, format = (string) { GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
-    "BGRx, ARGB, ABGR, xRGB, xBGR, I420, NV12 }, width = (int) [ 1, max ], " \
-    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
-#define SRC_CAPS "video/x-raw, format = (string) { GRAY8, GRAY16_LE }, " \
-    "width = (int) [ 1, max ], height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define SINK_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, " \
+    "ABGR, xRGB, xBGR, I420, NV12")
+#define SRC_CAPS GST_CL_RAW_CAPS ("GRAY8, GRAY16_LE")
 
 static SobelSettings
 settings_of (GstClSobel * self)

@@ -31,14 +31,6 @@ struct _GstClUpload {
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UPLOAD)
 
-/* Any raw video; Bayer in the formats gst_cl_video_info_from_caps()
- * knows (8-bit, and 10- to 16-bit little-endian). */
-#define BAYER_PATTERNS(depth) "bggr" depth ", gbrg" depth ", grbg" depth ", rggb" depth
-#define ANY_VIDEO_CAPS "video/x-raw, width = (int) [ 1, max ], height = (int) [ 1, max ]; " \
-    "video/x-bayer, format = (string) { " BAYER_PATTERNS ("") ", " BAYER_PATTERNS ("10le") \
-    ", " BAYER_PATTERNS ("12le") ", " BAYER_PATTERNS ("14le") ", " BAYER_PATTERNS ("16le") \
-    " }, width = (int) [ 1, max ], height = (int) [ 1, max ]"
-
 static GstCaps *
 gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
@@ -59,16 +51,6 @@ gst_cl_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
         ("%" GST_PTR_FORMAT, incaps));
     return FALSE;
   }
-  return TRUE;
-}
-
-static gboolean
-gst_cl_upload_get_unit_size (GstBaseTransform *, GstCaps * caps, gsize * size)
-{
-  GstVideoInfo info;
-  if (!gst_cl_video_info_from_caps (&info, caps))
-    return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
   return TRUE;
 }
 
@@ -155,14 +137,8 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
-  GstCaps *sink = gst_cl_caps_with_features (ANY_VIDEO_CAPS, TRUE, TRUE);
-  GstCaps *src = gst_cl_caps_with_features (ANY_VIDEO_CAPS, TRUE, FALSE);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
-  gst_caps_unref (sink);
-  gst_caps_unref (src);
+  gst_cl_base_transform_class_add_pad_templates (GST_CL_BASE_TRANSFORM_CLASS (klass),
+      GST_CL_ANY_VIDEO_CAPS, TRUE, TRUE, GST_CL_ANY_VIDEO_CAPS, TRUE, FALSE);
   gst_element_class_set_static_metadata (element_class, "OpenCL uploader",
       "Filter/Video/Hardware", "Moves raw video and Bayer frames into OpenCL memory",
       "gst-opencl developers");
@@ -170,7 +146,6 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_upload_transform_caps;
   trans_class->set_caps = gst_cl_upload_set_caps;
-  trans_class->get_unit_size = gst_cl_upload_get_unit_size;
   trans_class->prepare_output_buffer = gst_cl_upload_prepare_output_buffer;
   trans_class->transform = gst_cl_upload_transform;
   GST_DEBUG_CATEGORY_INIT (gst_cl_upload_debug, "clupload", 0, "OpenCL upload");

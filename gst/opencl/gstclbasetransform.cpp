@@ -263,6 +263,17 @@ gst_cl_base_transform_finalize (GObject * object)
   G_OBJECT_CLASS (gst_cl_base_transform_parent_class)->finalize (object);
 }
 
+/* A frame's size, Bayer included. */
+static gboolean
+gst_cl_base_transform_get_unit_size (GstBaseTransform *, GstCaps * caps, gsize * size)
+{
+  GstVideoInfo info;
+  if (!gst_cl_video_info_from_caps (&info, caps))
+    return FALSE;
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
 static void
 gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
 {
@@ -294,6 +305,7 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
   trans_class->propose_allocation = gst_cl_base_transform_propose_allocation;
   trans_class->decide_allocation = gst_cl_base_transform_decide_allocation;
   trans_class->prepare_output_buffer = gst_cl_base_transform_prepare_output_buffer;
+  trans_class->get_unit_size = gst_cl_base_transform_get_unit_size;
   gst_cl_debug_init ();
   gst_type_mark_as_plugin_api (GST_TYPE_CL_BASE_TRANSFORM, (GstPluginAPIFlags) 0);
 }
@@ -348,4 +360,20 @@ gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,
   GstCaps *out = gst_cl_caps_in_memories (plain, cl_memory, system_memory, TRUE);
   gst_caps_unref (plain);
   return out;
+}
+
+void
+gst_cl_base_transform_class_add_pad_templates (GstClBaseTransformClass * klass,
+    const gchar * sink_caps, gboolean sink_cl, gboolean sink_system,
+    const gchar * src_caps, gboolean src_cl, gboolean src_system)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCaps *sink = gst_cl_caps_with_features (sink_caps, sink_cl, sink_system);
+  GstCaps *src = gst_cl_caps_with_features (src_caps, src_cl, src_system);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
+  gst_caps_unref (sink);
+  gst_caps_unref (src);
 }

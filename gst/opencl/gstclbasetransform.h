@@ -8,6 +8,7 @@
 #pragma once
 
 #include <gst/opencl/gstclcontext.h>
+#include <gst/opencl/gstclvideo.h>
 #include <gst/base/gstbasetransform.h>
 
 G_BEGIN_DECLS
@@ -49,5 +50,11 @@ GST_CL_API GstCaps *gst_cl_caps_apply_filter (GstCaps * result, GstCaps * filter
  * the same caps in system memory, each when asked for. */
 GST_CL_API GstCaps *gst_cl_caps_with_features (const gchar * caps_str, gboolean cl_memory,
     gboolean system_memory);
+
+/* Adds the "sink" and "src" pad templates (always pads): each caps string in
+ * OpenCL memory and/or in system memory, as gst_cl_caps_with_features(). */
+GST_CL_API void gst_cl_base_transform_class_add_pad_templates (GstClBaseTransformClass * klass,
+    const gchar * sink_caps, gboolean sink_cl, gboolean sink_system,
+    const gchar * src_caps, gboolean src_cl, gboolean src_system);
 
 G_END_DECLS

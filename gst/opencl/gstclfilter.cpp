@@ -165,16 +165,6 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   return ok;
 }
 
-static gboolean
-gst_cl_filter_get_unit_size (GstBaseTransform *, GstCaps * caps, gsize * size)
-{
-  GstVideoInfo info;
-  if (!gst_cl_video_info_from_caps (&info, caps))
-    return FALSE;
-  *size = GST_VIDEO_INFO_SIZE (&info);
-  return TRUE;
-}
-
 /* The input as one GstClMemory of our context: the buffer's own, or a device
  * copy of system memory. Returns NULL (error posted) on failure. */
 static GstMemory *
@@ -316,7 +306,6 @@ gst_cl_filter_class_init (GstClFilterClass * klass)
   trans_class->transform_caps = gst_cl_filter_transform_caps;
   trans_class->fixate_caps = gst_cl_filter_fixate_caps;
   trans_class->set_caps = gst_cl_filter_set_caps;
-  trans_class->get_unit_size = gst_cl_filter_get_unit_size;
   trans_class->transform = gst_cl_filter_transform;
   trans_class->stop = gst_cl_filter_stop;
   gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, (GstPluginAPIFlags) 0);
@@ -331,13 +320,6 @@ void
 gst_cl_filter_class_add_pad_templates (GstClFilterClass * klass, const gchar * sink_caps,
     const gchar * src_caps)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCaps *sink = gst_cl_caps_with_features (sink_caps, TRUE, TRUE);
-  GstCaps *src = gst_cl_caps_with_features (src_caps, TRUE, TRUE);
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, sink));
-  gst_element_class_add_pad_template (element_class,
-      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, src));
-  gst_caps_unref (sink);
-  gst_caps_unref (src);
+  gst_cl_base_transform_class_add_pad_templates (GST_CL_BASE_TRANSFORM_CLASS (klass),
+      sink_caps, TRUE, TRUE, src_caps, TRUE, TRUE);
 }

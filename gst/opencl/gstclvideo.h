@@ -7,6 +7,26 @@
 
 G_BEGIN_DECLS
 
+/* Pad template caps, so that every element states sizes, rates and Bayer
+ * formats the same way. `min` is the smallest width and height. */
+#define GST_CL_SIZE_RANGE(min) "width = (int) [ " #min ", max ], " \
+    "height = (int) [ " #min ", max ]"
+#define GST_CL_SIZE_AND_RATE(min) GST_CL_SIZE_RANGE (min) ", framerate = (fraction) [ 0, max ]"
+/* video/x-raw in the formats listed ("GRAY8, RGB"), any size and rate. */
+#define GST_CL_RAW_CAPS(formats) \
+    "video/x-raw, format = (string) { " formats " }, " GST_CL_SIZE_AND_RATE (1)
+#define GST_CL_BAYER_PATTERNS(bits) "bggr" bits ", gbrg" bits ", grbg" bits ", rggb" bits
+/* 10- to 16-bit little-endian Bayer, then with the 8-bit formats: what
+ * gst_cl_video_info_from_caps() knows. */
+#define GST_CL_DEEP_BAYER_FORMATS GST_CL_BAYER_PATTERNS ("10le") ", " \
+    GST_CL_BAYER_PATTERNS ("12le") ", " GST_CL_BAYER_PATTERNS ("14le") ", " \
+    GST_CL_BAYER_PATTERNS ("16le")
+#define GST_CL_BAYER_FORMATS GST_CL_BAYER_PATTERNS ("") ", " GST_CL_DEEP_BAYER_FORMATS
+/* Any raw video and any of those Bayer formats, any size (the transfer
+ * elements). */
+#define GST_CL_ANY_VIDEO_CAPS "video/x-raw, " GST_CL_SIZE_RANGE (1) "; " \
+    "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " GST_CL_SIZE_RANGE (1)
+
 /* Like gst_video_info_from_caps(), and also for video/x-bayer: the layout is
  * that of GRAY8 (8-bit Bayer) or GRAY16_LE (10..16-bit little-endian Bayer),
  * rows rounded up to 4 bytes, which is what bayer2rgb and videotestsrc use. */
