@@ -83,11 +83,79 @@ inline GstVideoInfo video_info (const char *format, int w, int h)
   return info;
 }
 
-inline std::string caps_string (const char *format, int w, int h, bool cl_memory = false)
+inline bool is_bayer (const std::string & format)
 {
-  return std::string ("video/x-raw") + (cl_memory ? "(memory:OpenCLMemory)" : "") +
+  for (const char *pattern : {"bggr", "gbrg", "grbg", "rggb"})
+    if (format.compare (0, 4, pattern) == 0)
+      return true;
+  return false;
+}
+
+/* Caps of a frame in `format`: a raw video format, or a Bayer one ("rggb",
+ * "bggr12le"). */
+inline std::string caps_string (const std::string & format, int w, int h,
+    bool cl_memory = false)
+{
+  return std::string (is_bayer (format) ? "video/x-bayer" : "video/x-raw") +
+      (cl_memory ? "(memory:OpenCLMemory)" : "") +
       ",format=" + format + ",width=" + std::to_string (w) + ",height=" +
       std::to_string (h) + ",framerate=30/1";
+}
+
+/* ------------------------------------------------------- the plugin's elements */
+
+/* Every element of the plugin, from the registry, sorted. The generic suites
+ * (state changes, nothing lost, flushing seeks, one error per mistake, short
+ * buffers, no device) take their elements from here, so a new element is in
+ * them as soon as it is registered. */
+inline std::vector<std::string> plugin_elements ()
+{
+  std::vector<std::string> names;
+  GList *features = gst_registry_get_feature_list_by_plugin (gst_registry_get (), "opencl");
+  for (GList *l = features; l; l = l->next)
+    if (GST_IS_ELEMENT_FACTORY (l->data))
+      names.push_back (GST_OBJECT_NAME (l->data));
+  gst_plugin_feature_list_free (features);
+  fail_if (names.empty (), "the opencl plugin has no elements (GST_PLUGIN_PATH?)");
+  std::sort (names.begin (), names.end ());
+  return names;
+}
+
+/* Input formats an element takes, from its sink pad template: the first and
+ * the last format of each media type (video/x-raw, video/x-bayer), "RGBA"
+ * for a type whose template lists none. The first is the one a generic
+ * suite uses when it needs one. */
+inline std::vector<std::string> template_formats (const std::string & factory_name)
+{
+  GstElementFactory *factory = gst_element_factory_find (factory_name.c_str ());
+  fail_unless (factory != nullptr, "no element %s", factory_name.c_str ());
+  std::vector<std::string> formats;
+  auto add = [&formats] (const std::string & f) {
+    if (std::find (formats.begin (), formats.end (), f) == formats.end ())
+      formats.push_back (f);
+  };
+  for (const GList *l = gst_element_factory_get_static_pad_templates (factory); l; l = l->next) {
+    auto *templ = static_cast<GstStaticPadTemplate *> (l->data);
+    if (templ->direction != GST_PAD_SINK)
+      continue;
+    GstCaps *caps = gst_static_caps_get (&templ->static_caps);
+    for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+      const GValue *list = gst_structure_get_value (gst_caps_get_structure (caps, i), "format");
+      if (!list)
+        add ("RGBA");
+      else if (G_VALUE_HOLDS_STRING (list))
+        add (g_value_get_string (list));
+      else if (GST_VALUE_HOLDS_LIST (list)) {
+        add (g_value_get_string (gst_value_list_get_value (list, 0)));
+        add (g_value_get_string (gst_value_list_get_value (list,
+                    gst_value_list_get_size (list) - 1)));
+      }
+    }
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (factory);
+  fail_if (formats.empty (), "%s: no sink template", factory_name.c_str ());
+  return formats;
 }
 
 /* One OpenCL context for every harness of a test, so that each program is

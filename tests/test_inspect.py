@@ -15,19 +15,16 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
-ELEMENTS = {
-    'clupload': ['device'],
-    'cldownload': ['device'],
-    'clsobel': ['device', 'output', 'norm', 'scale', 'threshold', 'border'],
-    'clkernel': ['device', 'source', 'location', 'build-options'],
-    'clconvolve': ['device', 'kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
+# Properties each element must have (the API users rely on); every
+# element of the plugin is checked, listed here or not.
+REQUIRED_PROPERTIES = {
+    'clsobel': ['output', 'norm', 'scale', 'threshold', 'border'],
+    'clkernel': ['source', 'location', 'build-options'],
+    'clconvolve': ['kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
                    'normalize', 'bias', 'border', 'separable'],
-    'clfir': ['device', 'coefficients', 'border'],
-    'cldebayer': ['device', 'method'],
+    'clfir': ['coefficients', 'border'],
+    'cldebayer': ['method'],
 }
-
-# The smallest width and height each element takes.
-MIN_SIZE = {name: 2 if name == 'cldebayer' else 1 for name in ELEMENTS}
 
 def inspect(name):
     r = subprocess.run(['gst-inspect-1.0', name], capture_output=True, text=True, timeout=60)
@@ -36,11 +33,16 @@ def inspect(name):
     return r.stdout
 
 failures = []
-plugin = inspect('opencl')
-for element, props in ELEMENTS.items():
-    if element not in plugin:
-        failures.append('plugin does not list %s' % element)
-        continue
+# The plugin's elements, as gst-inspect-1.0 lists them ("  clsobel: OpenCL ...").
+ELEMENTS = re.findall(r'^  (cl[a-z0-9]+): ', inspect('opencl'), re.M)
+if len(ELEMENTS) < 7:
+    failures.append('the plugin lists %d elements: %s' % (len(ELEMENTS), ELEMENTS))
+for name in REQUIRED_PROPERTIES:
+    if name not in ELEMENTS:
+        failures.append('plugin does not list %s' % name)
+# The smallest width and height each element takes.
+MIN_SIZE = {name: 2 if name == 'cldebayer' else 1 for name in ELEMENTS}
+for element in ELEMENTS:
     out = inspect(element)
     templates = out.split('Pad Templates:')[1].split('Element has')[0]
     for pad in ('SINK', 'SRC'):
@@ -63,12 +65,15 @@ for element, props in ELEMENTS.items():
                 if int(low) != MIN_SIZE[element]:
                     failures.append('%s %s template: %s from %s, the element takes %d'
                                     % (element, pad, field, low, MIN_SIZE[element]))
-    for prop in props:
-        m = re.search(r'^  %s\s+: (.+)$' % re.escape(prop), out, re.M)
-        if not m:
+    # Every property documented, the inherited ones and `device` included.
+    listed = dict(re.findall(r'^  ([a-z][a-z0-9-]*)\s+: (.+)$',
+                             out.split('Element Properties:')[1], re.M))
+    for prop in ['device'] + REQUIRED_PROPERTIES.get(element, []):
+        if prop not in listed:
             failures.append('%s has no property %s' % (element, prop))
-        elif len(m.group(1).strip()) < 15:
-            failures.append('%s.%s is not documented: %r' % (element, prop, m.group(1)))
+    for prop, blurb in listed.items():
+        if len(blurb.strip()) < 15:
+            failures.append('%s.%s is not documented: %r' % (element, prop, blurb))
 
 # A bare clfir changes the picture: its description says so.
 description = re.search(r'^  Description\s+(.+)$', inspect('clfir'), re.M)

@@ -3,7 +3,7 @@
  * every element fails to start with an element error that names the cause;
  * state cycling in several orders, alone or linked, fails the same way each
  * time and returns to NULL; nothing crashes or hangs. */
-#include <gst/check/gstcheck.h>
+#include "cltest.h"
 #include <glib/gstdio.h>
 
 #include <cstring>
@@ -44,9 +44,6 @@ GST_START_TEST (test_no_platform_is_a_clear_error)
   expect_clear_failure ("videotestsrc ! clsobel ! fakesink", "clsobel");
 }
 GST_END_TEST
-
-static const char *const factories[] = {"clupload", "cldownload", "clsobel", "clconvolve",
-  "clfir", "clkernel", "cldebayer"};
 
 /* Going up to PAUSED or PLAYING starts the element: that fails. */
 static bool
@@ -103,8 +100,9 @@ static const int order_lengths[] = {3, 4, 5, 5};
 
 GST_START_TEST (test_state_cycling_unlinked)
 {
-  for (const char *f : factories)
+  for (const std::string & name : cltest::plugin_elements ())
     for (guint o = 0; o < G_N_ELEMENTS (orders); o++) {
+      const char *f = name.c_str ();
       GstElement *e = gst_element_factory_make (f, nullptr);
       fail_unless (e != nullptr, "%s", f);
       gst_object_ref_sink (e);
@@ -116,8 +114,9 @@ GST_END_TEST
 
 GST_START_TEST (test_state_cycling_linked)
 {
-  for (const char *f : factories)
+  for (const std::string & name : cltest::plugin_elements ())
     for (guint o = 0; o < G_N_ELEMENTS (orders); o++) {
+      const char *f = name.c_str ();
       gchar *desc = g_strdup_printf ("videotestsrc ! %s ! fakesink", f);
       GstElement *pipeline = gst_parse_launch (desc, nullptr);
       fail_unless (pipeline != nullptr, "%s", desc);

@@ -84,15 +84,6 @@ struct Harness {
 
 /* ------------------------------------------------------------- layouts */
 
-static bool
-is_bayer (const std::string & format)
-{
-  for (const char *pattern : {"bggr", "gbrg", "grbg", "rggb"})
-    if (format.compare (0, 4, pattern) == 0)
-      return true;
-  return false;
-}
-
 /* GStreamer's default layout of `format` (Bayer: GRAY8 or GRAY16_LE rows
  * rounded up to 4 bytes, as producers and bayer2rgb use). */
 static GstVideoInfo
@@ -101,15 +92,6 @@ default_layout (const std::string & format, int w, int h)
   if (!is_bayer (format))
     return video_info (format.c_str (), w, h);
   return video_info (format.size () > 4 ? "GRAY16_LE" : "GRAY8", w, h);
-}
-
-static std::string
-caps_of (const std::string & format, int w, int h)
-{
-  if (!is_bayer (format))
-    return caps_string (format.c_str (), w, h);
-  return "video/x-bayer,format=" + format + ",width=" + std::to_string (w) + ",height=" +
-      std::to_string (h) + ",framerate=30/1";
 }
 
 /* The layout of `out`: the default one, with the strides and offsets of its
@@ -204,7 +186,7 @@ sweep (const Case & c, bool reverse)
       char what[160];
       g_snprintf (what, sizeof what, "%s %dx%d pad %d, downstream %s GstVideoMeta",
           c.label.c_str (), w, hgt, pad, meta_downstream ? "with" : "without");
-      gst_harness_set_src_caps_str (h.h, caps_of (c.format, w, hgt).c_str ());
+      gst_harness_set_src_caps_str (h.h, caps_string (c.format, w, hgt).c_str ());
       if (c.configure)
         c.configure (h.e, w, hgt);
       GstVideoInfo layout;
@@ -582,13 +564,13 @@ GST_START_TEST (test_cldebayer_one_pixel_refused)
     for (const char *format : {"rggb", "bggr12le"}) {
       Harness h ("cldebayer name=e");
       gst_harness_set_sink_caps_str (h.h, "video/x-raw,format=RGBA");
-      GstCaps *caps = gst_caps_from_string (caps_of (format, s.first, s.second).c_str ());
+      GstCaps *caps = gst_caps_from_string (caps_string (format, s.first, s.second).c_str ());
       GstPad *sink = gst_element_get_static_pad (h.e, "sink");
       fail_if (gst_pad_query_accept_caps (sink, caps), "%s %dx%d accepted", format, s.first,
           s.second);
       gst_object_unref (sink);
       gst_caps_unref (caps);
-      gst_harness_set_src_caps_str (h.h, caps_of (format, s.first, s.second).c_str ());
+      gst_harness_set_src_caps_str (h.h, caps_string (format, s.first, s.second).c_str ());
       GstVideoInfo layout;
       GstFlowReturn ret = gst_harness_push (h.h, random_input (format, s.first, s.second, 0,
               1, &layout));
@@ -610,15 +592,11 @@ GST_END_TEST
  * or whole rows missing, and a GstVideoMeta whose rows run past the end. */
 GST_START_TEST (test_short_buffers)
 {
-  struct Element { const char *launch, *format; };
-  const Element elements[] = {
-    {"clupload name=e", "RGBA"}, {"clupload name=e", "bggr16le"},
-    {"cldownload name=e", "RGBA"}, {"cldownload name=e", "rggb"},
-    {"clsobel name=e", "NV12"}, {"clsobel name=e", "RGB"},
-    {"clconvolve name=e", "RGBA"}, {"clfir name=e", "GRAY8"},
-    {"clkernel name=e", "BGRx"}, {"cldebayer name=e", "rggb"},
-    {"cldebayer name=e", "grbg12le"},
-  };
+  struct Element { std::string launch, format; };
+  std::vector<Element> elements;
+  for (const std::string & name : plugin_elements ())
+    for (const std::string & format : template_formats (name))
+      elements.push_back ({name + " name=e", format});
   for (const Element &el : elements)
     for (int how = 0; how < 3; how++) {
       const int w = 19, hgt = 7;
@@ -647,17 +625,15 @@ GST_START_TEST (test_short_buffers)
             GST_VIDEO_INFO_FORMAT (&info), w, hgt, GST_VIDEO_INFO_N_PLANES (&info), offset,
             stride);
       }
-      Harness h (el.launch);
-      if (g_str_has_prefix (el.launch, "cldebayer"))
-        gst_harness_set_sink_caps_str (h.h, "video/x-raw,format=RGBA");
-      gst_harness_set_src_caps_str (h.h, caps_of (el.format, w, hgt).c_str ());
+      Harness h (el.launch.c_str ());
+      gst_harness_set_src_caps_str (h.h, caps_string (el.format, w, hgt).c_str ());
+      const char *what = el.launch.c_str (), *format = el.format.c_str ();
       const GstFlowReturn ret = gst_harness_push (h.h, buf);
-      fail_unless (ret == GST_FLOW_ERROR, "%s %s case %d: %s", el.launch, el.format, how,
+      fail_unless (ret == GST_FLOW_ERROR, "%s %s case %d: %s", what, format, how,
           gst_flow_get_name (ret));
-      fail_unless (gst_harness_try_pull (h.h) == nullptr, "%s %s case %d: output",
-          el.launch, el.format, how);
-      fail_if (h.error ().empty (), "%s %s case %d: no error message", el.launch,
-          el.format, how);
+      fail_unless (gst_harness_try_pull (h.h) == nullptr, "%s %s case %d: output", what,
+          format, how);
+      fail_if (h.error ().empty (), "%s %s case %d: no error message", what, format, how);
       combinations++;
     }
   report ("short buffers");
