@@ -34,59 +34,31 @@
  * ]|
  */
 #include "gstclconvolve.h"
-#include "gstclconvolution.hpp"
 #include "gstclelements.h"
-#include "gstclenums.h"
-#include "gstclsettings.hpp"
-
-#include <mutex>
-#include <string>
-
-GST_DEBUG_CATEGORY_STATIC (gst_cl_convolve_debug);
-#define GST_CAT_DEFAULT gst_cl_convolve_debug
 
 static const char *const override_names[] = {"red-kernel", "green-kernel", "blue-kernel"};
 
+/* As set, under the base's lock. Each is valid on its own; whether the
+ * per-channel kernels have the size of `kernel` is checked in make_weights,
+ * so the order in which properties are set does not matter. */
 struct ConvolveSettings {
-  /* As set. Each is valid on its own; whether the per-channel kernels have
-   * the size of `kernel` is checked at start and at each frame, so that the
-   * order in which properties are set does not matter. */
   std::vector<double> kernel {1.0};
   std::array<std::vector<double>, 3> overrides;  /* red, green, blue; empty = none */
   bool normalize = true;
   double bias = 0.0;
-  GstClBorder border = GST_CL_BORDER_REPLICATE;
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
-  /* Derived from the above: the weights of the last configuration whose
-   * sizes agree (`weights_generation` counts their changes), and why the
-   * current one does not (empty property: it does; `generation` counts
-   * changes of the configuration). */
-  clconv::Weights weights;
-  guint64 weights_generation = 1;
-  clsettings::Refusal mismatch;
-  guint64 generation = 1;
-};
-
-/* Negotiated state, used from the streaming thread only. */
-struct ConvolveState {
-  clconv::Engine engine;
-  guint64 warned_generation = 0;   /* configuration last warned about */
 };
 
 struct _GstClConvolve {
-  GstClFilter parent;
-  std::mutex *settings_lock;
+  GstClConvolutionFilter parent;
   ConvolveSettings *settings;
-  ConvolveState *state;
 };
 
-G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_FILTER)
+G_DEFINE_TYPE (GstClConvolve, gst_cl_convolve, GST_TYPE_CL_CONVOLUTION_FILTER)
 GST_ELEMENT_REGISTER_DEFINE (clconvolve, "clconvolve", GST_RANK_NONE, GST_TYPE_CL_CONVOLVE)
 
 enum {
   PROP_0, PROP_KERNEL, PROP_RED_KERNEL, PROP_GREEN_KERNEL, PROP_BLUE_KERNEL,
-  PROP_NORMALIZE, PROP_BIAS, PROP_BORDER, PROP_SEPARABLE
+  PROP_NORMALIZE, PROP_BIAS, PROP_SEPARABLE
 };
 
 static std::string
@@ -100,78 +72,21 @@ describe_values (const std::vector<double> &values)
   return out;
 }
 
-/* Prepares the weights when the per-channel kernels have the size of
- * `kernel`; else records why not and keeps the weights in force. */
-static void
-update_weights (ConvolveSettings * s)
+static gboolean
+gst_cl_convolve_make_weights (GstClConvolutionFilter * base, clconv::Weights * weights,
+    clsettings::Refusal * mismatch)
 {
-  s->generation++;
-  s->mismatch = clsettings::Refusal ();
+  const ConvolveSettings *s = GST_CL_CONVOLVE (base)->settings;
   for (int c = 0; c < 3; c++)
     if (!s->overrides[c].empty () && s->overrides[c].size () != s->kernel.size ()) {
-      s->mismatch = {override_names[c], describe_values (s->overrides[c]),
+      *mismatch = {override_names[c], describe_values (s->overrides[c]),
         std::to_string (s->overrides[c].size ()) + " values where kernel has " +
             std::to_string (s->kernel.size ()) + ": a per-channel kernel has the "
             "size of kernel, or is <> to use kernel"};
-      return;
+      return FALSE;
     }
-  s->weights = clconv::prepare_weights (s->kernel, s->overrides, s->normalize, s->bias);
-  s->weights_generation++;
-}
-
-static gboolean
-gst_cl_convolve_start (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVOLVE (trans);
-  ConvolveSettings *s = self->settings;
-  if (!clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock, s->started,
-          s->refusals, &s->mismatch))
-    return FALSE;
-  self->state->warned_generation = 0;
-  return clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class),
-      *self->settings_lock, s->started);
-}
-
-static gboolean
-gst_cl_convolve_stop (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVOLVE (trans);
-  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_convolve_parent_class)->stop (trans);
-}
-
-static void
-gst_cl_convolve_set_info (GstClFilter * filter, GstClContext *, GstCaps *,
-    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo *)
-{
-  auto *self = GST_CL_CONVOLVE (filter);
-  self->state->engine.set_format (in_info);
-}
-
-static GstFlowReturn
-gst_cl_convolve_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
-    const GstClFrame * out)
-{
-  auto *self = GST_CL_CONVOLVE (filter);
-  ConvolveState *st = self->state;
-  GstClBorder border;
-  clsettings::Refusal mismatch;
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    const ConvolveSettings *s = self->settings;
-    border = s->border;
-    if (st->engine.take_weights (s->weights, s->weights_generation))
-      GST_DEBUG_OBJECT (self, "new weights, %dx%d", s->weights.n, s->weights.n);
-    if (!s->mismatch.property.empty () && st->warned_generation != s->generation) {
-      mismatch = s->mismatch;
-      st->warned_generation = s->generation;
-    }
-  }
-  if (!mismatch.property.empty ())
-    clsettings::report (GST_ELEMENT (self), true, mismatch.property.c_str (),
-        mismatch.value, mismatch.why, "The previous kernels stay in force.");
-  st->engine.run (ctx, in, out, border);
-  return GST_FLOW_OK;
+  *weights = clconv::prepare_weights (s->kernel, s->overrides, s->normalize, s->bias);
+  return TRUE;
 }
 
 /* Checks a kernel property on its own (the sizes are compared later) and
@@ -191,7 +106,6 @@ set_kernel (ConvolveSettings * s, guint prop_id, const GValue * value)
     s->kernel = std::move (k);
   else
     s->overrides[prop_id - PROP_RED_KERNEL] = std::move (k);
-  update_weights (s);
   return "";
 }
 
@@ -200,42 +114,26 @@ gst_cl_convolve_set_property (GObject * object, guint prop_id, const GValue * va
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVOLVE (object);
-  std::string refused;
-  bool running = false;
-  {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    ConvolveSettings *s = self->settings;
-    running = s->started;
-    switch (prop_id) {
-      case PROP_KERNEL:
-      case PROP_RED_KERNEL:
-      case PROP_GREEN_KERNEL:
-      case PROP_BLUE_KERNEL:
-        refused = set_kernel (s, prop_id, value);
-        if (refused.empty ())
-          s->refusals.forget (pspec->name);
-        else if (!running)
-          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
-        break;
-      case PROP_NORMALIZE:
-        s->normalize = g_value_get_boolean (value);
-        update_weights (s);
-        break;
-      case PROP_BIAS:
-        s->bias = g_value_get_double (value);
-        update_weights (s);
-        break;
-      case PROP_BORDER:
-        s->border = (GstClBorder) g_value_get_enum (value);
-        break;
-      default:
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  ConvolveSettings *s = self->settings;
+  std::function<std::string ()> apply;
+  switch (prop_id) {
+    case PROP_KERNEL:
+    case PROP_RED_KERNEL:
+    case PROP_GREEN_KERNEL:
+    case PROP_BLUE_KERNEL:
+      apply = [&] { return set_kernel (s, prop_id, value); };
+      break;
+    case PROP_NORMALIZE:
+      apply = [&] { s->normalize = g_value_get_boolean (value); return std::string (); };
+      break;
+    case PROP_BIAS:
+      apply = [&] { s->bias = g_value_get_double (value); return std::string (); };
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
   }
-  /* Posted without the lock: a bus sync handler may read our properties. */
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused, "The previous kernel stays in force.");
+  gst_cl_convolution_filter_set (GST_CL_CONVOLUTION_FILTER (self), pspec, value, apply);
 }
 
 static void
@@ -243,7 +141,15 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVOLVE (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
+  if (prop_id == PROP_SEPARABLE) {
+    bool separable = true;
+    for (const auto &c : gst_cl_convolution_filter_weights (GST_CL_CONVOLUTION_FILTER (self)).channel)
+      separable = separable && c.separable;
+    g_value_set_boolean (value, separable);
+    return;
+  }
+  std::lock_guard<std::mutex> lock (gst_cl_convolution_filter_lock (
+          GST_CL_CONVOLUTION_FILTER (self)));
   const ConvolveSettings *s = self->settings;
   switch (prop_id) {
     case PROP_KERNEL: clconv::array_from_values (s->kernel, value); break;
@@ -254,14 +160,6 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_NORMALIZE: g_value_set_boolean (value, s->normalize); break;
     case PROP_BIAS: g_value_set_double (value, s->bias); break;
-    case PROP_BORDER: g_value_set_enum (value, s->border); break;
-    case PROP_SEPARABLE: {
-      bool separable = true;
-      for (const auto &c : s->weights.channel)
-        separable = separable && c.separable;
-      g_value_set_boolean (value, separable);
-      break;
-    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
@@ -269,10 +167,7 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
 static void
 gst_cl_convolve_finalize (GObject * object)
 {
-  auto *self = GST_CL_CONVOLVE (object);
-  delete self->state;
-  delete self->settings;
-  delete self->settings_lock;
+  delete GST_CL_CONVOLVE (object)->settings;
   G_OBJECT_CLASS (gst_cl_convolve_parent_class)->finalize (object);
 }
 
@@ -281,8 +176,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  auto *conv_class = reinterpret_cast<GstClConvolutionFilterClass *> (klass);
   const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);
 
@@ -309,9 +203,6 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   g_object_class_install_property (gobject_class, PROP_BIAS,
       g_param_spec_double ("bias", "Bias", "Added to each channel after the division",
           -1.0e6, 1.0e6, 0.0, flags));
-  g_object_class_install_property (gobject_class, PROP_BORDER,
-      g_param_spec_enum ("border", "Border", "How pixels outside the image are read",
-          GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));
   g_object_class_install_property (gobject_class, PROP_SEPARABLE,
       g_param_spec_boolean ("separable", "Separable", "Whether every channel's kernel "
           "is rank 1 (a column times a row): such kernels run as a row pass then "
@@ -320,23 +211,13 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL N x N convolution",
       "Filter/Effect/Video/Hardware", "User-defined N x N convolution per colour "
       "channel on an OpenCL device", "gst-opencl developers");
-  gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_CONVOLUTION_CAPS,
-      GST_CL_CONVOLUTION_CAPS);
-
-  trans_class->start = gst_cl_convolve_start;
-  trans_class->stop = gst_cl_convolve_stop;
-  filter_class->set_info = gst_cl_convolve_set_info;
-  filter_class->filter = gst_cl_convolve_filter;
-
-  GST_DEBUG_CATEGORY_INIT (gst_cl_convolve_debug, "clconvolve", 0,
-      "OpenCL N x N convolution");
+  conv_class->make_weights = gst_cl_convolve_make_weights;
+  conv_class->kept = "The previous kernel stays in force.";
 }
 
 static void
 gst_cl_convolve_init (GstClConvolve * self)
 {
-  self->settings_lock = new std::mutex ();
   self->settings = new ConvolveSettings ();
-  update_weights (self->settings);
-  self->state = new ConvolveState ();
+  gst_cl_convolution_filter_renew_weights (GST_CL_CONVOLUTION_FILTER (self));
 }
