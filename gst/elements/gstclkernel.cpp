@@ -136,9 +136,7 @@ struct KernelState {
 
 struct _GstClKernel {
   GstClFilter parent;
-  std::mutex *settings_lock;
-  KernelSettings *settings;
-  KernelState *state;
+  clsettings::Private<KernelSettings, KernelState> *priv;
 };
 
 G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
@@ -201,7 +199,7 @@ program_text (const UserProgram &p)
 static std::string
 build_options (GstClKernel * self, const UserProgram &p)
 {
-  return self->state->format_options + " " + p.build_options;
+  return self->priv->state.format_options + " " + p.build_options;
 }
 
 static std::string
@@ -232,7 +230,7 @@ warn_not_built (GstClKernel * self, const gstcl::BuildError & e)
 static void
 take_background_build (GstClKernel * self)
 {
-  KernelState *st = self->state;
+  KernelState *st = &self->priv->state;
   try {
     cl::Program program = st->build.take ();
     st->kernel = cl::Kernel (program, "clkernel_main");
@@ -247,8 +245,8 @@ take_background_build (GstClKernel * self)
 static UserProgram
 wanted_program (GstClKernel * self, guint64 * generation)
 {
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  const KernelSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const KernelSettings *s = &self->priv->settings;
   UserProgram p;
   const bool empty = s->source.find_first_not_of (" \t\r\n") == std::string::npos;
   p.source = empty ? IDENTITY_SOURCE : s->source;
@@ -268,7 +266,7 @@ wanted_program (GstClKernel * self, guint64 * generation)
 static void
 update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
 {
-  KernelState *st = self->state;
+  KernelState *st = &self->priv->state;
   bool pending_settings = false;   /* a build for other settings was under way */
   if (st->build.pending ()) {
     if (format_changed) {
@@ -316,7 +314,7 @@ gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo *)
 {
   auto *self = GST_CLKERNEL (filter);
-  self->state->format_options = gstcl::pixel_layout (in_info).options ("PX");
+  self->priv->state.format_options = gstcl::pixel_layout (in_info).options ("PX");
   update_kernel (self, ctx, true);
 }
 
@@ -329,7 +327,7 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  cl::Kernel &k = self->state->kernel;
+  cl::Kernel &k = self->priv->state.kernel;
   gstcl::set_frame_args (k, 0, in, out);
   gstcl::enqueue_2d (ctx, k, width, height);
   return GST_FLOW_OK;
@@ -343,8 +341,8 @@ load_location (GstClKernel * self, const std::string &location, GError ** error)
   gchar *contents = nullptr;
   if (!g_file_get_contents (location.c_str (), &contents, nullptr, error))
     return FALSE;
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  KernelSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  KernelSettings *s = &self->priv->settings;
   if (s->location == location && s->source != contents) {
     s->source = contents;
     s->generation++;
@@ -357,18 +355,18 @@ static gboolean
 gst_clkernel_start (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
-  if (!clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
-          self->settings->started, self->settings->refusals))
+  if (!clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
+          self->priv->settings.started, self->priv->settings.refusals))
     return FALSE;
   std::string location;
   {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    location = self->settings->location;
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    location = self->priv->settings.location;
   }
   /* Read again at start: the file may have been written since it was set. */
   GError *error = nullptr;
   if (!location.empty () && !load_location (self, location, &error)) {
-    clsettings::mark_stopped (*self->settings_lock, self->settings->started);
+    clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
         ("Could not read the OpenCL code file \"%s\"", location.c_str ()),
         ("%s", error->message));
@@ -376,17 +374,17 @@ gst_clkernel_start (GstBaseTransform * trans)
     return FALSE;
   }
   return clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class),
-      *self->settings_lock, self->settings->started);
+      self->priv->lock, self->priv->settings.started);
 }
 
 static gboolean
 gst_clkernel_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
-  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
+  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
   /* A fresh start has no previous program to fall back on; a background
    * build is waited for (it posts from this element). */
-  self->state->reset ();
+  self->priv->state.reset ();
   return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->stop (trans);
 }
 
@@ -394,8 +392,8 @@ static void
 set_location (GstClKernel * self, const gchar * location)
 {
   {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    self->settings->location = location ? location : "";
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    self->priv->settings.location = location ? location : "";
   }
   if (!location || !*location)
     return;  /* forgets the path; the code read from it stays */
@@ -424,8 +422,8 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
   std::string refused;
   bool running = false;
   {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    KernelSettings *s = self->settings;
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    KernelSettings *s = &self->priv->settings;
     running = s->started;
     const gchar *str = g_value_get_string (value);
     switch (prop_id) {
@@ -460,8 +458,8 @@ gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CLKERNEL (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  const KernelSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const KernelSettings *s = &self->priv->settings;
   switch (prop_id) {
     case PROP_SOURCE: g_value_set_string (value, s->source.c_str ()); break;
     case PROP_LOCATION:
@@ -476,9 +474,7 @@ static void
 gst_clkernel_finalize (GObject * object)
 {
   auto *self = GST_CLKERNEL (object);
-  delete self->state;
-  delete self->settings;
-  delete self->settings_lock;
+  delete self->priv;
   G_OBJECT_CLASS (gst_clkernel_parent_class)->finalize (object);
 }
 
@@ -528,7 +524,5 @@ gst_clkernel_class_init (GstClKernelClass * klass)
 static void
 gst_clkernel_init (GstClKernel * self)
 {
-  self->settings_lock = new std::mutex ();
-  self->settings = new KernelSettings ();
-  self->state = new KernelState ();
+  self->priv = new clsettings::Private<KernelSettings, KernelState> ();
 }

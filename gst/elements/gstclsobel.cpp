@@ -18,6 +18,7 @@
 #include "gstclsobel.h"
 #include "gstclelements.h"
 #include "gstclenums.h"
+#include "gstclsettings.hpp"
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -87,9 +88,7 @@ struct SobelState {
 
 struct _GstClSobel {
   GstClFilter parent;
-  std::mutex *settings_lock;
-  SobelSettings *settings;
-  SobelState *state;
+  clsettings::Private<SobelSettings, SobelState> *priv;
 };
 
 G_DEFINE_TYPE (GstClSobel, gst_cl_sobel, GST_TYPE_CL_FILTER)
@@ -100,13 +99,6 @@ enum { PROP_0, PROP_OUTPUT, PROP_NORM, PROP_SCALE, PROP_THRESHOLD, PROP_BORDER }
 #define SINK_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, " \
     "ABGR, xRGB, xBGR, I420, NV12")
 #define SRC_CAPS GST_CL_RAW_CAPS ("GRAY8, GRAY16_LE")
-
-static SobelSettings
-settings_of (GstClSobel * self)
-{
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  return *self->settings;
-}
 
 static GstCaps *
 gst_cl_sobel_transform_plain_caps (GstClFilter *, GstPadDirection direction, GstCaps * caps)
@@ -149,7 +141,7 @@ gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
 {
   auto *self = GST_CL_SOBEL (filter);
-  SobelState *st = self->state;
+  SobelState *st = &self->priv->state;
   /* GRAY8, I420 and NV12 are read as a grey plane (the luma). */
   std::string in_opts = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).options ("IN");
   st->luma = cl::Kernel ();
@@ -171,8 +163,8 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
     const GstClFrame * out)
 {
   auto *self = GST_CL_SOBEL (filter);
-  SobelState *st = self->state;
-  const SobelSettings s = settings_of (self);
+  SobelState *st = &self->priv->state;
+  const SobelSettings s = self->priv->copy ();
 
   GstClFrame luma;
   if (st->luma ()) {
@@ -216,8 +208,8 @@ gst_cl_sobel_set_property (GObject * object, guint prop_id, const GValue * value
     GParamSpec * pspec)
 {
   auto *self = GST_CL_SOBEL (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  SobelSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  SobelSettings *s = &self->priv->settings;
   switch (prop_id) {
     case PROP_OUTPUT: s->output = (SobelOutput) g_value_get_enum (value); break;
     case PROP_NORM: s->norm = (SobelNorm) g_value_get_enum (value); break;
@@ -233,8 +225,8 @@ gst_cl_sobel_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_SOBEL (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  const SobelSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const SobelSettings *s = &self->priv->settings;
   switch (prop_id) {
     case PROP_OUTPUT: g_value_set_enum (value, s->output); break;
     case PROP_NORM: g_value_set_enum (value, s->norm); break;
@@ -249,9 +241,7 @@ static void
 gst_cl_sobel_finalize (GObject * object)
 {
   auto *self = GST_CL_SOBEL (object);
-  delete self->state;
-  delete self->settings;
-  delete self->settings_lock;
+  delete self->priv;
   G_OBJECT_CLASS (gst_cl_sobel_parent_class)->finalize (object);
 }
 
@@ -304,7 +294,5 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
 static void
 gst_cl_sobel_init (GstClSobel * self)
 {
-  self->settings_lock = new std::mutex ();
-  self->settings = new SobelSettings ();
-  self->state = new SobelState ();
+  self->priv = new clsettings::Private<SobelSettings, SobelState> ();
 }
