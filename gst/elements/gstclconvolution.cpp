@@ -31,241 +31,6 @@ constexpr int kInt3Rows = 3, kInt3GroupW = 16, kInt3GroupH = 8;
  * work-item of its inner kernel. */
 constexpr int kFixedMinSide = 3, kFixedMaxSide = 15, kFixedStrip = 128;  /* FX_STRIP */
 
-bool
-values_from_array (const GValue * array, std::vector<double> *out, std::string *why)
-{
-  if (!GST_VALUE_HOLDS_ARRAY (array)) {
-    *why = "not an array";
-    return false;
-  }
-  const guint size = gst_value_array_get_size (array);
-  std::vector<double> values;
-  values.reserve (size);
-  for (guint i = 0; i < size; i++) {
-    const GValue *v = gst_value_array_get_value (array, i);
-    GValue d = G_VALUE_INIT;
-    g_value_init (&d, G_TYPE_DOUBLE);
-    const bool ok = g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE) &&
-        g_value_transform (v, &d);
-    const double value = g_value_get_double (&d);
-    g_value_unset (&d);
-    if (!ok) {
-      *why = std::string ("element ") + std::to_string (i) + " is a " +
-          G_VALUE_TYPE_NAME (v) + ", not a number";
-      return false;
-    }
-    values.push_back (value);
-  }
-  *out = std::move (values);
-  return true;
-}
-
-void
-array_from_values (const std::vector<double> &values, GValue * array)
-{
-  GValue v = G_VALUE_INIT;
-  g_value_init (&v, G_TYPE_DOUBLE);
-  for (double d : values) {
-    g_value_set_double (&v, d);
-    gst_value_array_append_value (array, &v);
-  }
-  g_value_unset (&v);
-}
-
-/* A double param spec that accepts every double: GParamSpecDouble calls NaN
- * out of range (NaN != NaN), and GObject would refuse it with a critical
- * warning before set_property could say why. */
-static gboolean
-weight_validate (GParamSpec *, GValue *)
-{
-  return FALSE;
-}
-
-static gint
-weight_compare (GParamSpec *, const GValue * a, const GValue * b)
-{
-  const double x = g_value_get_double (a), y = g_value_get_double (b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static GType
-weight_param_get_type ()
-{
-  static GType type = 0;
-  if (g_once_init_enter (&type)) {
-    GParamSpecTypeInfo info = {};
-    info.instance_size = sizeof (GParamSpec);
-    info.value_type = G_TYPE_DOUBLE;
-    info.value_validate = weight_validate;
-    info.values_cmp = weight_compare;
-    g_once_init_leave (&type, g_param_type_register_static ("GstClParamWeight", &info));
-  }
-  return type;
-}
-
-GParamSpec *
-param_spec_weights (const char *name, const char *nick, const char *blurb,
-    GParamFlags flags)
-{
-  GParamSpec *weight = (GParamSpec *) g_param_spec_internal (weight_param_get_type (),
-      "weight", "Weight", "One weight", G_PARAM_READWRITE);
-  return gst_param_spec_array (name, nick, blurb, weight, flags);
-}
-
-int
-square_side (size_t count)
-{
-  for (int n = 1; n <= kMaxSide; n += 2)
-    if ((size_t) n * n == count)
-      return n;
-  return 0;
-}
-
-std::string
-check_kernel (const std::vector<double> &k)
-{
-  for (size_t i = 0; i < k.size (); i++)
-    if (!std::isfinite (k[i]))
-      return "value " + std::to_string (i) + " is not a finite number";
-  if (square_side (k.size ()) == 0)
-    return std::to_string (k.size ()) + " values: an N x N kernel needs N * N values "
-        "with N odd from 1 to " + std::to_string (kMaxSide) + " (1, 9, 25, 49, ..., 961)";
-  return "";
-}
-
-/* Finds row and col with k[i][j] ~ col[i] * row[j], and whether the
- * difference is small enough that no output moves by more than a quarter of
- * a level: sum |k - col row| * 255 * |scale| <= 0.25. */
-static void
-factorize (const std::vector<double> &k, int n, double scale, ChannelWeights * out)
-{
-  size_t pivot = 0;
-  for (size_t i = 1; i < k.size (); i++)
-    if (std::fabs (k[i]) > std::fabs (k[pivot]))
-      pivot = i;
-  const int pr = (int) (pivot / n), pc = (int) (pivot % n);
-  std::vector<double> row (n, 0.0), col (n, 0.0);
-  if (k[pivot] != 0.0) {
-    for (int j = 0; j < n; j++)
-      row[j] = k[pr * n + j];
-    for (int i = 0; i < n; i++)
-      col[i] = k[i * n + pc] / k[pivot];
-  }
-  double residual = 0.0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++)
-      residual += std::fabs (k[i * n + j] - col[i] * row[j]);
-  out->separable = residual * 255.0 * std::fabs (scale) <= 0.25;
-  out->row.assign (row.begin (), row.end ());
-  out->col.assign (col.begin (), col.end ());
-}
-
-/* v / unit as an integer when it is one times a multiplier m in 1..256
- * (the same m for all of v): 1 6 15 20 15 6 1, 0.25 0.5 0.25, 2 3 2, ... */
-static bool
-integer_multiples (const std::vector<double> &v, double unit, std::vector<int> *out)
-{
-  for (int m = 1; m <= 256; m++) {
-    std::vector<int> ints;
-    for (double x : v) {
-      const double r = x / unit * m;
-      if (std::fabs (r) > 65536.0 || std::fabs (r - std::round (r)) > 1e-9 * (1.0 + std::fabs (r)))
-        break;
-      ints.push_back ((int) std::lround (r));
-    }
-    if (ints.size () == v.size ()) {
-      *out = std::move (ints);
-      return true;
-    }
-  }
-  return false;
-}
-
-/* Fills the fixed_* fields of `c` when `k` (pivot k[pr][pc], non-zero) is
- * col[i] * row[j] * constant with small integers row and col: the integer
- * sums are then exact and only the final scaling rounds, in float, so the
- * output stays within 1 of the exact result. */
-static void
-integer_factors (const std::vector<double> &k, int n, double scale, ChannelWeights * c)
-{
-  size_t pivot = 0;
-  for (size_t i = 1; i < k.size (); i++)
-    if (std::fabs (k[i]) > std::fabs (k[pivot]))
-      pivot = i;
-  if (k[pivot] == 0.0)
-    return;
-  const int pr = (int) (pivot / n), pc = (int) (pivot % n);
-  std::vector<double> row (n), col (n);
-  for (int j = 0; j < n; j++)
-    row[j] = k[pr * n + j];
-  for (int i = 0; i < n; i++)
-    col[i] = k[i * n + pc];
-  /* Units: the smallest non-zero magnitude of each factor. */
-  auto unit_of = [] (const std::vector<double> &v) {
-    double u = 0.0;
-    for (double x : v)
-      if (x != 0.0 && (u == 0.0 || std::fabs (x) < u))
-        u = std::fabs (x);
-    return u;
-  };
-  std::vector<int> irow, icol;
-  if (!integer_multiples (row, unit_of (row), &irow) ||
-      !integer_multiples (col, unit_of (col), &icol))
-    return;
-  /* k ~ constant * icol[i] * irow[j], checked everywhere. */
-  const double constant = k[pivot] / ((double) icol[pr] * irow[pc]);
-  double residual = 0.0, magnitude = 0.0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      residual += std::fabs (k[i * n + j] - constant * icol[i] * irow[j]);
-      magnitude += std::fabs (k[i * n + j]);
-    }
-  long long row_sum = 0, col_sum = 0;
-  for (int i = 0; i < n; i++) {
-    row_sum += std::abs (irow[i]);
-    col_sum += std::abs (icol[i]);
-  }
-  /* Horizontal sums fit in a short, vertical ones stay exact in float. */
-  if (residual > 1e-12 * magnitude || row_sum > 128 || row_sum * col_sum > (1 << 16))
-    return;
-  c->fixed_row = std::move (irow);
-  c->fixed_col = std::move (icol);
-  c->fixed_scale = (float) (constant * scale);
-}
-
-static ChannelWeights
-prepare_channel (const std::vector<double> &k, int n, bool normalize)
-{
-  ChannelWeights c;
-  double sum = 0.0, magnitude = 0.0;
-  for (double v : k) {
-    sum += v;
-    magnitude += std::fabs (v);
-  }
-  const bool zero_sum = std::fabs (sum) <= 1e-9 * magnitude;
-  const double scale = normalize && !zero_sum ? 1.0 / sum : 1.0;
-  c.scale = (float) scale;
-  c.taps.assign (k.begin (), k.end ());
-  factorize (k, n, scale, &c);
-  if (c.separable)
-    integer_factors (k, n, scale, &c);
-  return c;
-}
-
-Weights
-prepare_weights (const std::vector<double> &kernel,
-    const std::array<std::vector<double>, 3> &overrides, bool normalize, double bias)
-{
-  Weights w;
-  w.n = square_side (kernel.size ());
-  w.bias = (float) bias;
-  w.channel[Weights::kGray] = prepare_channel (kernel, w.n, normalize);
-  for (int c = 0; c < 3; c++)
-    w.channel[c] = overrides[c].empty () ? w.channel[Weights::kGray] :
-        prepare_channel (overrides[c], w.n, normalize);
-  return w;
-}
-
 Engine::Engine ()
 {
   static gsize once = 0;
@@ -472,6 +237,7 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
       one_pass_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   built_n_ = n;
+  weights_dirty_ = true;   /* and the plan: it depends on the program */
 }
 
 /* Whether the integer factors are symmetric with 2 * 255 * sum |row| within
@@ -520,15 +286,45 @@ Engine::upload (GstClContext * ctx)
     fixed_symmetric_ = fixed_symmetric (c);
   }
   weights_dirty_ = false;
+  plan_ = make_plan ();
+}
+
+Engine::Path
+Engine::choose (bool wide, bool aligned) const
+{
+  if (uses_fixed () && wide)
+    return FIXED;
+  if (uses_3x3_int () && aligned)
+    return INT_3X3;
+  if (uses_one_pass ())
+    return uses_one_pass_int () ? ONE_PASS_INT : ONE_PASS;
+  if (uses_separable ())
+    return SEPARABLE;
+  if (weights_.n == 3)
+    return aligned && px_.channels != 3 ? FAST_3X3_ALIGNED : FAST_3X3;
+  return weights_.n >= kTiledMinSide && tiled_usable_ ? TILED : DIRECT;
+}
+
+Engine::Plan
+Engine::make_plan () const
+{
+  Plan plan;
+  for (int wide = 0; wide < 2; wide++)
+    for (int aligned = 0; aligned < 2; aligned++)
+      plan.path[wide][aligned] = choose (wide, aligned);
+  return plan;
 }
 
 void
-Engine::log_path (const char *path)
+Engine::log_path (Path path)
 {
+  static const char *const names[N_PATHS] = {"CPU integer separable", "3x3 integer",
+    "one-pass separable", "one-pass integer separable", "separable", "3x3 aligned", "3x3",
+    "tiled", "direct"};
   if (path == logged_path_ && weights_.n == logged_n_)
     return;
   GST_DEBUG ("%dx%d kernel, %s: %s path", weights_.n, weights_.n,
-      gst_video_format_to_string (px_.format), path);
+      gst_video_format_to_string (px_.format), names[path]);
   logged_path_ = path;
   logged_n_ = weights_.n;
 }
@@ -549,7 +345,6 @@ void
 Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     int border)
 {
-  log_path ("CPU integer separable");
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   gstcl::set_args (fixed_, set_integer_args (fixed_, in, out, border),
@@ -587,15 +382,12 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     build (ctx);
   if (weights_dirty_)
     upload (ctx);
-  if (uses_fixed () && GST_VIDEO_INFO_WIDTH (&out->info) * px_.pixel_bytes () >= 16) {
-    run_fixed (ctx, in, out, border);
-    return;
-  }
-
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  const cl_int in_offset = (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
-  const cl_int in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
+  const bool wide = width * px_.pixel_bytes () >= 16;
+  const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
+  const Path path = plan_.path[wide][aligned];
+  log_path (path);
 
   /* Per colour lane; lane 3 of 4-byte formats is copied, not computed. */
   cl_float4 scale = {{1.0f, 1.0f, 1.0f, 0.0f}};
@@ -612,65 +404,65 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
     return px_.grey () ? gstcl::set_args (k, i, scale.s[0], bias.s[0], (cl_int) border) :
         gstcl::set_args (k, i, scale, bias, (cl_int) border);
   };
+  /* The frames, the weights, then scale, bias and border. */
+  auto set_float_args = [&] (cl::Kernel & k) {
+    return set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
+            weights_buffer_));
+  };
 
-  if (uses_3x3_int () && gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)) {
-    log_path ("3x3 integer");
-    set_integer_args (int3x3_, in, out, border);
-    gstcl::enqueue_2d (ctx, int3x3_, (width + 3) / 4, (height + kInt3Rows - 1) / kInt3Rows,
-        kInt3GroupW, kInt3GroupH);
-    return;
-  }
-
-  if (uses_one_pass ()) {
-    const bool integer = uses_one_pass_int ();
-    log_path (integer ? "one-pass integer separable" : "one-pass separable");
-    cl::Kernel &k = integer ? one_pass_int_ : one_pass_;
-    const cl_uint next = integer ? set_integer_args (k, in, out, border) :
-        set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
-                weights_buffer_));
-    gstcl::set_args (k, next,
-        (cl_int) (gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out)));
-    gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
-        (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
-    return;
-  }
-
-  if (uses_separable ()) {
-    log_path ("separable");
-    const size_t need = (size_t) width * height * acc_size;
-    if (tmp_size_ != need) {
-      tmp_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, need);
-      tmp_size_ = need;
+  switch (path) {
+    case FIXED:
+      run_fixed (ctx, in, out, border);
+      break;
+    case INT_3X3:
+      set_integer_args (int3x3_, in, out, border);
+      gstcl::enqueue_2d (ctx, int3x3_, (width + 3) / 4, (height + kInt3Rows - 1) / kInt3Rows,
+          kInt3GroupW, kInt3GroupH);
+      break;
+    case ONE_PASS:
+    case ONE_PASS_INT: {
+      cl::Kernel &k = path == ONE_PASS_INT ? one_pass_int_ : one_pass_;
+      const cl_uint next = path == ONE_PASS_INT ? set_integer_args (k, in, out, border) :
+          set_float_args (k);
+      gstcl::set_args (k, next, (cl_int) aligned);
+      gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
+          (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
+      break;
     }
-    gstcl::set_args (rows_, 0, in->mem, in_offset, in_stride, tmp_, (cl_int) width,
-        (cl_int) height, weights_buffer_, (cl_int) border);
-    gstcl::enqueue_2d (ctx, rows_, width, height);
-
-    set_tail (columns_, gstcl::set_args (columns_, gstcl::set_frame_args (columns_,
-                gstcl::set_args (columns_, 0, tmp_), in, out), weights_buffer_));
-    gstcl::enqueue_2d (ctx, columns_, width, height);
-    return;
+    case SEPARABLE: {
+      const size_t need = (size_t) width * height * acc_size;
+      if (tmp_size_ != need) {
+        tmp_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, need);
+        tmp_size_ = need;
+      }
+      gstcl::set_args (rows_, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
+          (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), tmp_, (cl_int) width,
+          (cl_int) height, weights_buffer_, (cl_int) border);
+      gstcl::enqueue_2d (ctx, rows_, width, height);
+      set_tail (columns_, gstcl::set_args (columns_, gstcl::set_frame_args (columns_,
+                  gstcl::set_args (columns_, 0, tmp_), in, out), weights_buffer_));
+      gstcl::enqueue_2d (ctx, columns_, width, height);
+      break;
+    }
+    case FAST_3X3_ALIGNED:
+      set_float_args (fast3x3_aligned_);
+      /* 16 bytes a work-item */
+      gstcl::enqueue_2d (ctx, fast3x3_aligned_, (width * px_.pixel_bytes () + 15) / 16, height);
+      break;
+    case FAST_3X3:
+      set_float_args (fast3x3_);
+      gstcl::enqueue_2d (ctx, fast3x3_, (width + 3) / 4, height);
+      break;
+    case TILED:
+      set_float_args (tiled_);
+      gstcl::enqueue_2d (ctx, tiled_, width, height, kTileW, kTileH);
+      break;
+    case DIRECT:
+    case N_PATHS:
+      set_float_args (direct_);
+      gstcl::enqueue_2d (ctx, direct_, width, height);
+      break;
   }
-
-  const bool fast3x3 = weights_.n == 3;
-  /* Whole 16-byte segments of every row lie at 16-byte boundaries (buffers
-   * themselves are aligned far more than that). */
-  const bool aligned = fast3x3 && px_.channels != 3 && gstcl::rows_aligned_16 (in) &&
-      gstcl::rows_aligned_16 (out);
-  const bool tiled = !fast3x3 && weights_.n >= kTiledMinSide && tiled_usable_;
-  log_path (aligned ? "3x3 aligned" : fast3x3 ? "3x3" : tiled ? "tiled" : "direct");
-  cl::Kernel &k = aligned ? fast3x3_aligned_ : fast3x3 ? fast3x3_ : tiled ? tiled_ :
-      direct_;
-  set_tail (k, gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), weights_buffer_));
-  const int segment = 16 / px_.pixel_bytes ();  /* pixels per aligned work-item */
-  if (aligned)
-    gstcl::enqueue_2d (ctx, k, (width + segment - 1) / segment, height);
-  else if (fast3x3)
-    gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height);
-  else if (tiled)
-    gstcl::enqueue_2d (ctx, k, width, height, kTileW, kTileH);
-  else
-    gstcl::enqueue_2d (ctx, k, width, height);
 }
 
 }  // namespace clconv
