@@ -26,7 +26,7 @@ struct State {
   guint64 warned_generation = 0;   /* configuration last warned about */
 };
 
-using Private = clsettings::Private<Settings, State>;
+using Private = gstcl::ElementPrivate<Settings, State>;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "gstclconvolution.hpp"
 #include "gstclsettings.hpp"
+#include <gst/opencl/gstclprivate.hpp>
 
 #include <functional>
 #include <mutex>

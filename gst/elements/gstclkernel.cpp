@@ -76,6 +76,7 @@
 #include "gstclelements.h"
 #include "gstclbuildoptions.hpp"
 #include "gstclsettings.hpp"
+#include <gst/opencl/gstclprivate.hpp>
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -136,7 +137,7 @@ struct KernelState {
 
 struct _GstClKernel {
   GstClFilter parent;
-  clsettings::Private<KernelSettings, KernelState> *priv;
+  gstcl::ElementPrivate<KernelSettings, KernelState> *priv;
 };
 
 G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
@@ -524,5 +525,5 @@ gst_clkernel_class_init (GstClKernelClass * klass)
 static void
 gst_clkernel_init (GstClKernel * self)
 {
-  self->priv = new clsettings::Private<KernelSettings, KernelState> ();
+  self->priv = new gstcl::ElementPrivate<KernelSettings, KernelState> ();
 }

@@ -24,23 +24,6 @@
 
 namespace clsettings {
 
-/* The one private part of an element: what the user set (`settings`, under
- * `lock`; the streaming thread reads a copy()) and what set_caps built
- * (`state`, the streaming thread's own). One new in instance init, one
- * delete in finalize. */
-template <typename Settings, typename State>
-struct Private {
-  std::mutex lock;
-  Settings settings;
-  State state;
-
-  Settings copy ()
-  {
-    std::lock_guard<std::mutex> guard (lock);
-    return settings;
-  }
-};
-
 /* One refused value. */
 struct Refusal {
   std::string property;

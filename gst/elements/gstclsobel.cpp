@@ -19,6 +19,7 @@
 #include "gstclelements.h"
 #include "gstclenums.h"
 #include "gstclsettings.hpp"
+#include <gst/opencl/gstclprivate.hpp>
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -88,7 +89,7 @@ struct SobelState {
 
 struct _GstClSobel {
   GstClFilter parent;
-  clsettings::Private<SobelSettings, SobelState> *priv;
+  gstcl::ElementPrivate<SobelSettings, SobelState> *priv;
 };
 
 G_DEFINE_TYPE (GstClSobel, gst_cl_sobel, GST_TYPE_CL_FILTER)
@@ -294,5 +295,5 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
 static void
 gst_cl_sobel_init (GstClSobel * self)
 {
-  self->priv = new clsettings::Private<SobelSettings, SobelState> ();
+  self->priv = new gstcl::ElementPrivate<SobelSettings, SobelState> ();
 }
