@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Element registration of the opencl plugin. */
+/* The elements of the plugin: one line each in GST_CL_ELEMENTS. plugin.cpp
+ * registers them all, and the tests' generic suites find them in the
+ * registry (tests/cltest.h, plugin_elements ()). */
 #pragma once
 
 #include <gst/gst.h>
 
+#define GST_CL_ELEMENTS(X) \
+  X (clupload) \
+  X (cldownload) \
+  X (clsobel) \
+  X (clkernel) \
+  X (cldebayer) \
+  X (clconvolve) \
+  X (clfir)
+
 G_BEGIN_DECLS
-GST_ELEMENT_REGISTER_DECLARE (clupload);
-GST_ELEMENT_REGISTER_DECLARE (cldownload);
-GST_ELEMENT_REGISTER_DECLARE (clsobel);
-GST_ELEMENT_REGISTER_DECLARE (clkernel);
-GST_ELEMENT_REGISTER_DECLARE (cldebayer);
-GST_ELEMENT_REGISTER_DECLARE (clconvolve);
-GST_ELEMENT_REGISTER_DECLARE (clfir);
+GST_CL_ELEMENTS (GST_ELEMENT_REGISTER_DECLARE)
 G_END_DECLS

@@ -6,13 +6,9 @@ static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ok = FALSE;
-  ok |= GST_ELEMENT_REGISTER (clupload, plugin);
-  ok |= GST_ELEMENT_REGISTER (cldownload, plugin);
-  ok |= GST_ELEMENT_REGISTER (clsobel, plugin);
-  ok |= GST_ELEMENT_REGISTER (clkernel, plugin);
-  ok |= GST_ELEMENT_REGISTER (cldebayer, plugin);
-  ok |= GST_ELEMENT_REGISTER (clconvolve, plugin);
-  ok |= GST_ELEMENT_REGISTER (clfir, plugin);
+#define REGISTER(element) ok |= GST_ELEMENT_REGISTER (element, plugin);
+  GST_CL_ELEMENTS (REGISTER)
+#undef REGISTER
   return ok;
 }
 
