@@ -9,6 +9,8 @@
 #include "ref_convolve.h"
 
 #include <gst/app/gstappsink.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#include <gst/controller/gstinterpolationcontrolsource.h>
 #include <gst/opencl/gstclcontext.h>
 #include <gst/opencl/gstclmemory.h>
 #include <gst/opencl/gstcldevice.hpp>
@@ -978,6 +980,45 @@ GST_START_TEST (test_live_size_change_does_not_stall)
 }
 GST_END_TEST
 
+/* A control binding on `bias` (GST_PARAM_CONTROLLABLE) changes the output
+ * frame by frame: GstClFilter syncs controllable properties at each frame's
+ * stream time before the frame runs. */
+GST_START_TEST (test_bias_follows_a_controller)
+{
+  GstHarness *h = gst_harness_new_parse ("clconvolve kernel=<0,0,0,0,1,0,0,0,0>");
+  cltest::share_context (h->element);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
+  const double biases[] = {0.0, 40.0, -25.0, 7.0};
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++)
+    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs),
+        i * GST_SECOND, biases[i]);
+  GstElement *conv = gst_harness_find_element (h, "clconvolve");
+  gst_object_add_control_binding (GST_OBJECT (conv),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (conv), "bias", cs));
+  gst_object_unref (conv);
+  gst_harness_set_src_caps_str (h, cltest::caps_string ("GRAY8", 5, 3).c_str ());
+  const GstVideoInfo info = cltest::video_info ("GRAY8", 5, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++) {
+    GstBuffer *in = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&info), nullptr);
+    gst_buffer_memset (in, 0, 100, GST_VIDEO_INFO_SIZE (&info));
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    GstVideoFrame frame;
+    fail_unless (gst_video_frame_map (&frame, (GstVideoInfo *) &info, out, GST_MAP_READ));
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 5; x++)
+        fail_unless_equals_int (((const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0))[
+                y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x], 100 + (int) biases[i]);
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (out);
+  }
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+}
+GST_END_TEST
+
 static Suite *
 convolve_suite (void)
 {
@@ -1003,6 +1044,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_3x3_integer_gpu);
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_change_while_playing);
+  tcase_add_test (tc, test_bias_follows_a_controller);
   tcase_add_test (tc, test_chain_stays_on_device);
   tcase_add_test (tc, test_bad_values_refused);
   tcase_add_test (tc, test_refused_on_launch_line);

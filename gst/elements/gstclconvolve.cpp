@@ -202,7 +202,7 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
           "sum of its kernel, when that sum is not 0", TRUE, flags));
   g_object_class_install_property (gobject_class, PROP_BIAS,
       g_param_spec_double ("bias", "Bias", "Added to each channel after the division",
-          -1.0e6, 1.0e6, 0.0, flags));
+          -1.0e6, 1.0e6, 0.0, (GParamFlags) (flags | GST_PARAM_CONTROLLABLE)));
   g_object_class_install_property (gobject_class, PROP_SEPARABLE,
       g_param_spec_boolean ("separable", "Separable", "Whether every channel's kernel "
           "is rank 1 (a column times a row): such kernels run as a row pass then "

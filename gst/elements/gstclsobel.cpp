@@ -252,6 +252,8 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+  const auto controllable = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE);
   const auto flags = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);
 
@@ -269,11 +271,11 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_double ("scale", "Scale", "Factor applied to the value before "
           "rounding and saturation: out = saturate(round(scale * value))",
-          0.0, 65535.0, 1.0, flags));
+          0.0, 65535.0, 1.0, controllable));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_double ("threshold", "Threshold", "0 = off; otherwise output "
           "is white (255, or 65535 for GRAY16_LE) where scale * value >= threshold, "
-          "else 0", 0.0, 65535.0 * 4, 0.0, flags));
+          "else 0", 0.0, 65535.0 * 4, 0.0, controllable));
   g_object_class_install_property (gobject_class, PROP_BORDER,
       g_param_spec_enum ("border", "Border", "How pixels outside the image are read",
           GST_TYPE_CL_BORDER, GST_CL_BORDER_REPLICATE, flags));

@@ -297,6 +297,17 @@ gst_cl_filter_finalize (GObject * object)
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
 }
 
+/* Controllable properties (GST_PARAM_CONTROLLABLE) take the values of their
+ * control bindings at each frame's stream time, before the frame runs. */
+static void
+gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  const GstClockTime time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (time))
+    gst_object_sync_values (GST_OBJECT (trans), time);
+}
+
 static void
 gst_cl_filter_class_init (GstClFilterClass * klass)
 {
@@ -308,6 +319,7 @@ gst_cl_filter_class_init (GstClFilterClass * klass)
   trans_class->set_caps = gst_cl_filter_set_caps;
   trans_class->transform = gst_cl_filter_transform;
   trans_class->stop = gst_cl_filter_stop;
+  trans_class->before_transform = gst_cl_filter_before_transform;
   gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, (GstPluginAPIFlags) 0);
 }
 
