@@ -22,11 +22,14 @@
 #define CLKERNEL_A (PX_FOURTH < 0 ? 0 : PX_FOURTH)
 #define CLKERNEL_HAS_ALPHA PX_ALPHA
 
+/* clkernel_params_t, the `parameters` (their names and types), is declared
+ * before this file; each name is a macro reading img.params. */
 typedef struct {
   __global const uchar *data;   /* first byte of the frame */
   int stride;                   /* bytes per row */
   int width;
   int height;
+  clkernel_params_t params;
 } image_t;
 
 /* The pixel at (x, y) as bytes in RGBA order; (x, y) must lie in the image. */
@@ -94,13 +97,14 @@ inline void clkernel_write (__global uchar * p, uchar4 v)
 }
 
 __kernel void clkernel_main (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height)
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    clkernel_params_t params)
 {
   const int x = get_global_id (0);
   const int y = get_global_id (1);
   if (x >= width || y >= height)
     return;
-  const image_t img = { in + in_offset, in_stride, width, height };
+  const image_t img = { in + in_offset, in_stride, width, height, params };
   const float4 rgba = filter (img, x, y);
   clkernel_write (out + out_offset + (size_t) y * out_stride + (size_t) x * CLKERNEL_BPP,
       convert_uchar4_sat_rte (rgba * 255.0f));

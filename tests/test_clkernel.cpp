@@ -547,6 +547,97 @@ GST_START_TEST (test_live_source_change_does_not_stall)
 }
 GST_END_TEST
 
+/* `parameters`: named values reach the code; a new value applies from the
+ * next frame with no build; new names build in the background (a name the
+ * code does not use is refused, the running values staying); at start such
+ * a name is an error naming it. */
+static const char *const GAIN_LEVEL =
+    "float4 filter (image_t img, int x, int y)\n"
+    "{\n"
+    "  float4 p = read_pixel (img, x, y);\n"
+    "  return (float4) (p.xyz * gain + (float) level / 255.0f, p.w);\n"
+    "}\n";
+
+/* Pushes a frame and checks out = round (v * gain + level) within 1. */
+static void
+check_gain_level (GstHarness * h, double gain, int level, uint32_t seed)
+{
+  const GstVideoInfo info = video_info ("RGBA", 13, 5);
+  GstBuffer *in = random_frame (&info, 0, seed);
+  gst_buffer_ref (in);
+  GstBuffer *out = push_built (h, in);
+  GstMapInfo a, b;
+  gst_buffer_map (in, &a, GST_MAP_READ);
+  gst_buffer_map (out, &b, GST_MAP_READ);
+  for (gsize i = 0; i < a.size; i++) {
+    const double want = i % 4 == 3 ? a.data[i] :
+        std::min (255.0, std::max (0.0, std::round (a.data[i] * gain + level)));
+    fail_unless (std::fabs (b.data[i] - want) <= 1, "byte %zu: %d for %d (gain %g, level %d)",
+        i, b.data[i], a.data[i], gain, level);
+  }
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unmap (in, &a);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+static void
+set_parameters (GstElement * k, const char *text)
+{
+  GstStructure *s = gst_structure_from_string (text, nullptr);
+  fail_unless (s != nullptr, "%s", text);
+  g_object_set (k, "parameters", s, nullptr);
+  gst_structure_free (s);
+}
+
+GST_START_TEST (test_parameters)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = harness ("clkernel name=k", &k, &bus);
+  g_object_set (k, "source", GAIN_LEVEL, nullptr);
+  set_parameters (k, "p, gain=(float)0.5, level=(int)10");
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
+  check_gain_level (h, 0.5, 10, 1);
+
+  /* New values: the next frame, no build of any kind. */
+  const unsigned builds = gstcl::program_builds (), background = gstcl::background_builds ();
+  set_parameters (k, "p, gain=(double)2.0, level=(int)-30");
+  check_gain_level (h, 2.0, -30, 2);
+  set_parameters (k, "p, level=(int)3, gain=(float)1.0");   /* another order */
+  check_gain_level (h, 1.0, 3, 3);
+  fail_unless_equals_int (gstcl::program_builds (), builds);
+  fail_unless_equals_int (gstcl::background_builds (), background);
+
+  /* A name the code does not use: a warning, the running values stay. */
+  set_parameters (k, "p, gain=(float)0.25, level=(int)0, offset=(uint)5");
+  check_gain_level (h, 1.0, 3, 4);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_WARNING, "'offset'"), 1);
+  /* Code that uses it: built in the background, then its values. */
+  g_object_set (k, "source", "float4 filter (image_t img, int x, int y)\n"
+      "{\n  float4 p = read_pixel (img, x, y);\n"
+      "  return (float4) (p.xyz * gain + (float) (level + (int) offset) / 255.0f, p.w);\n}\n",
+      nullptr);
+  check_gain_level (h, 0.25, 5, 5);
+  GstStructure *back = nullptr;
+  g_object_get (k, "parameters", &back, nullptr);
+  guint offset = 0;
+  fail_unless (back && gst_structure_get_uint (back, "offset", &offset) && offset == 5);
+  gst_structure_free (back);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, ""), 0);
+  teardown (h, k, bus);
+
+  /* At start, an unused name is an error that names it. */
+  h = harness ("clkernel name=k", &k, &bus);
+  set_parameters (k, "p, brightness=(float)1");
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
+  const GstVideoInfo info = video_info ("RGBA", 13, 5);
+  fail_if (gst_harness_push (h, random_frame (&info, 0, 6)) == GST_FLOW_OK);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, "'brightness'"), 1);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
 static Suite *
 clkernel_suite (void)
 {
@@ -571,6 +662,7 @@ clkernel_suite (void)
   tcase_add_test (tc, test_build_error_at_start);
   tcase_add_test (tc, test_hostile_build_options);
   tcase_add_test (tc, test_live_changes);
+  tcase_add_test (tc, test_parameters);
   tcase_add_test (tc, test_caps_change_keeps_running_program);
   tcase_add_test (tc, test_location);
   tcase_add_test (tc, test_chain_stays_on_device);

@@ -19,7 +19,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 # element of the plugin is checked, listed here or not.
 REQUIRED_PROPERTIES = {
     'clsobel': ['output', 'norm', 'scale', 'threshold', 'border'],
-    'clkernel': ['source', 'location', 'build-options'],
+    'clkernel': ['source', 'location', 'build-options', 'parameters'],
     'clconvolve': ['kernel', 'red-kernel', 'green-kernel', 'blue-kernel',
                    'normalize', 'bias', 'border', 'separable'],
     'clfir': ['coefficients', 'border'],

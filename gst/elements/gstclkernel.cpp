@@ -39,6 +39,10 @@
  * first caps), it posts an error with the build log. A program actually
  * compiled is announced with an INFO message on the bus.
  *
+ * `parameters` (a GstStructure, e.g. "p, gain=(float)1.5, level=(int)3")
+ * gives the code named values: each field is read by its name (through
+ * img), and a new value applies from the next frame without a rebuild.
+ *
  * `build-options` takes `-D NAME[=VALUE]`, `-I DIR`, `-w`, `-Werror` and the
  * `-cl-*` options of OpenCL C 1.2 (not `-cl-std`): drivers parse options with
  * little care (PoCL crashes on a bare `-D`), so no other reaches them. Other
@@ -75,6 +79,7 @@
 #include "gstclkernel.h"
 #include "gstclelements.h"
 #include "gstclbuildoptions.hpp"
+#include "gstclparameters.hpp"
 #include "gstclsettings.hpp"
 #include <gst/opencl/gstclprivate.hpp>
 #include "cl-kernels.h"
@@ -100,7 +105,9 @@ struct KernelSettings {
   std::string source;        /* code in force: the `source` property or the file's */
   std::string location;      /* file the code came from; empty: `source` was set */
   std::string build_options; /* checked with clbuildoptions::check */
-  guint64 generation = 1;
+  clparams::Params parameters;  /* values change without a rebuild */
+  std::string parameters_text;  /* as set, for reading back */
+  guint64 generation = 1;       /* changes that need a build: not a parameter's value */
   bool started = false;
   clsettings::Refusals refusals;   /* values refused before start */
 };
@@ -111,6 +118,7 @@ struct UserProgram {
   std::string source;
   std::string name;
   std::string build_options;
+  clparams::Params parameters;  /* their names and types are built in */
 };
 
 /* Negotiated state, touched only from the streaming thread (and stop). */
@@ -143,7 +151,7 @@ struct _GstClKernel {
 G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
 GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKERNEL)
 
-enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS };
+enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS, PROP_PARAMETERS };
 
 #define CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
     "xRGB, xBGR")
@@ -192,9 +200,11 @@ program_text (const UserProgram &p)
 {
   const Boilerplate &b = boilerplate ();
   return std::string ("#line 1 \"common.cl\"\n") + gst_cl_kernel_common +
-      "\n#line 1 \"clkernel.cl\"\n" + b.prelude +
-      "\n#line 1 \"" + line_name (p.name) + "\"\n" + p.source +
-      "\n#line " + std::to_string (b.epilogue_line) + " \"clkernel.cl\"\n" + b.epilogue;
+      "\n" + clparams::declarations (p.parameters) +
+      "#line 1 \"clkernel.cl\"\n" + b.prelude + "\n" + clparams::macros (p.parameters) +
+      "#line 1 \"" + line_name (p.name) + "\"\n" + p.source + "\n" +
+      clparams::undefs (p.parameters) +
+      "#line " + std::to_string (b.epilogue_line) + " \"clkernel.cl\"\n" + b.epilogue;
 }
 
 static std::string
@@ -209,9 +219,22 @@ build_name (const UserProgram &p)
   return "clkernel '" + p.name + "'";
 }
 
+/* A parameter the code never mentions is a mistake (a typo in the name, or
+ * code that reads it under another name): refused like code that does not
+ * build. */
+static void
+check_parameters (const UserProgram &p)
+{
+  const std::string name = clparams::unused (p.parameters, p.source);
+  if (!name.empty ())
+    throw gstcl::BuildError ("The parameter '" + name + "' is not used by the OpenCL "
+        "code (" + p.name + ")");
+}
+
 static cl::Kernel
 build_kernel (GstClKernel * self, GstClContext * ctx, const UserProgram &p)
 {
+  check_parameters (p);
   const std::string options = build_options (self, p);
   GST_DEBUG_OBJECT (self, "building '%s' with options %s", p.name.c_str (), options.c_str ());
   return cl::Kernel (gstcl::program (ctx, program_text (p), options, build_name (p)),
@@ -253,6 +276,7 @@ wanted_program (GstClKernel * self, guint64 * generation)
   p.source = empty ? IDENTITY_SOURCE : s->source;
   p.name = s->location.empty () ? "source" : s->location;
   p.build_options = s->build_options;
+  p.parameters = s->parameters;
   *generation = s->generation;
   return p;
 }
@@ -287,6 +311,12 @@ update_kernel (GstClKernel * self, GstClContext * ctx, bool format_changed)
   st->tried_generation = generation;
 
   if (new_settings && st->running && !format_changed) {
+    try {
+      check_parameters (wanted);
+    } catch (const gstcl::BuildError & e) {
+      warn_not_built (self, e);
+      return;
+    }
     st->building = wanted;
     st->build.start (GST_ELEMENT (self), ctx, program_text (wanted),
         build_options (self, wanted), build_name (wanted));
@@ -328,8 +358,19 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  cl::Kernel &k = self->priv->state.kernel;
-  gstcl::set_frame_args (k, 0, in, out);
+  KernelState *st = &self->priv->state;
+  /* The parameters' latest values while their names and types are the
+   * running program's; else the last ones it ran with. */
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    const clparams::Params &latest = self->priv->settings.parameters;
+    if (clparams::signature (latest) == clparams::signature (st->program.parameters))
+      st->program.parameters = latest;
+  }
+  const std::vector<guint8> values = clparams::bytes (st->program.parameters);
+  cl::Kernel &k = st->kernel;
+  gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
+      gstcl::RawArg {values.size (), values.data ()});
   gstcl::enqueue_2d (ctx, k, width, height);
   return GST_FLOW_OK;
 }
@@ -426,13 +467,30 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
     std::lock_guard<std::mutex> lock (self->priv->lock);
     KernelSettings *s = &self->priv->settings;
     running = s->started;
-    const gchar *str = g_value_get_string (value);
+    const gchar *str = prop_id == PROP_PARAMETERS ? nullptr : g_value_get_string (value);
     switch (prop_id) {
       case PROP_SOURCE:
         s->source = str ? str : "";
         s->location.clear ();
         s->generation++;
         break;
+      case PROP_PARAMETERS: {
+        const GstStructure *st = gst_value_get_structure (value);
+        clparams::Params params;
+        refused = st ? clparams::from_structure (st, &params) : "";
+        if (refused.empty ()) {
+          if (clparams::signature (params) != clparams::signature (s->parameters))
+            s->generation++;   /* other names or types: another program */
+          s->parameters = std::move (params);
+          gchar *text = st ? gst_structure_to_string (st) : nullptr;
+          s->parameters_text = text ? text : "";
+          g_free (text);
+          s->refusals.forget (pspec->name);
+        } else if (!running) {
+          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
+        }
+        break;
+      }
       case PROP_BUILD_OPTIONS:
         /* Only well-formed options reach the driver: some crash on others. */
         refused = clbuildoptions::check (str ? str : "");
@@ -450,7 +508,8 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
   /* Posted without the lock: a bus sync handler may read our properties. */
   if (!refused.empty ())
     clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused,
+        clsettings::describe_value (value), refused, prop_id == PROP_PARAMETERS ?
+        "The previous parameters stay in force." :
         "The previous build options stay in force.");
 }
 
@@ -467,6 +526,10 @@ gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_string (value, s->location.empty () ? nullptr : s->location.c_str ());
       break;
     case PROP_BUILD_OPTIONS: g_value_set_string (value, s->build_options.c_str ()); break;
+    case PROP_PARAMETERS:
+      g_value_take_boxed (value, s->parameters_text.empty () ? nullptr :
+          gst_structure_from_string (s->parameters_text.c_str (), nullptr));
+      break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
@@ -507,6 +570,14 @@ gst_clkernel_class_init (GstClKernelClass * klass)
           "the OpenCL compiler, e.g. \"-D LEVEL=0.5f -cl-fast-relaxed-math\": "
           "-D, -I, -w, -Werror and the -cl-* options of OpenCL C 1.2; others are "
           "refused", nullptr, flags));
+  g_object_class_install_property (gobject_class, PROP_PARAMETERS,
+      g_param_spec_boxed ("parameters", "Parameters", "Named numbers for the code, "
+          "e.g. \"p, gain=(float)1.5, level=(int)3\" (the structure's name is "
+          "ignored): each field is a value the code reads by its name (through "
+          "img), float, int or uint (boolean as int). A new value applies from the "
+          "next frame without a rebuild; new names or types rebuild in the "
+          "background. A name the code never uses is an error",
+          GST_TYPE_STRUCTURE, flags));
 
   gst_element_class_set_static_metadata (element_class, "OpenCL kernel filter",
       "Filter/Effect/Video/Hardware", "Runs per-pixel OpenCL C code given at run "

@@ -41,6 +41,13 @@ describe_value (const GValue * value)
     const gchar *s = g_value_get_string (value);
     return std::string ("\"") + (s ? s : "") + "\"";
   }
+  if (GST_VALUE_HOLDS_STRUCTURE (value)) {
+    const GstStructure *s = gst_value_get_structure (value);
+    gchar *text = s ? gst_structure_to_string (s) : nullptr;
+    const std::string out = std::string ("\"") + (text ? text : "") + "\"";
+    g_free (text);
+    return out;
+  }
   if (GST_VALUE_HOLDS_ARRAY (value)) {
     /* As a launch line writes it: <1, 2, nan>. A 31x31 kernel is 961
      * numbers: the first ones and the count say enough. */

@@ -31,6 +31,17 @@ inline void set_arg (cl::Kernel &k, cl_uint i, cl_mem mem)
   k.setArg (i, sizeof (cl_mem), &mem);
 }
 
+/* An argument of `size` bytes at `data`: a struct passed by value. */
+struct RawArg {
+  size_t size;
+  const void *data;
+};
+
+inline void set_arg (cl::Kernel &k, cl_uint i, const RawArg &raw)
+{
+  k.setArg (i, raw.size, raw.data);
+}
+
 template <typename... Args>
 inline cl_uint set_args (cl::Kernel &k, cl_uint first, const Args &... args)
 {
