@@ -22,27 +22,52 @@
 #define CLKERNEL_A (PX_FOURTH < 0 ? 0 : PX_FOURTH)
 #define CLKERNEL_HAS_ALPHA PX_ALPHA
 
+/* Samples of 8 or 16 bits (GRAY16_LE, RGBA64_LE): 0..CLKERNEL_MAX. */
+#if PX_SAMPLE == 2
+typedef ushort clkernel_sample_t;
+typedef ushort4 clkernel_sample4_t;
+#define CLKERNEL_MAX 65535
+#define clkernel_convert_sat convert_ushort4_sat_rte
+#else
+typedef uchar clkernel_sample_t;
+typedef uchar4 clkernel_sample4_t;
+#define CLKERNEL_MAX 255
+#define clkernel_convert_sat convert_uchar4_sat_rte
+#endif
+
 /* clkernel_params_t, the `parameters` (their names and types), is declared
  * before this file; each name is a macro reading img.params. */
 typedef struct {
-  __global const uchar *data;   /* first byte of the frame */
+  __global const uchar *data;   /* first byte of the frame (the luma plane of NV12, I420) */
   int stride;                   /* bytes per row */
   int width;
   int height;
   clkernel_params_t params;
 } image_t;
 
-/* The pixel at (x, y) as bytes in RGBA order; (x, y) must lie in the image. */
+/* The samples at (x, y) in RGBA order, 0..CLKERNEL_MAX; (x, y) must lie in
+ * the image. */
+inline clkernel_sample4_t clkernel_read_samples (image_t img, int x, int y)
+{
+  __global const clkernel_sample_t *p = (__global const clkernel_sample_t *) (img.data +
+      (size_t) y * img.stride + (size_t) x * CLKERNEL_BPP);
+#if PX_CH == 1
+  return (clkernel_sample4_t) (p[0], p[0], p[0], CLKERNEL_MAX);
+#elif PX_FOURTH >= 0 && PX_ALPHA
+  return (clkernel_sample4_t) (p[PX_R], p[PX_G], p[PX_B], p[PX_FOURTH]);
+#else
+  return (clkernel_sample4_t) (p[PX_R], p[PX_G], p[PX_B], CLKERNEL_MAX);
+#endif
+}
+
+/* The pixel at (x, y) as bytes in RGBA order (of 16-bit samples, the high
+ * byte); (x, y) must lie in the image. */
 inline uchar4 read_pixel_u8_unchecked (image_t img, int x, int y)
 {
-  __global const uchar *p = img.data + (size_t) y * img.stride +
-      (size_t) x * CLKERNEL_BPP;
-#if CLKERNEL_BPP == 1
-  return (uchar4) (p[0], p[0], p[0], 255);
-#elif CLKERNEL_BPP == 4 && CLKERNEL_HAS_ALPHA
-  return (uchar4) (p[CLKERNEL_R], p[CLKERNEL_G], p[CLKERNEL_B], p[CLKERNEL_A]);
+#if PX_SAMPLE == 2
+  return convert_uchar4 (clkernel_read_samples (img, x, y) >> (ushort4) (8));
 #else
-  return (uchar4) (p[CLKERNEL_R], p[CLKERNEL_G], p[CLKERNEL_B], 255);
+  return clkernel_read_samples (img, x, y);
 #endif
 }
 
@@ -63,7 +88,8 @@ inline uchar4 read_pixel_u8 (image_t img, int x, int y)
 /* The pixel at (x, y), coordinates clamped to the image, RGBA in 0..1. */
 inline float4 read_pixel (image_t img, int x, int y)
 {
-  return convert_float4 (read_pixel_u8 (img, x, y)) * (1.0f / 255.0f);
+  return convert_float4 (clkernel_read_samples (img, clamp (x, 0, img.width - 1),
+          clamp (y, 0, img.height - 1))) * (1.0f / CLKERNEL_MAX);
 }
 
 /* The pixel at (x, y) with a choice of border: BORDER_REPLICATE (as
@@ -75,23 +101,25 @@ inline float4 read_pixel_border (image_t img, int x, int y, int border)
     return (float4) (0.0f);
   x = border_index (x, img.width, border);
   y = border_index (y, img.height, border);
-  return convert_float4 (read_pixel_u8_unchecked (img, x, y)) * (1.0f / 255.0f);
+  return convert_float4 (clkernel_read_samples (img, x, y)) * (1.0f / CLKERNEL_MAX);
 }
 
 //@CLKERNEL_USER_CODE@
 
-/* Stores RGBA bytes in the buffer's format: GRAY8 takes R, padding bytes
- * become 255. */
-inline void clkernel_write (__global uchar * p, uchar4 v)
+/* Stores RGBA (0..1, rounded to nearest and saturated) in the buffer's
+ * format: grey takes R, padding samples become the maximum. */
+inline void clkernel_write (__global uchar * at, float4 rgba)
 {
-#if CLKERNEL_BPP == 1
+  const clkernel_sample4_t v = clkernel_convert_sat (rgba * (float) CLKERNEL_MAX);
+  __global clkernel_sample_t *p = (__global clkernel_sample_t *) at;
+#if PX_CH == 1
   p[0] = v.x;
 #else
-  p[CLKERNEL_R] = v.x;
-  p[CLKERNEL_G] = v.y;
-  p[CLKERNEL_B] = v.z;
-#if CLKERNEL_BPP == 4
-  p[CLKERNEL_A] = CLKERNEL_HAS_ALPHA ? v.w : 255;
+  p[PX_R] = v.x;
+  p[PX_G] = v.y;
+  p[PX_B] = v.z;
+#if PX_FOURTH >= 0
+  p[PX_FOURTH] = PX_ALPHA ? v.w : CLKERNEL_MAX;
 #endif
 #endif
 }
@@ -107,5 +135,5 @@ __kernel void clkernel_main (__global const uchar * in, int in_offset, int in_st
   const image_t img = { in + in_offset, in_stride, width, height, params };
   const float4 rgba = filter (img, x, y);
   clkernel_write (out + out_offset + (size_t) y * out_stride + (size_t) x * CLKERNEL_BPP,
-      convert_uchar4_sat_rte (rgba * 255.0f));
+      rgba);
 }

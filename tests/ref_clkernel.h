@@ -17,11 +17,24 @@ using namespace cltest;
 
 struct Format {
   const char *name;
-  int bpp;
-  int r, g, b;   /* byte offsets in a pixel */
-  int a;         /* offset of the alpha or padding byte, -1: none */
-  bool alpha;    /* that byte is alpha (else padding, written as 255) */
+  int bpp;       /* bytes per pixel (of the luma plane for NV12, I420) */
+  int r, g, b;   /* sample indices in a pixel (byte offsets for 8-bit) */
+  int a;         /* index of the alpha or padding sample, -1: none */
+  bool alpha;    /* that sample is alpha (else padding, written as the maximum) */
+  int sample = 1;  /* bytes per sample: 2 for 16-bit little-endian */
 };
+
+/* The largest sample: what 1.0 is. */
+inline int max_of (const Format & f)
+{
+  return f.sample == 2 ? 65535 : 255;
+}
+
+/* Sample i of the pixel at p. */
+inline int sample_at (const guint8 * p, int i, const Format & f)
+{
+  return f.sample == 2 ? p[2 * i] | p[2 * i + 1] << 8 : p[i];
+}
 
 inline const Format formats[] = {
   {"GRAY8", 1, 0, 0, 0, -1, false}, {"RGB", 3, 0, 1, 2, -1, false},
@@ -32,6 +45,12 @@ inline const Format formats[] = {
   {"xBGR", 4, 3, 2, 1, 0, false},
 };
 inline const Format &RGBA = formats[3];
+/* 16-bit samples, and the luma plane of NV12 and I420 read as grey (their
+ * chroma is copied). */
+inline const Format deep_and_yuv_formats[] = {
+  {"GRAY16_LE", 2, 0, 0, 0, -1, false, 2}, {"RGBA64_LE", 8, 0, 1, 2, 3, true, 2},
+  {"NV12", 1, 0, 0, 0, -1, false}, {"I420", 1, 0, 0, 0, -1, false},
+};
 
 /* The examples of the documentation, verbatim. */
 inline const char *const INVERT =
@@ -91,7 +110,8 @@ rgba_of (GstBuffer * buf, const GstVideoInfo * layout, const Format & f)
     for (int x = 0; x < w; x++) {
       const guint8 *p = map.data + GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
           (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp;
-      px[y * w + x] = {{p[f.r], p[f.g], p[f.b], f.alpha ? p[f.a] : 255}};
+      px[y * w + x] = {{sample_at (p, f.r, f), sample_at (p, f.g, f), sample_at (p, f.b, f),
+          f.alpha ? sample_at (p, f.a, f) : max_of (f)}};
     }
   gst_buffer_unmap (buf, &map);
   return px;
@@ -101,7 +121,7 @@ rgba_of (GstBuffer * buf, const GstVideoInfo * layout, const Format & f)
  * lies within float rounding of the level (either answer is right). */
 inline std::vector<Rgba>
 reference (Example ex, const std::vector<Rgba> &in, int w, int h,
-    std::vector<bool> *ambiguous)
+    std::vector<bool> *ambiguous, int max = 255)
 {
   auto at = [&] (int x, int y) -> const Rgba & {
     return in[border_index (y, h, REPLICATE) * w + border_index (x, w, REPLICATE)];
@@ -117,11 +137,11 @@ reference (Example ex, const std::vector<Rgba> &in, int w, int h,
           o = p;
           break;
         case INVERTED:
-          o = {{255 - p.c[0], 255 - p.c[1], 255 - p.c[2], p.c[3]}};
+          o = {{max - p.c[0], max - p.c[1], max - p.c[2], p.c[3]}};
           break;
         case THRESHOLDED: {
-          const double l = (0.299 * p.c[0] + 0.587 * p.c[1] + 0.114 * p.c[2]) / 255.0;
-          const int v = l >= LEVEL ? 255 : 0;
+          const double l = (0.299 * p.c[0] + 0.587 * p.c[1] + 0.114 * p.c[2]) / max;
+          const int v = l >= LEVEL ? max : 0;
           o = {{v, v, v, p.c[3]}};
           (*ambiguous)[y * w + x] = std::fabs (l - LEVEL) < 1e-5;
           break;
@@ -175,20 +195,20 @@ check_output (GstCaps * caps, GstBuffer * out, const Format & f, int w, int hgt,
     for (int x = 0; x < w; x++) {
       const Rgba &e = ref[y * w + x];
       const guint8 *p = row + x * f.bpp;
-      std::vector<std::pair<int, int>> bytes;  /* (got, want) */
-      if (f.bpp == 1) {
-        bytes.push_back ({p[0], e.c[0]});
+      std::vector<std::pair<int, int>> bytes;  /* (got, want) samples */
+      if (f.bpp == f.sample) {
+        bytes.push_back ({sample_at (p, 0, f), e.c[0]});
       } else {
-        bytes.push_back ({p[f.r], e.c[0]});
-        bytes.push_back ({p[f.g], e.c[1]});
-        bytes.push_back ({p[f.b], e.c[2]});
+        bytes.push_back ({sample_at (p, f.r, f), e.c[0]});
+        bytes.push_back ({sample_at (p, f.g, f), e.c[1]});
+        bytes.push_back ({sample_at (p, f.b, f), e.c[2]});
         if (f.a >= 0)
-          bytes.push_back ({p[f.a], f.alpha ? e.c[3] : 255});
+          bytes.push_back ({sample_at (p, f.a, f), f.alpha ? e.c[3] : max_of (f)});
       }
       for (size_t i = 0; i < bytes.size (); i++) {
         int diff = std::abs (bytes[i].first - bytes[i].second);
-        if (diff && ambiguous[y * w + x] && (i < 3 || f.bpp == 1) &&
-            (bytes[i].first == 0 || bytes[i].first == 255))
+        if (diff && ambiguous[y * w + x] && (i < 3 || f.bpp == f.sample) &&
+            (bytes[i].first == 0 || bytes[i].first == max_of (f)))
           continue;
         worst = std::max (worst, diff);
         if (diff > tolerance && bad++ < 3)

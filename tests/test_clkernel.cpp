@@ -132,6 +132,56 @@ FORMAT_TEST (0) FORMAT_TEST (1) FORMAT_TEST (2) FORMAT_TEST (3) FORMAT_TEST (4)
 FORMAT_TEST (5) FORMAT_TEST (6) FORMAT_TEST (7) FORMAT_TEST (8) FORMAT_TEST (9)
 FORMAT_TEST (10)
 
+/* 16-bit samples (the examples in their precision: 0..65535) and NV12 /
+ * I420 (the luma filtered as grey, the chroma planes copied unchanged), on
+ * small odd sizes, padded rows, both memories. */
+GST_START_TEST (test_deep_and_yuv_formats)
+{
+  uint32_t seed = 100;
+  for (const Format & f : deep_and_yuv_formats)
+    for (auto &s : {std::make_pair (1, 1), std::make_pair (17, 5)})
+      for (int variant = 0; variant < 2; variant++) {
+        GstElement *k;
+        GstHarness *h = harness (variant ? "clupload ! clkernel name=k" : "clkernel name=k", &k);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, s.first, s.second).c_str ());
+        for (Example ex : {INVERTED, BLURRED}) {
+          use_example (k, ex);
+          GstVideoInfo info = video_info (f.name, s.first, s.second), layout;
+          GstBuffer *in = random_frame (&info, variant ? 7 : 0, seed++, &layout);
+          const std::vector<Rgba> px = rgba_of (in, &layout, f);
+          gst_buffer_ref (in);
+          GstBuffer *out = push_built (h, in);
+          std::vector<bool> ambiguous;
+          const std::vector<Rgba> ref = reference (ex, px, s.first, s.second, &ambiguous,
+              max_of (f));
+          check_output (h, out, f, s.first, s.second, ref, ambiguous, ex == BLURRED ? 1 : 0,
+              f.name);
+          /* The chroma planes as they came in. */
+          GstVideoFrame a, b;
+          fail_unless (gst_video_frame_map (&a, &layout, in, GST_MAP_READ));
+          fail_unless (gst_video_frame_map (&b, &info, out, GST_MAP_READ));
+          for (guint p = 1; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+            gint comp[GST_VIDEO_MAX_COMPONENTS];
+            gst_video_format_info_component (info.finfo, p, comp);
+            const int row = GST_VIDEO_INFO_COMP_WIDTH (&info, comp[0]) *
+                GST_VIDEO_INFO_COMP_PSTRIDE (&info, comp[0]);
+            for (int y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&info, comp[0]); y++)
+              fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&a, p) +
+                      y * GST_VIDEO_FRAME_PLANE_STRIDE (&a, p),
+                      (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&b, p) +
+                      y * GST_VIDEO_FRAME_PLANE_STRIDE (&b, p), row) == 0,
+                  "%s: chroma plane %u row %d changed", f.name, p, y);
+          }
+          gst_video_frame_unmap (&b);
+          gst_video_frame_unmap (&a);
+          gst_buffer_unref (out);
+          gst_buffer_unref (in);
+        }
+        teardown (h, k);
+      }
+}
+GST_END_TEST
+
 /* A larger frame, so that many work-groups and partial ones at the edges run. */
 GST_START_TEST (test_examples_large_frame)
 {
@@ -657,6 +707,7 @@ clkernel_suite (void)
   tcase_add_test (tc, test_examples_9);
   tcase_add_test (tc, test_examples_10);
   tcase_add_test (tc, test_examples_large_frame);
+  tcase_add_test (tc, test_deep_and_yuv_formats);
   tcase_add_test (tc, test_no_source_is_identity);
   tcase_add_test (tc, test_sampling_helpers);
   tcase_add_test (tc, test_build_error_at_start);

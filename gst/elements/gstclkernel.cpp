@@ -154,7 +154,7 @@ GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKER
 enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS, PROP_PARAMETERS };
 
 #define CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-    "xRGB, xBGR")
+    "xRGB, xBGR, GRAY16_LE, RGBA64_LE, NV12, I420")
 
 #define USER_CODE_MARKER "//@CLKERNEL_USER_CODE@"
 
@@ -372,6 +372,7 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
       gstcl::RawArg {values.size (), values.data ()});
   gstcl::enqueue_2d (ctx, k, width, height);
+  gstcl::copy_planes (ctx, in, out, 1);   /* NV12, I420: the luma only */
   return GST_FLOW_OK;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "gstclhpp.hpp"
+#include "gstcl.hpp"
 #include <gst/opencl/gstclfilter.h>
 
 namespace gstcl {
@@ -61,6 +62,29 @@ inline cl_uint set_frame_args (cl::Kernel &k, cl_uint first, const GstClFrame *i
       (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0),
       (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0),
       (cl_int) GST_VIDEO_INFO_WIDTH (&out->info), (cl_int) GST_VIDEO_INFO_HEIGHT (&out->info));
+}
+
+/* Copies the planes of `in` from `first` on into `out` (same format and
+ * size), on the context's queue: the chroma of NV12 and I420, which the
+ * filters of the luma pass through unchanged. */
+inline void copy_planes (GstClContext *ctx, const GstClFrame *in, const GstClFrame *out,
+    guint first)
+{
+  const GstVideoInfo *a = &in->info, *b = &out->info;
+  for (guint p = first; p < GST_VIDEO_INFO_N_PLANES (a); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (a->finfo, p, comp);
+    const size_t origin_in[3] = {GST_VIDEO_INFO_PLANE_OFFSET (a, p), 0, 0};
+    const size_t origin_out[3] = {GST_VIDEO_INFO_PLANE_OFFSET (b, p), 0, 0};
+    const size_t region[3] = {(size_t) GST_VIDEO_INFO_COMP_WIDTH (a, comp[0]) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (a, comp[0]),
+      (size_t) GST_VIDEO_INFO_COMP_HEIGHT (a, comp[0]), 1};
+    const cl_int err = clEnqueueCopyBufferRect (queue_of (ctx) (), in->mem, out->mem,
+        origin_in, origin_out, region, GST_VIDEO_INFO_PLANE_STRIDE (a, p), 0,
+        GST_VIDEO_INFO_PLANE_STRIDE (b, p), 0, 0, nullptr, nullptr);
+    if (err != CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueCopyBufferRect");
+  }
 }
 
 }  // namespace gstcl
