@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* NxN convolution of 8-bit pixels, each colour channel with its own weights.
+/* NxN convolution of 8- or 16-bit pixels (PX_SAMPLE 1 or 2), each colour
+ * channel with its own weights. The integer and one-pass kernels are for
+ * 8-bit pixels only; 16-bit ones take the float paths (direct, 3x3, tiled,
+ * two-pass).
  * Every kernel computes, per colour lane,
  *   out = saturate (rint (sum (w * pixel) * scale + bias))
  * and copies the alpha (or x) byte of 4-byte formats from the input.
@@ -38,27 +41,39 @@
 #define W_ROWS (N * N)
 #define W_COLS (N * N + N)
 
-#if LAYOUT == LAYOUT_GRAY
-#define BPP 1
-typedef float acc_t;
-typedef uchar pix_t;
-#define TO_ACC convert_float
-#define TO_PIX_SAT convert_uchar_sat_rte
+#define BPP PX_BPP              /* bytes per pixel */
+#if PX_SAMPLE == 2
+typedef ushort sample_t;
+typedef ushort4 sample4_t;
+#define TO_SAMPLE_SAT convert_ushort_sat_rte
+#define TO_SAMPLE4_SAT convert_ushort4_sat_rte
 #else
-#define BPP (LAYOUT == LAYOUT_RGB ? 3 : 4)
-typedef float4 acc_t;         /* colour in xyz, w unused (its weights are 0) */
-typedef uchar4 pix_t;
-#define TO_ACC convert_float4
-#define TO_PIX_SAT convert_uchar4_sat_rte
+typedef uchar sample_t;
+typedef uchar4 sample4_t;
+#define TO_SAMPLE_SAT convert_uchar_sat_rte
+#define TO_SAMPLE4_SAT convert_uchar4_sat_rte
 #endif
 
-/* The colour bytes of the pixel at p, in lanes x, y, z. */
-inline pix_t load_pixel (__global const uchar * p)
+#if LAYOUT == LAYOUT_GRAY
+typedef float acc_t;
+typedef sample_t pix_t;
+#define TO_ACC convert_float
+#define TO_PIX_SAT TO_SAMPLE_SAT
+#else
+typedef float4 acc_t;         /* colour in xyz, w unused (its weights are 0) */
+typedef sample4_t pix_t;
+#define TO_ACC convert_float4
+#define TO_PIX_SAT TO_SAMPLE4_SAT
+#endif
+
+/* The colour samples of the pixel at p, in lanes x, y, z. */
+inline pix_t load_pixel (__global const uchar * at)
 {
+  __global const sample_t *p = (__global const sample_t *) at;
 #if LAYOUT == LAYOUT_GRAY
   return p[0];
 #elif LAYOUT == LAYOUT_RGB
-  return (uchar4) (vload3 (0, p), 0);
+  return (pix_t) (vload3 (0, p), 0);
 #elif LAYOUT == LAYOUT_ALPHA_LAST
   return vload4 (0, p);
 #else
@@ -66,18 +81,20 @@ inline pix_t load_pixel (__global const uchar * p)
 #endif
 }
 
-/* Writes the result at p; `src` is the input pixel, for its alpha byte. */
-inline void store_pixel (__global uchar * p, __global const uchar * src, acc_t value)
+/* Writes the result at p; `src` is the input pixel, for its alpha sample. */
+inline void store_pixel (__global uchar * at, __global const uchar * src_at, acc_t value)
 {
+  __global sample_t *p = (__global sample_t *) at;
+  __global const sample_t *src = (__global const sample_t *) src_at;
   const pix_t c = TO_PIX_SAT (value);
 #if LAYOUT == LAYOUT_GRAY
   p[0] = c;
 #elif LAYOUT == LAYOUT_RGB
   vstore3 (c.xyz, 0, p);
 #elif LAYOUT == LAYOUT_ALPHA_LAST
-  vstore4 ((uchar4) (c.xyz, src[3]), 0, p);
+  vstore4 ((pix_t) (c.xyz, src[3]), 0, p);
 #else
-  vstore4 ((uchar4) (src[0], c.xyz), 0, p);
+  vstore4 ((pix_t) (src[0], c.xyz), 0, p);
 #endif
 }
 
@@ -192,7 +209,7 @@ __kernel void convolve_3x3 (__global const uchar * in, int in_offset, int in_str
 }
 #endif
 
-#if N == 3 && (BPP == 1 || BPP == 4)
+#if N == 3 && (BPP == 1 || BPP == 4) && PX_SAMPLE == 1
 /* The 3x3 path for rows aligned to 16 bytes: each work-item reads and writes
  * one aligned 16-byte segment per row (16 GRAY8 or 4 RGBA pixels) through
  * vector pointers, which compilers emit as single 128-bit accesses (vloadN
@@ -303,7 +320,7 @@ __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
 }
 #endif
 
-#if N == 3 && BPP == 4
+#if N == 3 && BPP == 4 && PX_SAMPLE == 1
 /* GPUs, 3x3 rank-1 kernels with small non-negative integer factors on
  * 4-byte pixels (`fx`: row[0 .. 3) then col[0 .. 3); the host checks
  * 255 * sum row * sum col < 2^16 and that rows are 16-byte aligned): every
@@ -493,7 +510,7 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
   store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
 }
 
-#ifdef SEP_TW
+#if defined (SEP_TW) && PX_SAMPLE == 1
 /* GPU path for rank-1 kernels, in one pass (no intermediate image in global
  * memory). A work-group of SEP_TW x SEP_TH items makes a tile of SEP_TW x
  * (SEP_TH * SEP_S) outputs:
@@ -792,6 +809,7 @@ void convolve_separable_int (__global const uchar * in, int in_offset, int in_st
 #endif
 #endif
 
+#if PX_SAMPLE == 1
 /* CPU (PoCL) path for rank-1 kernels whose factors are small integers
  * (binomial Gaussians, boxes, ...): out = sum (col[i] row[j] pixel), exact,
  * then times scale plus bias as above. `fx` holds row[0 .. N) then
@@ -1078,3 +1096,4 @@ __kernel void convolve_fixed (__global const uchar * in, int in_offset, int in_s
         fx_pixels (h, col, scale, bias));
   }
 }
+#endif  /* PX_SAMPLE == 1 */

@@ -16,10 +16,13 @@ using namespace cltest;
 
 struct Format {
   const char *name;
-  int bpp;
-  int channels;      /* colour channels: 1 (GRAY8) or 3 */
-  int off[3];        /* byte offsets of R, G, B (GRAY8: off[0]) */
-  int alpha;         /* byte offset of alpha or x, -1 = none */
+  int bpp;           /* bytes per pixel (of the luma plane for NV12, I420) */
+  int channels;      /* colour channels: 1 (grey, luma) or 3 */
+  int off[3];        /* sample indices of R, G, B (grey: off[0]) */
+  int alpha;         /* sample index of alpha or x, -1 = none */
+  int sample = 1;    /* bytes per sample: 2 for 16-bit little-endian */
+
+  int max () const { return sample == 2 ? 65535 : 255; }
 };
 
 inline const Format formats[] = {
@@ -29,6 +32,13 @@ inline const Format formats[] = {
   {"BGRx", 4, 3, {2, 1, 0}, 3}, {"ARGB", 4, 3, {1, 2, 3}, 0},
   {"ABGR", 4, 3, {3, 2, 1}, 0}, {"xRGB", 4, 3, {1, 2, 3}, 0},
   {"xBGR", 4, 3, {3, 2, 1}, 0},
+};
+
+/* 16-bit samples, and NV12 / I420: their luma plane filtered as grey, the
+ * chroma planes copied. */
+inline const Format deep_and_yuv_formats[] = {
+  {"GRAY16_LE", 2, 1, {0, 0, 0}, -1, 2}, {"RGBA64_LE", 8, 3, {0, 1, 2}, 3, 2},
+  {"NV12", 1, 1, {0, 0, 0}, -1}, {"I420", 1, 1, {0, 0, 0}, -1},
 };
 
 /* ---------------------------------------------------------------- reference */
@@ -68,7 +78,7 @@ border_map (int size, int r, int border)
 /* One channel: saturate (rint (sum (k * p) / divisor + bias)), in double. */
 inline std::vector<int>
 reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & kern,
-    const Conv & conv)
+    const Conv & conv, int max = 255)
 {
   const int n = kern.n, r = n / 2;
   double sum = 0, magnitude = 0;
@@ -112,7 +122,7 @@ reference_channel (const std::vector<int> &plane, int w, int h, const Kernel & k
   }
   std::vector<int> out (w * h);
   for (int i = 0; i < w * h; i++)
-    out[i] = (int) std::min (255.0, std::max (0.0,
+    out[i] = (int) std::min ((double) max, std::max (0.0,
             std::nearbyint (acc[i] / divisor + conv.bias)));
   return out;
 }
@@ -125,9 +135,13 @@ check_output (GstBuffer * in, const GstVideoInfo * layout, GstBuffer * out,
   const int w = GST_VIDEO_INFO_WIDTH (layout), h = GST_VIDEO_INFO_HEIGHT (layout);
   GstMapInfo map;
   fail_unless (gst_buffer_map (in, &map, GST_MAP_READ));
-  auto in_at = [&] (int x, int y, int byte) {
-    return (int) map.data[GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
-        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp + byte];
+  /* Sample i of a pixel, 8- or 16-bit little-endian. */
+  auto sample = [&f] (const guint8 * p, int i) {
+    return f.sample == 2 ? p[2 * i] | p[2 * i + 1] << 8 : (int) p[i];
+  };
+  auto in_at = [&] (int x, int y, int i) {
+    return sample (map.data + GST_VIDEO_INFO_PLANE_OFFSET (layout, 0) +
+        (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) + x * f.bpp, i);
   };
   std::array<std::vector<int>, 3> want;
   for (int c = 0; c < f.channels; c++) {
@@ -135,7 +149,7 @@ check_output (GstBuffer * in, const GstVideoInfo * layout, GstBuffer * out,
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++)
         plane[y * w + x] = in_at (x, y, f.off[c]);
-    want[c] = reference_channel (plane, w, h, conv.for_channel (c, f), conv);
+    want[c] = reference_channel (plane, w, h, conv.for_channel (c, f), conv, f.max ());
   }
 
   GstVideoFrame frame;
@@ -146,16 +160,30 @@ check_output (GstBuffer * in, const GstVideoInfo * layout, GstBuffer * out,
         (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
     for (int x = 0; x < w; x++) {
       for (int c = 0; c < f.channels; c++) {
-        const int got = row[x * f.bpp + f.off[c]], expect = want[c][y * w + x];
+        const int got = sample (row + x * f.bpp, f.off[c]), expect = want[c][y * w + x];
         const int diff = std::abs (got - expect);
         worst = std::max (worst, diff);
         if (diff > 1 && bad++ < 3)
           GST_ERROR ("%s: %s %dx%d (%d,%d) channel %d: got %d want %d", what, f.name, w,
               h, x, y, c, got, expect);
       }
-      if (f.alpha >= 0 && row[x * f.bpp + f.alpha] != in_at (x, y, f.alpha) && bad++ < 3)
+      if (f.alpha >= 0 && sample (row + x * f.bpp, f.alpha) != in_at (x, y, f.alpha) &&
+          bad++ < 3)
         GST_ERROR ("%s: %s (%d,%d) alpha changed", what, f.name, x, y);
     }
+  }
+  /* Planes after the first (the chroma of NV12, I420) as they came in. */
+  for (guint p = 1; p < GST_VIDEO_INFO_N_PLANES (layout); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (layout->finfo, p, comp);
+    const int bytes = GST_VIDEO_INFO_COMP_WIDTH (layout, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (layout, comp[0]);
+    for (int y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (layout, comp[0]); y++)
+      if (memcmp (map.data + GST_VIDEO_INFO_PLANE_OFFSET (layout, p) +
+              (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, p),
+              (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p) +
+              (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p), bytes) != 0 && bad++ < 3)
+        GST_ERROR ("%s: %s plane %u row %d changed", what, f.name, p, y);
   }
   gst_video_frame_unmap (&frame);
   gst_buffer_unmap (in, &map);

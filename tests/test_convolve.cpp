@@ -243,6 +243,37 @@ FORMAT_TEST (0) FORMAT_TEST (1) FORMAT_TEST (2) FORMAT_TEST (3) FORMAT_TEST (4)
 FORMAT_TEST (5) FORMAT_TEST (6) FORMAT_TEST (7) FORMAT_TEST (8) FORMAT_TEST (9)
 FORMAT_TEST (10)
 
+/* GRAY16_LE and RGBA64_LE in their precision (bias in their units, values
+ * near full scale saturating), NV12 and I420 (luma filtered, chroma
+ * copied): sides 1, 3 and 7, every border and kind of kernel in turn, odd
+ * sizes, padded rows, both memories. */
+GST_START_TEST (test_deep_and_yuv_formats)
+{
+  std::mt19937 rng (99);
+  uint32_t seed = 1;
+  for (const Format & f : deep_and_yuv_formats)
+    for (auto s : {std::make_pair (1, 1), std::make_pair (33, 17)})
+      for (bool cl_input : {false, true}) {
+        GstElement *c;
+        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+            "clconvolve name=c", &c);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, s.first, s.second).c_str ());
+        for (int n : {1, 3, 7})
+          for (int kind = 0; kind < 4; kind++) {
+            Conv conv = random_conv (n, kind, seed % 3, rng);
+            if (f.sample == 2)
+              conv.bias *= 257;   /* the same bias in 16-bit units */
+            apply (c, conv);
+            push_and_check (h, f, s.first, s.second, seed % 2 ? 6 : 0, seed, conv,
+                cl_input ? "OpenCL memory" : "system memory");
+            seed++;
+          }
+        gst_object_unref (c);
+        gst_harness_teardown (h);
+      }
+}
+GST_END_TEST
+
 /* 640x480 and 1920x1080 with a subset of sides, formats and kinds; N=31
  * only at 640x480 or rank 1. */
 GST_START_TEST (test_large_frames)
@@ -1038,6 +1069,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_format_9);
   tcase_add_test (tc, test_format_10);
   tcase_add_test (tc, test_large_frames);
+  tcase_add_test (tc, test_deep_and_yuv_formats);
   tcase_add_test (tc, test_3x3_alignment);
   tcase_add_test (tc, test_integer_kernels);
   tcase_add_test (tc, test_integer_gaussian_1080p);

@@ -46,10 +46,12 @@ Engine::set_format (const GstVideoInfo * info)
 {
   weights_generation_ = 0;
   const gstcl::PixelLayout px = gstcl::pixel_layout (info);
-  if (px.sample_bytes != 1 || px.yuv != gstcl::YUV_NONE)
+  if (px.yuv == gstcl::YUV_YUY2 || px.yuv == gstcl::YUV_UYVY)
     throw std::runtime_error (std::string ("unsupported format ") +
         gst_video_format_to_string (px.format));
-  px_ = px;
+  /* NV12, I420: the luma plane is filtered as grey, the chroma copied. */
+  planes_ = px.planes;
+  px_ = px.yuv != gstcl::YUV_NONE ? gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8) : px;
   /* Colour lanes are in memory order, the alpha or padding sample left out. */
   const int first = px.fourth == 0 ? 1 : 0;
   if (!px.grey ()) {
@@ -93,10 +95,15 @@ Engine::set_weights (const Weights & weights)
 bool
 Engine::all_separable () const
 {
+  /* No output may move by more than a quarter of a level of the format. */
+  const double levels = px_.sample_bytes == 2 ? 65535.0 : 255.0;
+  auto rank1 = [levels] (const ChannelWeights & c) {
+    return c.separable && c.rank1_error * levels <= 0.25;
+  };
   if (px_.grey ())
-    return weights_.channel[Weights::kGray].separable;
-  return weights_.channel[0].separable && weights_.channel[1].separable &&
-      weights_.channel[2].separable;
+    return rank1 (weights_.channel[Weights::kGray]);
+  return rank1 (weights_.channel[0]) && rank1 (weights_.channel[1]) &&
+      rank1 (weights_.channel[2]);
 }
 
 bool
@@ -156,8 +163,8 @@ bool
 Engine::uses_fixed () const
 {
   const int n = weights_.n;
-  return cpu_variant_ && n >= kFixedMinSide && n <= kFixedMaxSide &&
-      shared_integer_factors () != nullptr;
+  return cpu_variant_ && px_.sample_bytes == 1 && n >= kFixedMinSide &&
+      n <= kFixedMaxSide && shared_integer_factors () != nullptr;
 }
 
 bool
@@ -210,12 +217,14 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
 {
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
-  fast3x3_aligned_ = n == 3 && px_.channels != 3 ?
+  /* The aligned, integer and one-pass kernels are for 8-bit samples. */
+  const bool bytes = px_.sample_bytes == 1;
+  fast3x3_aligned_ = n == 3 && px_.channels != 3 && bytes ?
       cl::Kernel (program, "convolve_3x3_aligned") : cl::Kernel ();
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
-  one_pass_ = cl::Kernel (program, "convolve_separable");
+  one_pass_ = bytes ? cl::Kernel (program, "convolve_separable") : cl::Kernel ();
   one_pass_int_ = px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_separable_int") :
       cl::Kernel ();
   int3x3_ = n == 3 && px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_3x3_int") :
@@ -223,7 +232,7 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
   /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
    * work-items rather than the GPU kernels' per-pixel float4 work. */
   cpu_variant_ = !gstcl::tuned_for_gpu (ctx);
-  const bool fixed = cpu_variant_ && n >= kFixedMinSide && n <= kFixedMaxSide;
+  const bool fixed = cpu_variant_ && bytes && n >= kFixedMinSide && n <= kFixedMaxSide;
   fixed_ = fixed ? cl::Kernel (program, "convolve_fixed") : cl::Kernel ();
   /* A device may not fit the tile or the group: then the direct path. */
   const cl::Device &device = gstcl::device_of (ctx);
@@ -232,7 +241,7 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
       tiled_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   /* (the integer variant has the same group and local memory) */
-  one_pass_usable_ = one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
+  one_pass_usable_ = bytes && one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
       (size_t) kSepW * kSepH &&
       one_pass_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
@@ -301,7 +310,7 @@ Engine::choose (bool wide, bool aligned) const
   if (uses_separable ())
     return SEPARABLE;
   if (weights_.n == 3)
-    return aligned && px_.channels != 3 ? FAST_3X3_ALIGNED : FAST_3X3;
+    return aligned && fast3x3_aligned_ () ? FAST_3X3_ALIGNED : FAST_3X3;
   return weights_.n >= kTiledMinSide && tiled_usable_ ? TILED : DIRECT;
 }
 
@@ -463,6 +472,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
       gstcl::enqueue_2d (ctx, direct_, width, height);
       break;
   }
+  gstcl::copy_planes (ctx, in, out, 1);   /* NV12, I420: the chroma as it is */
 }
 
 }  // namespace clconv

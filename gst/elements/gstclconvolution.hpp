@@ -18,7 +18,7 @@ namespace clconv {
 
 /* Formats both elements accept; the output has the input's format. */
 #define GST_CL_CONVOLUTION_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, " \
-    "BGRx, ARGB, ABGR, xRGB, xBGR")
+    "BGRx, ARGB, ABGR, xRGB, xBGR, GRAY16_LE, RGBA64_LE, NV12, I420")
 
 /* The device side, owned by one element and used from its streaming thread. */
 class Engine {
@@ -73,7 +73,8 @@ private:
   void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);
 
-  gstcl::PixelLayout px_ = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8);
+  gstcl::PixelLayout px_ = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8);  /* filtered */
+  guint planes_ = 1;           /* of the frames (the first is filtered) */
   std::array<int, 3> lane_channel_ {{0, 1, 2}};  /* channel in each colour lane */
   Weights weights_;
   bool weights_dirty_ = true;

@@ -140,7 +140,8 @@ factorize (const std::vector<double> &k, int n, double scale, ChannelWeights * o
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
       residual += std::fabs (k[i * n + j] - col[i] * row[j]);
-  out->separable = residual * 255.0 * std::fabs (scale) <= 0.25;
+  out->rank1_error = residual * std::fabs (scale);
+  out->separable = out->rank1_error * 255.0 <= 0.25;
   out->row.assign (row.begin (), row.end ());
   out->col.assign (col.begin (), col.end ());
 }

@@ -35,7 +35,10 @@ std::string check_kernel (const std::vector<double> &k);
 /* One channel's weights, ready for the device. */
 struct ChannelWeights {
   std::vector<float> taps;    /* N x N, row-major */
-  bool separable = false;     /* taps ~ col[i] * row[j], close enough */
+  bool separable = false;     /* taps ~ col[i] * row[j], close enough for 8 bits */
+  /* The largest change of an output that the rank-1 form makes, as a
+   * fraction of full scale (separable: at most a quarter of 1/255). */
+  double rank1_error = 1.0;
   std::vector<float> row, col;
   float scale = 1.0f;         /* 1 / divisor */
   /* Integer factors with taps * scale == fixed_col[i] * fixed_row[j] *
