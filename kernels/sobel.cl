@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Sobel edges on 8-bit luma.
+/* Sobel edges on 8-bit luma (and, one pixel a work-item, on the luma of
+ * 16-bit GRAY16_LE and RGBA64_LE: sobel_deep).
  *
  * Each work-item computes PX = 16 consecutive outputs of one row. Interior
  * items work on whole vectors, as the founding sample did: each of the three
@@ -33,9 +34,14 @@ typedef uchar out_t;
 #define CONVERT_OUT convert_uchar_sat_rte
 #endif
 
-inline int luma_of (__global const uchar * p)
+inline int luma_of (__global const uchar * at)
 {
-#if IN_BPP == 1
+#if IN_SAMPLE == 2
+  __global const ushort *p = (__global const ushort *) at;
+#else
+  __global const uchar *p = at;
+#endif
+#if IN_CH == 1
   return p[0];
 #else
   /* BT.601 weights in 8-bit fixed point, exactly as the CPU reference. */
@@ -64,7 +70,8 @@ inline out_t sobel_result (int dx, int dy, float scale, float threshold)
 #elif NORM == 1
   const float value = (float) (abs (dx) + abs (dy));
 #else
-  const float value = sqrt ((float) (dx * dx + dy * dy));
+  /* In float: 16-bit input makes |dx| up to 4 * 65535. Exact for 8 bits. */
+  const float value = sqrt ((float) dx * dx + (float) dy * dy);
 #endif
   const float scaled = scale * value;
   if (threshold > 0.0f)
@@ -93,6 +100,7 @@ inline void sobel_scalar (__global const uchar * in, int in_stride, __global out
   }
 }
 
+#if IN_SAMPLE == 1   /* the vector kernels: 8-bit input */
 /* 16 bytes at p: one aligned 128-bit load when the host vouched for the
  * alignment (ALIGNED: buffer offset and row stride multiples of 16), else
  * vload16, which NVIDIA splits into byte loads. */
@@ -320,3 +328,21 @@ __kernel void luma_plane (__global const uchar * in, int in_offset, int in_strid
   out[out_offset + (size_t) y * out_stride + x] =
       (uchar) luma_of (in + in_offset + (size_t) y * in_stride + (size_t) x * IN_BPP);
 }
+#endif  /* IN_SAMPLE == 1 */
+
+#if IN_SAMPLE == 2
+/* 16-bit input: one output a work-item, the border rule everywhere. Sums of
+ * luma in int (within 4 * 65535), the result as sobel_result makes it. */
+__kernel void sobel_deep (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    float scale, float threshold)
+{
+  const int x = get_global_id (0);
+  const int y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  sobel_scalar (in + in_offset, in_stride,
+      (__global out_t *) (out + out_offset + (size_t) y * out_stride), x, 1, y, width,
+      height, scale, threshold);
+}
+#endif

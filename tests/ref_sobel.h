@@ -14,8 +14,14 @@ using namespace cltest;
 
 struct Format {
   const char *name;
-  int bpp;       /* 1: the first plane is luma */
-  int r, g, b;   /* byte offsets in a pixel */
+  int bpp;       /* 1: the first plane is luma (2: 16-bit luma) */
+  int r, g, b;   /* sample indices in a pixel (byte offsets for 8 bits) */
+  int sample = 1;  /* bytes per sample */
+};
+
+/* 16-bit input: luma from 16-bit samples, the same integer formula. */
+inline const Format deep_formats[] = {
+  {"GRAY16_LE", 2, 0, 0, 0, 2}, {"RGBA64_LE", 8, 0, 1, 2, 2},
 };
 
 inline const Format formats[] = {
@@ -47,7 +53,9 @@ luma_of (GstBuffer * buf, const GstVideoInfo * layout, const Format & f)
         (gsize) y * GST_VIDEO_INFO_PLANE_STRIDE (layout, 0);
     for (int x = 0; x < w; x++) {
       const guint8 *p = row + x * f.bpp;
-      l[y * w + x] = f.bpp == 1 ? p[0] : (77 * p[f.r] + 150 * p[f.g] + 29 * p[f.b] + 128) >> 8;
+      auto at = [&] (int i) { return f.sample == 2 ? p[2 * i] | p[2 * i + 1] << 8 : p[i]; };
+      l[y * w + x] = f.bpp == f.sample ? at (0) :
+          (77 * at (f.r) + 150 * at (f.g) + 29 * at (f.b) + 128) >> 8;
     }
   }
   gst_buffer_unmap (buf, &map);
@@ -80,7 +88,7 @@ sobel_reference (const std::vector<int> &l, int w, int h, const Params & p,
       else if (p.norm == 1)
         v = (float) (std::abs (dx) + std::abs (dy));
       else
-        v = std::sqrt ((float) (dx * dx + dy * dy));
+        v = (float) std::sqrt ((double) dx * dx + (double) dy * dy);
       float s = (float) p.scale * v;
       (*scaled_out)[y * w + x] = s;
       int r;

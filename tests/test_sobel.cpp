@@ -155,6 +155,36 @@ GST_START_TEST (test_outputs_and_scaling)
 }
 GST_END_TEST
 
+/* 16-bit input (GRAY16_LE, RGBA64_LE): GRAY16_LE out by default (its
+ * gradients exceed 255), GRAY8 when downstream asks (scaled down); every
+ * border and norm, odd sizes, padded rows, both memories. */
+GST_START_TEST (test_deep_input)
+{
+  uint32_t seed = 300;
+  for (const Format & f : deep_formats)
+    for (auto &s : {std::pair<int, int> {1, 1}, {17, 5}})
+      for (int variant = 0; variant < 3; variant++) {
+        GstElement *sobel;
+        GstHarness *h = sobel_harness (variant == 2, &sobel);
+        if (variant == 1)
+          gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY8");
+        gst_harness_set_src_caps_str (h, caps_string (f.name, s.first, s.second).c_str ());
+        for (int border = 0; border < 3; border++)
+          for (int norm = 0; norm < 2; norm++) {
+            Params p;
+            p.border = border;
+            p.norm = norm;
+            p.out16 = variant != 1;
+            p.scale = variant == 1 ? 1.0 / 1024 : 0.25;
+            p.output = (border + norm) % 3 == 2 ? 1 : 0;
+            check_frame (h, sobel, f, s.first, s.second, variant == 1 ? 6 : 0, p, seed++);
+          }
+        gst_object_unref (sobel);
+        gst_harness_teardown (h);
+      }
+}
+GST_END_TEST
+
 /* A buffer smaller than its caps say is an error, never a garbage frame. */
 GST_START_TEST (test_short_buffer_is_an_error)
 {
@@ -187,6 +217,7 @@ sobel_suite (void)
   tcase_add_test (tc, test_format_11);
   tcase_add_test (tc, test_format_12);
   tcase_add_test (tc, test_outputs_and_scaling);
+  tcase_add_test (tc, test_deep_input);
   tcase_add_test (tc, test_short_buffer_is_an_error);
   return s;
 }

@@ -79,6 +79,7 @@ struct SobelSettings {
 struct SobelState {
   std::string format_options;   /* -D options of the formats the kernel reads and writes */
   std::string built_options;    /* options and entry point of `kernel` */
+  bool deep = false;            /* 16-bit input: sobel_deep */
   cl::Kernel kernel;
   /* CPUs with RGB input: a luma plane first (kernels/sobel.cl, luma_plane),
    * then the GRAY8 kernel on it. Null otherwise. */
@@ -98,7 +99,7 @@ GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE, GST_TYPE_CL_SOBE
 enum { PROP_0, PROP_OUTPUT, PROP_NORM, PROP_SCALE, PROP_THRESHOLD, PROP_BORDER };
 
 #define SINK_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, " \
-    "ABGR, xRGB, xBGR, I420, NV12")
+    "ABGR, xRGB, xBGR, I420, NV12, GRAY16_LE, RGBA64_LE")
 #define SRC_CAPS GST_CL_RAW_CAPS ("GRAY8, GRAY16_LE")
 
 static GstCaps *
@@ -108,13 +109,21 @@ gst_cl_sobel_transform_plain_caps (GstClFilter *, GstPadDirection direction, Gst
   GstCaps *formats = gst_caps_from_string (direction == GST_PAD_SINK ? SRC_CAPS : SINK_CAPS);
   const GValue *format = gst_structure_get_value (gst_caps_get_structure (formats, 0),
       "format");
+  /* 16-bit input prefers 16-bit output: its gradients exceed 255. */
+  GstCaps *deep_first = gst_caps_from_string ("video/x-raw, format = { GRAY16_LE, GRAY8 }");
+  const GValue *deep_format = gst_structure_get_value (gst_caps_get_structure (deep_first, 0),
+      "format");
   GstCaps *out = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
     GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-    gst_structure_set_value (s, "format", format);
+    const gchar *in_format = gst_structure_get_string (s, "format");
+    const bool deep = direction == GST_PAD_SINK && in_format &&
+        (g_str_equal (in_format, "GRAY16_LE") || g_str_equal (in_format, "RGBA64_LE"));
+    gst_structure_set_value (s, "format", deep ? deep_format : format);
     gst_structure_remove_fields (s, "colorimetry", "chroma-site", nullptr);
     out = gst_caps_merge_structure (out, s);
   }
+  gst_caps_unref (deep_first);
   gst_caps_unref (formats);
   return out;
 }
@@ -147,7 +156,10 @@ gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
   std::string in_opts = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).options ("IN");
   st->luma = cl::Kernel ();
   st->luma_buffer = cl::Buffer ();
-  if (GST_VIDEO_INFO_IS_RGB (in_info)) {
+  st->deep = gstcl::pixel_layout (in_info).sample_bytes == 2;
+  if (st->deep) {
+    in_opts = gstcl::pixel_layout (in_info).options ("IN");   /* sobel_deep */
+  } else if (GST_VIDEO_INFO_IS_RGB (in_info)) {
     const std::string rgb_opts = gstcl::pixel_layout (in_info).options ("IN");
     if (gstcl::tuned_for_gpu (ctx))
       in_opts = rgb_opts;
@@ -179,12 +191,13 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   }
   /* Pool buffers of common sizes have 16-byte aligned rows. */
   const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
-  /* GPUs take 4 pixels per work-item, CPUs 16 (kernels/sobel.cl). */
-  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx);
+  /* GPUs take 4 pixels per work-item, CPUs 16 (kernels/sobel.cl); 16-bit
+   * input one. */
+  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx) && !st->deep;
   std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
       " -D ALIGNED=" + (aligned ? "1" : "0");
-  const char *entry = narrow ? "sobel_narrow" : "sobel";
+  const char *entry = st->deep ? "sobel_deep" : narrow ? "sobel_narrow" : "sobel";
   if (options + entry != st->built_options) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
     st->kernel = cl::Kernel (gstcl::program (ctx, source, options), entry);
@@ -197,7 +210,9 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   cl::Kernel &k = st->kernel;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_float) s.scale,
       (cl_float) s.threshold);
-  if (narrow)
+  if (st->deep)
+    gstcl::enqueue_2d (ctx, k, width, height);
+  else if (narrow)
     gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height, 64, 4);
   else
     gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
