@@ -277,6 +277,23 @@ report_json (const Suite &s, const Environment &env)
   for (const ConcurrentResult &c : s.concurrent)
     conc.push (c.json);
   j["concurrent"] = conc;
+  if (!s.farm.empty ()) {
+    Json f = Json::object ();
+    const FarmOptions &fo = s.farm_opt;
+    f["width"] = fo.width;
+    f["height"] = fo.height;
+    f["fps"] = fo.fps;
+    f["format"] = fo.format;
+    f["window_s"] = fo.seconds;
+    f["warmup_s"] = fo.warmup_seconds;
+    f["pipeline"] = "appsrc ! " + camera_manual_fragment () + " ! video/x-raw,format=" +
+        fo.format + " ! fakesink";
+    Json runs = Json::array ();
+    for (const FarmResult &r : s.farm)
+      runs.push (r.json);
+    f["runs"] = runs;
+    j["farm"] = f;
+  }
   Json tj = Json::array ();
   for (const Target &t : targets (s, env)) {
     Json one = Json::object ();
@@ -367,6 +384,8 @@ report_markdown (const Suite &s, const Environment &env)
          << pct (c.duplex_fraction) << " |\n";
     md << "\n";
   }
+  if (!s.farm.empty ())
+    md << farm_markdown (s.farm, s.farm_opt);
   md << "## Targets\n\n| target | measured | required | result |\n|---|---|---|---|\n";
   for (const Target &t : targets (s, env))
     md << "| " << t.what << " | " << show (t, t.measured) << " | "
