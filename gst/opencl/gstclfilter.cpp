@@ -274,12 +274,8 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
     }
     gst_memory_unmap (in_mem, &in_map);
   }
-  /* A system-memory neighbour gets data it can read: the download is queued
-   * now, and its first map waits for it (not the streaming thread here, which
-   * goes on with the next frame). GST_OPENCL_DOWNLOAD=blocking waits here. */
-  static const bool blocking = !g_strcmp0 (g_getenv ("GST_OPENCL_DOWNLOAD"), "blocking");
-  if (ret == GST_FLOW_OK && !p->out_cl && !(blocking ? gst_cl_memory_sync_to_host (out_mem) :
-          gst_cl_memory_start_download (out_mem))) {
+  /* A system-memory neighbour gets data it can read at once. */
+  if (ret == GST_FLOW_OK && !p->out_cl && !gst_cl_memory_sync_to_host (out_mem)) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not download the output frame"),
         (nullptr));
     ret = GST_FLOW_ERROR;

@@ -4,10 +4,7 @@
 #include "gstcl-debug.h"
 
 #include <atomic>
-#include <condition_variable>
 #include <cstring>
-#include <memory>
-#include <mutex>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -28,7 +25,6 @@ struct ClMemPriv {
   bool device_valid = true;
   bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
-  cl::Event host_ready;      /* a download into the staging area under way */
   /* unified */
   void *mapped_ptr = nullptr;
   bool host_dirty = false;   /* the host wrote through the current mapping */
@@ -78,83 +74,6 @@ injected_failure ()
   return n == 1;
 }
 
-/* ---- waiting for the device ----
- *
- * How a thread waits for a transfer it needs (a download the host is about
- * to read). GST_OPENCL_WAIT picks it, read once:
- *  - "block" (default): the driver's own wait (a blocking read, clWaitForEvents);
- *  - "poll": the event's status, checked between short sleeps (~60 us);
- *  - "callback": the thread sleeps on a condition variable that the event's
- *    completion callback signals.
- * Some drivers spin while they wait, which costs a CPU for as long as the
- * transfer takes (docs/scale.md measures the three on a GPU). */
-enum class WaitMode { BLOCK, POLL, CALLBACK };
-
-static WaitMode
-wait_mode ()
-{
-  static const WaitMode mode = [] () {
-    const gchar *env = g_getenv ("GST_OPENCL_WAIT");
-    if (env && g_str_equal (env, "poll"))
-      return WaitMode::POLL;
-    if (env && g_str_equal (env, "callback"))
-      return WaitMode::CALLBACK;
-    return WaitMode::BLOCK;
-  } ();
-  return mode;
-}
-
-namespace {
-struct Waiter {
-  std::mutex lock;
-  std::condition_variable cond;
-  bool done = false;
-};
-}  // namespace
-
-static void CL_CALLBACK
-on_event_done (cl_event, cl_int, void *user_data)
-{
-  auto *w = static_cast<std::shared_ptr<Waiter> *> (user_data);
-  {
-    std::lock_guard<std::mutex> l ((*w)->lock);
-    (*w)->done = true;
-  }
-  (*w)->cond.notify_one ();
-  delete w;
-}
-
-/* Waits until `ev` (already flushed to the device) has completed; throws
- * cl::Error when it failed. */
-static void
-wait_for (const cl::Event & ev)
-{
-  const WaitMode mode = wait_mode ();
-  if (mode == WaitMode::BLOCK) {
-    ev.wait ();
-    return;
-  }
-  cl_int status = CL_QUEUED;
-  if (mode == WaitMode::CALLBACK) {
-    auto w = std::make_shared<Waiter> ();
-    auto *user = new std::shared_ptr<Waiter> (w);
-    if (clSetEventCallback (ev (), CL_COMPLETE, on_event_done, user) != CL_SUCCESS) {
-      delete user;
-      ev.wait ();
-      return;
-    }
-    std::unique_lock<std::mutex> l (w->lock);
-    w->cond.wait (l, [&] () { return w->done; });
-  } else {
-    while (clGetEventInfo (ev (), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-            nullptr) == CL_SUCCESS && status > CL_COMPLETE)
-      g_usleep (20);
-  }
-  if (clGetEventInfo (ev (), CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-          nullptr) != CL_SUCCESS || status < 0)
-    throw cl::Error (status < 0 ? status : CL_INVALID_EVENT, "waiting for a transfer");
-}
-
 /* ---- transfers; the caller holds priv->lock ---- */
 
 static void
@@ -171,23 +90,6 @@ count_download (GstMemory * mem)
   stat_downloads++;
   stat_download_bytes += mem->maxsize;
   GST_LOG ("download %p, %" G_GSIZE_FORMAT " bytes", mem, mem->maxsize);
-}
-
-/* The pinned staging area of a discrete device's memory, made at first use. */
-static void
-ensure_staging (GstClMemory * m)
-{
-  ClMemPriv *p = m->priv;
-  if (p->staging_ptr)
-    return;
-  const size_t size = m->mem.maxsize;
-  p->staging = cl::Buffer (gstcl::context_of (p->context),
-      CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
-  p->staging_ptr = gstcl::queue_of (p->context).enqueueMapBuffer (p->staging, CL_TRUE,
-      CL_MAP_READ | CL_MAP_WRITE, 0, size);
-  if (p->zero_staging)
-    std::memset (p->staging_ptr, 0, size);
-  p->zero_staging = false;
 }
 
 /* Returns the host pointer, current for reading. */
@@ -208,31 +110,21 @@ host_access (GstClMemory * m, bool write)
     p->host_dirty |= write;
     return p->mapped_ptr;
   }
-  ensure_staging (m);
-  if (p->host_ready ()) {
-    /* a download started by gst_cl_memory_start_download(); the queue is in
-     * order, so any upload that read the staging area is over too */
-    q.flush ();
-    wait_for (p->host_ready);
-    p->host_ready = cl::Event ();
-    p->host_busy = cl::Event ();
+  if (!p->staging_ptr) {
+    p->staging = cl::Buffer (gstcl::context_of (p->context),
+        CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
+    p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_TRUE,
+        CL_MAP_READ | CL_MAP_WRITE, 0, size);
+    if (p->zero_staging)
+      std::memset (p->staging_ptr, 0, size);
+    p->zero_staging = false;
   }
   if (!p->host_valid) {
-    if (wait_mode () == WaitMode::BLOCK) {
-      q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
-    } else {
-      cl::Event done;
-      q.enqueueReadBuffer (p->device, CL_FALSE, 0, size, p->staging_ptr, nullptr, &done);
-      q.flush ();
-      wait_for (done);
-    }
+    q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
     count_download (&m->mem);
     p->host_valid = true;
-    p->host_busy = cl::Event ();  /* the queue is in order: the upload is over */
   } else if (p->host_busy ()) {
-    q.flush ();
-    wait_for (p->host_busy);  /* an upload may still read the staging area */
-    p->host_busy = cl::Event ();
+    p->host_busy.wait ();  /* an upload may still read the staging area */
   }
   /* Any host mapping may change the data: some producers write through a
    * read mapping (rgb2bayer 1.22 does). The cost is small: a kernel that
@@ -517,12 +409,8 @@ gst_cl_memory_clear (GstMemory * mem)
     if (p->unified)
       return;
     if (p->staging_ptr) {
-      for (cl::Event *e : {&p->host_ready, &p->host_busy})
-        if ((*e) ()) {
-          q.flush ();
-          wait_for (*e);
-          *e = cl::Event ();
-        }
+      if (p->host_busy ())
+        p->host_busy.wait ();
       std::memset (p->staging_ptr, 0, size);
     } else {
       p->zero_staging = true;
@@ -542,30 +430,4 @@ gboolean
 gst_cl_memory_sync_to_host (GstMemory * mem)
 {
   return locked (mem, "download", [] (GstClMemory * m) { host_access (m, false); });
-}
-
-gboolean
-gst_cl_memory_start_download (GstMemory * mem)
-{
-  return locked (mem, "download", [] (GstClMemory * m) {
-    ClMemPriv *p = m->priv;
-    if (p->unified) {
-      host_access (m, false);  /* a mapping: nothing to copy, nothing to wait for */
-      return;
-    }
-    if (p->host_valid) {
-      p->device_valid = false;  /* as after any host access (host_access) */
-      return;
-    }
-    ensure_staging (m);
-    const cl::CommandQueue &q = gstcl::queue_of (p->context);
-    q.enqueueReadBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr, nullptr,
-        &p->host_ready);
-    q.flush ();
-    count_download (&m->mem);
-    p->host_valid = true;
-    /* Like a host mapping, which may write: the device copy counts as stale
-     * (docs/architecture.md), so transfers are counted as before. */
-    p->device_valid = false;
-  });
 }

@@ -40,10 +40,6 @@ GST_CL_API gboolean gst_cl_memory_clear (GstMemory * mem);
 /* Makes the device (resp. host) copy current now instead of at the next map. */
 GST_CL_API gboolean gst_cl_memory_sync_to_device (GstMemory * mem);
 GST_CL_API gboolean gst_cl_memory_sync_to_host (GstMemory * mem);
-/* Starts making the host copy current and returns without waiting for it: on
- * a discrete device the download is queued, and the next host map waits for
- * it (at once if it is over). Same transfers as gst_cl_memory_sync_to_host(). */
-GST_CL_API gboolean gst_cl_memory_start_download (GstMemory * mem);
 
 /* Process-wide counters, for tests and benchmarks. */
 typedef struct {

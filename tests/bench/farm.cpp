@@ -27,6 +27,7 @@ namespace bench {
 std::string
 camera_manual_fragment ()
 {
+  /* every stage of docs/camera.md, with manual gains */
   return "cldebayer black-level=256 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,"
       "1.55>\" saturation=1.2 transfer=srgb white-balance=manual red-gain=1.9 blue-gain=1.45";
 }

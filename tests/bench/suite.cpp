@@ -153,6 +153,9 @@ summarize (Result &r, const Suite &suite)
       names[kv.first] = one;
     }
     k["kernels"] = names;
+    /* frames/s on the device (wall clock, --device-seconds at least) against
+     * what the kernels alone allow */
+    k["fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
     j["kernel"] = k;
   }
 }
