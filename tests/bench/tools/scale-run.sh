@@ -23,15 +23,12 @@ nvidia-smi --query-gpu=compute_mode --format=csv >> "$out/gpu.txt" 2>&1; nvidia-
 # 1. GPU farm, one process and one shared context
 step gpu-farm-shared 100 $b --device gpu $common --farm-ways shared \
   --farm-paced 64,96,128 --farm-unpaced 64
-# 2. the same with the download waited for in the element (before gst_cl_memory_start_download)
-GST_OPENCL_DOWNLOAD=blocking step gpu-farm-shared-blocking 50 $b --device gpu $common \
-  --farm-ways shared --farm-paced 64 --farm-unpaced 64
-# 3. GPU farm, one process a pipeline
+# 2. GPU farm, one process a pipeline
 step gpu-farm-processes 100 $b --device gpu $common --farm-ways processes \
   --farm-paced 32,64 --farm-unpaced 64
-# 4. 4K cases: device-resident by duration, concurrent own / shared contexts
+# 3. 4K cases: device-resident by duration, concurrent own / shared contexts
 step gpu-4k 170 $b --device gpu --sizes 4k --repeats 2 --concurrent 8
-# 5. PoCL on 2 cores of the same host
+# 4. PoCL on 2 cores of the same host
 POCL_MAX_PTHREAD_COUNT=2 step pocl-farm 100 taskset -c 0,1 $b --device cpu $common \
   --farm-seconds 8 --farm-paced 1,2 --farm-unpaced 2 --farm-ways both
 cat "$out/steps.txt"
