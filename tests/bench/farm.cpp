@@ -465,6 +465,7 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   }
   Json &j = r.json;
   j["way"] = r.way;
+  j["contexts"] = r.way == "processes" ? r.pipelines : r.contexts;
   j["paced"] = r.paced;
   j["pipelines"] = r.pipelines;
   j["window_s"] = window_s;
@@ -499,8 +500,9 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
 std::string
 label (const FarmResult & r)
 {
-  return "[farm] " + std::to_string (r.pipelines) + " x camera, " + r.way + ", " +
-      (r.paced ? "paced" : "unpaced");
+  return "[farm] " + std::to_string (r.pipelines) + " x camera, " + r.way +
+      (r.way == "processes" || r.contexts == 1 ? "" : " (" + std::to_string (r.contexts) +
+          " contexts)") + ", " + (r.paced ? "paced" : "unpaced");
 }
 
 void
@@ -562,13 +564,31 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
     p->offset = period * i / n;
     pipes.push_back (p);
   }
+  /* The application's context, or as many as asked for (each its own queue),
+   * the pipelines dealt out over them. */
+  std::vector<GstClContext *> contexts;
+  if (o.contexts <= 1 && shared) {
+    contexts.push_back (GST_CL_CONTEXT (gst_object_ref (shared)));
+  } else {
+    for (int i = 0; i < std::max (o.contexts, 1) && r.status == "ok"; i++) {
+      GError *err = nullptr;
+      GstClContext *c = gst_cl_context_new (nullptr, &err);
+      if (!c) {
+        r.status = "error";
+        r.message = std::string ("cannot make a context: ") + (err ? err->message : "?");
+        g_clear_error (&err);
+      } else {
+        contexts.push_back (c);
+      }
+    }
+  }
+  r.contexts = (int) contexts.size ();
   std::atomic<bool> stop_pacing{false};
   std::thread pacer;
-  for (Pipe *p : pipes)
-    if (!start_pipe (p, shared)) {
+  for (size_t i = 0; i < pipes.size () && r.status == "ok"; i++)
+    if (!start_pipe (pipes[i], contexts[i % contexts.size ()])) {
       r.status = "error";
-      r.message = p->error;
-      break;
+      r.message = pipes[i]->error;
     }
   if (r.status == "ok" && paced)
     pacer = std::thread (pace, pipes, std::cref (o), std::cref (stop_pacing));
@@ -607,6 +627,9 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
   stop_pacing = true;
   if (pacer.joinable ())
     pacer.join ();
+  owned.clear ();  /* the pipelines, before their contexts */
+  for (GstClContext *c : contexts)
+    gst_object_unref (c);
   if (r.status != "ok") {
     r.json["way"] = r.way;
     r.json["paced"] = paced;
@@ -704,11 +727,18 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
     r.status = "error";
     r.message = error;
   }
-  for (Child &c : kids)
-    if (r.status == "ok" && c.line.rfind ("ready", 0) != 0) {
+  if (r.status == "ok") {
+    int failed = 0;
+    std::string first;
+    for (Child &c : kids)
+      if (c.line.rfind ("ready", 0) != 0 && failed++ == 0)
+        first = c.line;
+    if (failed) {
       r.status = "error";
-      r.message = "a process failed: " + c.line;
+      r.message = std::to_string (failed) + " of " + std::to_string (n) +
+          " processes failed, the first: " + first;
     }
+  }
   gint64 w0 = 0, w1 = 0;
   if (r.status == "ok") {
     w0 = now_ns () + (gint64) (o.warmup_seconds * GST_SECOND);
@@ -905,7 +935,9 @@ farm_markdown (const std::vector<FarmResult> &results, const FarmOptions &o)
     }
     std::snprintf (buf, sizeof buf, "| %s | %s | %d | %ld (%ld) | %ld | %ld | %.1f | %.0f %% / "
         "%.0f %% | %.3f | %.3f | %.2f | %.2f / %.2f / %.2f | %.1f (%.1f) | %.0f / %.0f |\n",
-        r.way.c_str (), r.paced ? "yes" : "no", r.pipelines, r.frames, r.expected, r.late,
+        (r.way + (r.way == "processes" || r.contexts == 1 ? std::string () :
+            ", " + std::to_string (r.contexts) + " contexts")).c_str (),
+        r.paced ? "yes" : "no", r.pipelines, r.frames, r.expected, r.late,
         r.dropped, r.aggregate_fps, 100 * r.transfer_fraction, 100 * r.duplex_fraction,
         r.cpu_ms_per_frame, r.element_cpu_ms_per_frame, r.cpu_cores, r.latency_p50_ms,
         r.latency_p99_ms, r.latency_max_ms,

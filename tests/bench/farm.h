@@ -21,6 +21,7 @@ struct FarmOptions {
   std::vector<int> unpaced;     /* pipeline counts to run as fast as they go */
   bool shared = true;           /* one process, one context */
   bool processes = true;        /* one process and one context a pipeline */
+  int contexts = 1;             /* one process: pipeline i on context i % contexts */
   double seconds = 10;          /* measurement window */
   double warmup_seconds = 2;    /* every pipeline streaming before the window */
   std::string format = "NV12";  /* output: NV12 or RGBA */
@@ -30,6 +31,7 @@ struct FarmOptions {
 /* One point: a way (shared / processes), paced or not, N pipelines. */
 struct FarmResult {
   std::string way;              /* "one process" or "processes" */
+  int contexts = 1;             /* OpenCL contexts (queues) in the one process */
   bool paced = true;
   int pipelines = 0;
   std::string status = "ok";

@@ -42,6 +42,8 @@ static const char *kUsage =
     "  --farm-unpaced LIST     pipeline counts to run as fast as they go\n"
     "  --farm-ways WAYS        shared (one process, one context), processes (one each)\n"
     "                          or both (default)\n"
+    "  --farm-contexts K       one process: the pipelines dealt out over K OpenCL contexts\n"
+    "                          (default 1, the application's shared one)\n"
     "  --farm-seconds S        measurement window (default 10), after --farm-warmup S (2)\n"
     "  --farm-format F         NV12 (default) or RGBA out\n"
     "  --farm-size WxH         camera size (default 1920x1080); --farm-fps N (default 30)\n"
@@ -233,6 +235,13 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error,
         return false;
       if (farm->fps < 1) {
         *error = "--farm-fps must be at least 1";
+        return false;
+      }
+    } else if (a == "--farm-contexts") {
+      if (!number (&farm->contexts))
+        return false;
+      if (farm->contexts < 1) {
+        *error = "--farm-contexts must be at least 1";
         return false;
       }
     } else if (a == "--farm-child") {

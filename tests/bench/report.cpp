@@ -286,6 +286,7 @@ report_json (const Suite &s, const Environment &env)
     f["format"] = fo.format;
     f["window_s"] = fo.seconds;
     f["warmup_s"] = fo.warmup_seconds;
+    f["contexts_one_process"] = fo.contexts;
     f["pipeline"] = "appsrc ! " + camera_manual_fragment () + " ! video/x-raw,format=" +
         fo.format + " ! fakesink";
     Json runs = Json::array ();
