@@ -422,8 +422,11 @@ GST_START_TEST (test_memory_transfers_on_demand)
 {
   GstClContext *c = gst_cl_context_new (nullptr, nullptr);
   GstAllocator *alloc = gst_cl_allocator_new (c);
+  const GstClMemoryStats before_alloc = stats_now ();
   GstMemory *mem = gst_allocator_alloc (alloc, 4096, nullptr);
   fail_unless (gst_is_cl_memory (mem));
+  /* live_bytes counts the device bytes of the buffers alive (docs/scale.md) */
+  fail_unless_equals_uint64 (stats_now ().live_bytes - before_alloc.live_bytes, 4096);
   GstMapInfo map;
   fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
   for (int i = 0; i < 4096; i++)
@@ -475,6 +478,7 @@ GST_START_TEST (test_memory_transfers_on_demand)
 
   gst_memory_unref (copy);
   gst_memory_unref (mem);
+  fail_unless_equals_uint64 (stats_now ().live_bytes, before_alloc.live_bytes);
   gst_object_unref (alloc);
   gst_object_unref (c);
 }

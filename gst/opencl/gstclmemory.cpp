@@ -44,7 +44,7 @@ struct _GstClAllocator {
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
-    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0};
+    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -56,6 +56,7 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->upload_bytes = stat_upload_bytes.load ();
   stats->download_bytes = stat_download_bytes.load ();
   stats->live_buffers = stat_live_buffers.load ();
+  stats->live_bytes = stat_live_bytes.load ();
 }
 
 void
@@ -258,6 +259,7 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
       size, 0, 0, size);
   stat_allocations++;
   stat_live_buffers++;
+  stat_live_bytes += MAX (size, (gsize) 1);
   GST_LOG ("allocated %p, %" G_GSIZE_FORMAT " bytes", m, size);
   return &m->mem;
 }
@@ -285,6 +287,7 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
   g_mutex_clear (&p->lock);
   gst_object_unref (p->context);
   delete p;  /* releases the cl buffers; the driver keeps them while in use */
+  stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
   g_free (m);
   stat_live_buffers--;
 }

@@ -50,6 +50,8 @@ typedef struct {
   guint64 download_bytes;
   /* Added after the others (the struct only grows at the end): */
   guint64 live_buffers;     /* device buffers allocated and not yet freed */
+  guint64 live_bytes;       /* their sizes in bytes (device memory; a discrete
+                             * device's pinned host views come on top) */
 } GstClMemoryStats;
 GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cases.h"
+#include "farm.h"
 
 #include <gst/gst.h>
 
@@ -41,8 +42,7 @@ make_cases ()
   const std::string stages = "black-level=256 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,"
       "0.05,-0.6,1.55>\" saturation=1.2 transfer=srgb";
   const std::string camera = "cldebayer " + stages + " white-balance=auto";
-  const std::string camera_manual = "cldebayer " + stages +
-      " white-balance=manual red-gain=1.9 blue-gain=1.45";
+  const std::string camera_manual = camera_manual_fragment ();  /* the farm's too */
   auto sys_and_dev = [] (std::string name, std::string caps, std::string element,
       std::string format) {
     return Case{std::move (name), std::move (caps), element + " ! video/x-raw,format=" + format,

@@ -14,6 +14,39 @@ def positive(value):
     return isinstance(value, (int, float)) and math.isfinite(value) and value > 0
 
 
+def check_farm(bench, outdir):
+    """A tiny camera farm: 2 paced pipelines for 1 s, in one process and in
+    two processes; every frame captured in the window reaches the sink."""
+    path = os.path.join(outdir, 'bench-farm.json')
+    if os.path.exists(path):
+        os.remove(path)
+    proc = subprocess.run([bench, '--farm-paced', '2', '--farm-seconds', '1', '--farm-warmup',
+                           '0.5', '--farm-size', '320x240', '--farm-ways', 'both',
+                           '--limit-mib', '16', '--json', path, '--markdown',
+                           os.path.join(outdir, 'bench-farm.md')], timeout=110)
+    if proc.returncode != 0:
+        return [f'gst-opencl-bench --farm-paced exited with {proc.returncode}']
+    with open(path) as f:
+        runs = json.load(f)['farm']['runs']
+    errors = []
+    if sorted(r['way'] for r in runs) != ['one process', 'processes']:
+        errors.append(f'farm: expected both ways, got {[r["way"] for r in runs]}')
+    for r in runs:
+        name = f"farm {r['way']} x{r['pipelines']}"
+        if r['status'] != 'ok':
+            errors.append(f"{name}: {r['status']}: {r.get('message')}")
+            continue
+        # 2 pipelines x 30 frames/s x 1 s; the machine may be busy, so late
+        # frames are allowed here, lost ones not
+        if not 50 <= r['frames_expected'] <= 70 or r['frames'] + r['dropped'] != r['frames_expected']:
+            errors.append(f"{name}: frames {r['frames']} + dropped {r['dropped']} of "
+                          f"{r['frames_expected']}")
+        if r['frames'] == 0 or not positive(r['cpu_ms_per_frame']) or \
+                not positive(r['device_mib_per_pipeline']):
+            errors.append(f'{name}: a figure is not positive')
+    return errors
+
+
 def main():
     bench, outdir = sys.argv[1], sys.argv[2]
     json_path = os.path.join(outdir, 'bench-quick.json')
@@ -72,6 +105,7 @@ def main():
         if '| case |' not in f.read():
             errors.append('the Markdown report has no table')
 
+    errors += check_farm(bench, outdir)
     for e in errors:
         print('FAIL:', e)
     print(f'{measured} results checked')

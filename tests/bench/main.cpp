@@ -34,6 +34,19 @@ static const char *kUsage =
     "  --system-input          system-memory input frames even where the first element\n"
     "                          offers its (pinned) buffer pool\n"
     "  --only SUBSTRING        only the cases whose name contains it\n"
+    "  --device-seconds S      device-resident runs: time at least S seconds of frames\n"
+    "                          (default 0.5)\n"
+    "  --concurrent-seconds S  window of the concurrent runs (default 2)\n"
+    "Camera farm (docs/scale.md; runs the farm instead of the cases):\n"
+    "  --farm-paced LIST       pipeline counts to run paced at the frame rate, e.g. 16,32,64\n"
+    "  --farm-unpaced LIST     pipeline counts to run as fast as they go\n"
+    "  --farm-ways WAYS        shared (one process, one context), processes (one each)\n"
+    "                          or both (default)\n"
+    "  --farm-contexts K       one process: the pipelines dealt out over K OpenCL contexts\n"
+    "                          (default 1, the application's shared one)\n"
+    "  --farm-seconds S        measurement window (default 10), after --farm-warmup S (2)\n"
+    "  --farm-format F         NV12 (default) or RGBA out\n"
+    "  --farm-size WxH         camera size (default 1920x1080); --farm-fps N (default 30)\n"
     "  --list                  print the cases and exit\n"
     "  --json FILE             write the results as JSON\n"
     "  --markdown FILE         write the results as Markdown (else printed on stdout)\n"
@@ -64,7 +77,29 @@ fail_usage (const std::string &why)
 }
 
 static bool
-parse_args (int argc, char **argv, Options *o, bool *list, std::string *error)
+parse_counts (const std::string &s, std::vector<int> *out)
+{
+  gchar **parts = g_strsplit (s.c_str (), ",", -1);
+  bool ok = true;
+  for (gchar **p = parts; *p && ok; p++) {
+    char *end = nullptr;
+    const long v = std::strtol (*p, &end, 10);
+    ok = **p && !*end && v > 0 && v <= 4096;
+    if (ok)
+      out->push_back ((int) v);
+  }
+  g_strfreev (parts);
+  return ok && !out->empty ();
+}
+
+struct ChildArgs {
+  int index = -1, count = 1;
+  bool paced = true;
+};
+
+static bool
+parse_args (int argc, char **argv, Options *o, bool *list, std::string *error,
+    FarmOptions *farm, ChildArgs *child)
 {
   std::string sizes;
   int warmup = -1, repeats = -1, frames = -1, concurrent = -1, limit_mib = -1;
@@ -149,6 +184,77 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error)
     } else if (a == "--limit-mib") {
       if (!number (&limit_mib))
         return false;
+    } else if (a == "--device-seconds" || a == "--concurrent-seconds" ||
+        a == "--farm-seconds" || a == "--farm-warmup") {
+      if (!next ())
+        return false;
+      const double v = std::atof (value.c_str ());
+      if (!(v >= 0 && v < 3600)) {
+        *error = "bad number for " + a + ": " + value;
+        return false;
+      }
+      (a == "--device-seconds" ? o->device_seconds : a == "--concurrent-seconds" ?
+          o->concurrent_seconds : a == "--farm-seconds" ? farm->seconds :
+          farm->warmup_seconds) = v;
+    } else if (a == "--farm-paced" || a == "--farm-unpaced") {
+      if (!next ())
+        return false;
+      if (!parse_counts (value, a == "--farm-paced" ? &farm->paced : &farm->unpaced)) {
+        *error = "bad pipeline counts for " + a + ": " + value;
+        return false;
+      }
+    } else if (a == "--farm-ways") {
+      if (!next ())
+        return false;
+      farm->shared = value == "shared" || value == "both";
+      farm->processes = value == "processes" || value == "both";
+      if (!farm->shared && !farm->processes) {
+        *error = "--farm-ways is shared, processes or both";
+        return false;
+      }
+    } else if (a == "--farm-format") {
+      if (!next ())
+        return false;
+      if (value != "NV12" && value != "RGBA") {
+        *error = "--farm-format is NV12 or RGBA";
+        return false;
+      }
+      farm->format = value;
+    } else if (a == "--farm-size") {
+      if (!next ())
+        return false;
+      Size z;
+      if (!parse_size (value, &z)) {
+        *error = "bad size " + value;
+        return false;
+      }
+      farm->width = z.width;
+      farm->height = z.height;
+    } else if (a == "--farm-fps") {
+      if (!number (&farm->fps))
+        return false;
+      if (farm->fps < 1) {
+        *error = "--farm-fps must be at least 1";
+        return false;
+      }
+    } else if (a == "--farm-contexts") {
+      if (!number (&farm->contexts))
+        return false;
+      if (farm->contexts < 1) {
+        *error = "--farm-contexts must be at least 1";
+        return false;
+      }
+    } else if (a == "--farm-child") {
+      if (!number (&child->index))
+        return false;
+    } else if (a == "--farm-child-count") {
+      if (!number (&child->count))
+        return false;
+    } else if (a == "--farm-child-paced") {
+      int v = 1;
+      if (!number (&v))
+        return false;
+      child->paced = v != 0;
     } else {
       *error = "unknown option " + a;
       return false;
@@ -161,6 +267,8 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error)
     o->max_seconds = 2;
     o->limit_bytes = 16u << 20;
     o->limit_reps = 3;
+    o->device_seconds = 0;
+    o->concurrent_seconds = 0.5;
   }
   if (repeats >= 0)
     o->repeats = repeats;
@@ -257,14 +365,22 @@ main (int argc, char **argv)
   Suite suite;
   bool list = false;
   std::string error;
-  if (!parse_args (argc, argv, &suite.opt, &list, &error))
+  ChildArgs child;
+  if (!parse_args (argc, argv, &suite.opt, &list, &error, &suite.farm_opt, &child))
     return fail_usage (error);
   const Options &opt = suite.opt;
+  const bool farm = !suite.farm_opt.paced.empty () || !suite.farm_opt.unpaced.empty ();
   const std::string cache_dir = opt.fresh_kernel_cache ? fresh_kernel_cache () : "";
   if (!opt.device.empty ())
     g_setenv ("GST_OPENCL_DEVICE", opt.device.c_str (), TRUE);
   gst_init (&argc, &argv);
 
+  if (child.index >= 0) {
+    /* one pipeline of --farm-ways processes, started by the benchmark */
+    const int rc = farm_child (suite.farm_opt, child.paced, child.index, child.count);
+    gst_deinit ();
+    return rc;
+  }
   if (list) {
     for (const Case &c : all_cases ())
       std::printf ("%-40s %s\n  system: %s\n  device: %s\n", c.name.c_str (), c.caps.c_str (),
@@ -327,7 +443,13 @@ main (int argc, char **argv)
   for (size_t i = 0; i < opt.sizes.size (); i++)
     if (opt.sizes[i].name == "4k")
       concurrent_size = i;
-  for (size_t i = 0; i < opt.sizes.size (); i++) {
+  if (farm) {
+    gchar *exe = g_file_read_link ("/proc/self/exe", nullptr);
+    suite.farm = run_farm (suite.farm_opt, suite.shared_context, suite.limits,
+        exe ? exe : argv[0]);
+    g_free (exe);
+  }
+  for (size_t i = 0; i < opt.sizes.size () && !farm; i++) {
     const Size &size = opt.sizes[i];
     for (const Case &c : all_cases ()) {
       if (!opt.only.empty () && c.name.find (opt.only) == std::string::npos)

@@ -277,6 +277,24 @@ report_json (const Suite &s, const Environment &env)
   for (const ConcurrentResult &c : s.concurrent)
     conc.push (c.json);
   j["concurrent"] = conc;
+  if (!s.farm.empty ()) {
+    Json f = Json::object ();
+    const FarmOptions &fo = s.farm_opt;
+    f["width"] = fo.width;
+    f["height"] = fo.height;
+    f["fps"] = fo.fps;
+    f["format"] = fo.format;
+    f["window_s"] = fo.seconds;
+    f["warmup_s"] = fo.warmup_seconds;
+    f["contexts_one_process"] = fo.contexts;
+    f["pipeline"] = "appsrc ! " + camera_manual_fragment () + " ! video/x-raw,format=" +
+        fo.format + " ! fakesink";
+    Json runs = Json::array ();
+    for (const FarmResult &r : s.farm)
+      runs.push (r.json);
+    f["runs"] = runs;
+    j["farm"] = f;
+  }
   Json tj = Json::array ();
   for (const Target &t : targets (s, env)) {
     Json one = Json::object ();
@@ -331,15 +349,15 @@ report_markdown (const Suite &s, const Environment &env)
     }
     md << "\n## Device-resident, kernels only, " << dims << "\n\n";
     md << "| case | kernel ms/frame | kernel GB/s (frame in+out) | of copy bandwidth | "
-          "copy of the same bytes ms | kernel vs that copy | frames/s on the device |\n"
-          "|---|---|---|---|---|---|---|\n";
+          "copy of the same bytes ms | kernel vs that copy | frames/s on the device | "
+          "vs 1 / kernel time |\n|---|---|---|---|---|---|---|---|\n";
     for (const Result &r : s.results) {
       if (r.size.name != size.name || r.mode != Mode::DEVICE || r.status != "ok")
         continue;
       md << "| " << r.c->name << " | " << fmt (r.kernel_ms, "%.3f") << " | "
          << fmt (r.kernel_gbps) << " | " << pct (r.kernel_fraction) << " | "
          << fmt (r.copy_same_bytes_ms, "%.3f") << " | " << pct (r.kernel_vs_same_copy) << " | "
-         << fmt (r.fps) << " |\n";
+         << fmt (r.fps) << " | " << pct (r.fps * r.kernel_ms / 1000) << " |\n";
     }
     md << "\n";
   }
@@ -367,6 +385,8 @@ report_markdown (const Suite &s, const Environment &env)
          << pct (c.duplex_fraction) << " |\n";
     md << "\n";
   }
+  if (!s.farm.empty ())
+    md << farm_markdown (s.farm, s.farm_opt);
   md << "## Targets\n\n| target | measured | required | result |\n|---|---|---|---|\n";
   for (const Target &t : targets (s, env))
     md << "| " << t.what << " | " << show (t, t.measured) << " | "

@@ -5,6 +5,7 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -38,6 +39,7 @@ struct RunState {
   bool eos_sent = false;
   gint64 setup_ns = 0;        /* the benchmark's own frame preparation */
   gint64 t_first_push = 0;
+  gint64 t_timed_push = 0;    /* push of the first timed frame */
 
   /* output */
   std::vector<gint64> arrivals, latencies;
@@ -58,7 +60,7 @@ drain (GstClContext * ctx)
     g_usleep (100);
 }
 
-static void
+void
 fill_random (guint8 * data, gsize size, guint64 seed)
 {
   guint64 x = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -83,45 +85,41 @@ configure_pool (GstBufferPool * pool, GstCaps * caps, guint size, bool raw_video
   return gst_buffer_pool_set_config (pool, config);
 }
 
-/* The ring of input frames: the pool the first element proposes (an OpenCL
- * element's pinned, device-visible buffers), else a system-memory pool; each
- * buffer is filled once, here, before any frame is timed. */
-static bool
-setup_pool (RunState * st)
+GstBufferPool *
+input_pool (GstElement * src, GstCaps * caps, const GstVideoInfo * info, bool proposed,
+    bool *cl_pool, std::string * memory, std::string * error)
 {
-  const gint64 t0 = now_ns ();
-  const guint size = GST_VIDEO_INFO_SIZE (&st->info);
-  const bool raw = gst_structure_has_name (gst_caps_get_structure (st->caps, 0),
-      "video/x-raw");
+  const guint size = GST_VIDEO_INFO_SIZE (info);
+  const bool raw = gst_structure_has_name (gst_caps_get_structure (caps, 0), "video/x-raw");
+  *cl_pool = false;
 
   GstBufferPool *pool = nullptr;
-  if (st->spec.proposed_pool) {
-    GstPad *srcpad = gst_element_get_static_pad (st->src, "src");
-    GstQuery *query = gst_query_new_allocation (st->caps, TRUE);
+  if (proposed) {
+    GstPad *srcpad = gst_element_get_static_pad (src, "src");
+    GstQuery *query = gst_query_new_allocation (caps, TRUE);
     if (gst_pad_peer_query (srcpad, query) && gst_query_get_n_allocation_pools (query) > 0)
       gst_query_parse_nth_allocation_pool (query, 0, &pool, nullptr, nullptr, nullptr);
     gst_query_unref (query);
     gst_object_unref (srcpad);
   }
 
-  if (pool && configure_pool (pool, st->caps, size, raw)) {
-    st->cl_pool = GST_IS_CL_BUFFER_POOL (pool);
-    st->input_memory = st->cl_pool ? "opencl-pool" : "proposed-pool";
+  if (pool && configure_pool (pool, caps, size, raw)) {
+    *cl_pool = GST_IS_CL_BUFFER_POOL (pool);
+    *memory = *cl_pool ? "opencl-pool" : "proposed-pool";
   } else {
     if (pool)
       gst_object_unref (pool);
     pool = raw ? gst_video_buffer_pool_new () : gst_buffer_pool_new ();
-    st->input_memory = "system-pool";
-    if (!configure_pool (pool, st->caps, size, raw)) {
+    *memory = "system-pool";
+    if (!configure_pool (pool, caps, size, raw)) {
       gst_object_unref (pool);
-      st->error = "could not configure the input buffer pool";
-      return false;
+      *error = "could not configure the input buffer pool";
+      return nullptr;
     }
   }
-  st->pool = pool;
   if (!gst_buffer_pool_set_active (pool, TRUE)) {
-    st->error = "could not allocate the input frames";
-    return false;
+    *error = "could not allocate the input frames";
+    return pool;
   }
   GstBuffer *ring[kRing] = {};
   bool ok = true;
@@ -138,9 +136,21 @@ setup_pool (RunState * st)
     if (b)
       gst_buffer_unref (b);
   if (!ok)
-    st->error = "could not fill the input frames";
+    *error = "could not fill the input frames";
+  return pool;
+}
+
+/* The ring of input frames: the pool the first element proposes (an OpenCL
+ * element's pinned, device-visible buffers), else a system-memory pool; each
+ * buffer is filled once, here, before any frame is timed. */
+static bool
+setup_pool (RunState * st)
+{
+  const gint64 t0 = now_ns ();
+  st->pool = input_pool (st->src, st->caps, &st->info, st->spec.proposed_pool, &st->cl_pool,
+      &st->input_memory, &st->error);
   st->setup_ns = now_ns () - t0;
-  return ok;
+  return st->pool && st->error.empty ();
 }
 
 static void
@@ -160,7 +170,16 @@ on_need_data (GstAppSrc * src, guint, gpointer user_data)
   const gint64 now = now_ns ();
   const bool time_up = st->pushed > st->spec.warmup + 2 &&
       now - st->t_first_push > (gint64) (st->spec.max_seconds * GST_SECOND);
-  if (st->pushed >= st->spec.frames || time_up) {
+  /* Enough frames: `frames`, and the timed ones ran min_seconds (measured
+   * from the push of the first timed frame), or told to stop. */
+  if (st->pushed == st->spec.warmup + 1)
+    st->t_timed_push = now;
+  bool enough = st->pushed >= st->spec.frames;
+  if (st->spec.stop)
+    enough = st->spec.stop->load ();
+  else if (enough && st->spec.min_seconds > 0 && st->t_timed_push)
+    enough = now - st->t_timed_push >= (gint64) (st->spec.min_seconds * GST_SECOND);
+  if (enough || st->pushed >= (int) st->arrivals.size () || time_up) {
     stop ();
     return;
   }
@@ -239,6 +258,12 @@ Run::arrivals () const
   return st_->arrivals;
 }
 
+int
+Run::frames_out () const
+{
+  return st_->n_out.load ();
+}
+
 static std::string
 take_error (GstMessage * msg)
 {
@@ -288,8 +313,9 @@ Run::start ()
   GstPad *sinkpad = gst_element_get_static_pad (st->sink, "sink");
   gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, on_arrival, st, nullptr);
   gst_object_unref (sinkpad);
-  st->arrivals.assign (spec_.frames, 0);
-  st->latencies.assign (spec_.frames, -1);
+  const int capacity = std::max (spec_.frames, spec_.max_frames);
+  st->arrivals.assign (capacity, 0);
+  st->latencies.assign (capacity, -1);
 
   if (spec_.context) {
     GstContext *c = gst_context_new_cl_context (spec_.context);

@@ -19,6 +19,14 @@ struct RunSpec {
   int frames = 100;
   int warmup = 5;            /* frames not timed */
   double max_seconds = 5;    /* stop feeding after this long (slow elements) */
+  /* Keep feeding past `frames` until the frames after the warmup have taken
+   * at least this long (device-resident runs, whose frames take microseconds),
+   * up to `max_frames`. */
+  double min_seconds = 0;
+  int max_frames = 0;        /* 0: `frames` */
+  /* When set, the run feeds frames (up to max_frames) until it turns true:
+   * concurrent runs that stop together. */
+  const std::atomic<bool> *stop = nullptr;
   /* Device-resident input: the frames are not rewritten between pushes, so
    * an OpenCL pool's buffers are uploaded once. Otherwise every push marks
    * the frame as newly written by the host, as a producer would. */
@@ -73,11 +81,20 @@ public:
   /* Arrival times at the sink (monotonic ns) and the index of the first timed one. */
   const std::vector<gint64> &arrivals () const;
   int warmup () const { return spec_.warmup; }
+  int frames_out () const;    /* so far; any thread */
 
 private:
   RunSpec spec_;
   std::unique_ptr<RunState> st_;
 };
+
+/* The input frames of a pipeline whose source is `src`: the pool the element
+ * after it proposes (an OpenCL element's pinned buffers) when `proposed` and
+ * it does, else a system-memory pool; a few buffers, each filled with random
+ * bytes once. Sets `error` (and may still return the pool) on failure. */
+GstBufferPool *input_pool (GstElement *src, GstCaps *caps, const GstVideoInfo *info,
+    bool proposed, bool *cl_pool, std::string *memory, std::string *error);
+void fill_random (guint8 *data, gsize size, guint64 seed);
 
 /* start + poll + finish. */
 RunResult run_once (const RunSpec &spec);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <atomic>
 #include <map>
 #include <memory>
 
@@ -36,6 +37,13 @@ spec_for (const Suite &suite, const Case &c, const Size &size, Mode mode)
   spec.proposed_pool = mode == Mode::DEVICE || !suite.opt.system_input;
   spec.context = mode == Mode::DEVICE ? suite.profiling_context : nullptr;
   spec.device_timing = mode == Mode::DEVICE;
+  if (mode == Mode::DEVICE) {
+    /* Frames on the device take tens of microseconds: a run of --frames
+     * would be over in a few ms, where start and end of stream weigh. */
+    spec.min_seconds = suite.opt.device_seconds;
+    spec.max_frames = 2000000;
+    spec.max_seconds = std::max (spec.max_seconds, 2 * suite.opt.device_seconds);
+  }
   return spec;
 }
 
@@ -145,6 +153,9 @@ summarize (Result &r, const Suite &suite)
       names[kv.first] = one;
     }
     k["kernels"] = names;
+    /* frames/s on the device (wall clock, --device-seconds at least) against
+     * what the kernels alone allow */
+    k["fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
     j["kernel"] = k;
   }
 }
@@ -228,16 +239,38 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
   }
   std::vector<std::unique_ptr<Run>> runs;
   std::vector<RunResult> out;
+  gint64 start = 0, end = 0;
   if (cr.status == "ok") {
     RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
     spec.context = shared ? shared_context : nullptr;
-    /* Long enough that all pipelines stream at once after their start-up
-     * (a context of its own takes a while to create); max_seconds bounds it. */
-    spec.frames = std::max (spec.frames, 20 * spec.warmup + 2000);
+    /* By time, not frames: every pipeline feeds until all are told to stop,
+     * and the window opens once all are past their warmup (a pipeline with
+     * a context of its own takes ~0.1 s to start, by then another has
+     * streamed hundreds of frames). */
+    std::atomic<bool> stop{false};
+    spec.stop = &stop;
+    spec.max_frames = 1000000;
+    spec.max_seconds = 120;
     for (int i = 0; i < n; i++)
       runs.emplace_back (new Run (spec));
     for (auto &run : runs)
       run->start ();
+    const gint64 give_up = now_ns () + 60 * GST_SECOND;
+    bool all_in = false, ended = false;
+    while (!all_in && !ended && now_ns () < give_up) {
+      all_in = true;
+      for (auto &run : runs) {
+        ended = run->poll (0) || ended;  /* an error, or out of frames */
+        all_in = all_in && run->frames_out () > run->warmup ();
+      }
+      if (!all_in)
+        g_usleep (2000);
+    }
+    start = now_ns ();
+    if (all_in && !ended)
+      g_usleep ((gulong) (opt.concurrent_seconds * G_USEC_PER_SEC));
+    end = now_ns ();
+    stop = true;
     for (bool all_done = false; !all_done;) {
       all_done = true;
       for (auto &run : runs)
@@ -253,28 +286,26 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
   }
   std::vector<double> each;
   if (cr.status == "ok") {
-    /* Steady state: from when the last pipeline finished its warmup to when
-     * the first one stopped, every pipeline running. */
-    gint64 start = 0, end = G_MAXINT64;
-    for (size_t i = 0; i < runs.size (); i++) {
-      const auto &a = runs[i]->arrivals ();
-      start = std::max (start, a[runs[i]->warmup ()]);
-      end = std::min (end, a[out[i].frames_out - 1]);
-    }
+    /* Frames of every pipeline that arrived in the window, all streaming. */
     long frames = 0;
+    bool all_streamed = true;
     for (size_t i = 0; i < runs.size (); i++) {
-      each.push_back (out[i].fps);
       const auto &a = runs[i]->arrivals ();
+      long mine = 0;
       for (int k = 0; k < out[i].frames_out; k++)
-        frames += a[k] > start && a[k] <= end;
+        mine += a[k] > start && a[k] <= end;
+      all_streamed = all_streamed && mine > 0 && out[i].frames_out > runs[i]->warmup () &&
+          a[runs[i]->warmup ()] <= start;
+      each.push_back (mine / ((end - start) / 1e9));
+      frames += mine;
     }
-    if (end > start && frames > 0) {
+    if (all_streamed && end > start) {
       cr.aggregate_fps = frames / ((end - start) / 1e9);
+      j["window_s"] = (end - start) / 1e9;
     } else {
-      /* Summing rates of pipelines that ran one after the other would
-       * overstate what the device does at once: report no figure. */
       cr.status = "error";
-      cr.message = "the pipelines never all streamed at the same time; use more --frames";
+      cr.message = "the pipelines never all streamed at the same time (a pipeline did not "
+          "start within 60 s)";
     }
   }
   if (cr.status == "ok") {

@@ -5,6 +5,7 @@
 #include "cases.h"
 #include "json.h"
 #include "device_limits.h"
+#include "farm.h"
 #include "runner.h"
 
 #include <cmath>
@@ -26,6 +27,8 @@ struct Options {
   int frames = 100;
   int warmup = 5;
   int concurrent = 8;
+  double concurrent_seconds = 2;  /* the window of the concurrent runs */
+  double device_seconds = 0.5;    /* device-resident runs: at least this long timed */
   double max_seconds = 5;
   size_t limit_bytes = 256u << 20;
   int limit_reps = 10;
@@ -75,6 +78,8 @@ struct Suite {
   GstClContext *shared_context = nullptr;      /* for concurrent pipelines sharing one */
   std::vector<Result> results;
   std::vector<ConcurrentResult> concurrent;
+  std::vector<FarmResult> farm;
+  FarmOptions farm_opt;
 
   void run_case (const Case &c, const Size &size, Mode mode);
   void run_concurrent (const Case &c, const Size &size, int n, bool shared);
