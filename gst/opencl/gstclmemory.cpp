@@ -4,6 +4,7 @@
 #include "gstcl-debug.h"
 
 #include <atomic>
+#include <mutex>
 #include <cstring>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
@@ -14,7 +15,7 @@
  *  - unified devices (CPUs, iGPUs): the buffer itself is mapped while the host
  *    uses it, so nothing is copied at all. */
 struct ClMemPriv {
-  GMutex lock;
+  std::mutex lock;
   GstClContext *context = nullptr;
   bool unified = false;
   cl::Buffer device;
@@ -171,7 +172,7 @@ cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
   const bool write = (info->flags & GST_MAP_WRITE) != 0;
   GST_LOG ("map %p %s%s%s", mem, (info->flags & GST_MAP_READ) ? "r" : "", write ? "w" : "",
       (info->flags & GST_MAP_CL) ? " cl" : " host");
-  g_mutex_lock (&m->priv->lock);
+  std::lock_guard<std::mutex> guard (m->priv->lock);
   gpointer ret = nullptr;
   try {
     if (info->flags & GST_MAP_CL)
@@ -184,7 +185,6 @@ cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
   } catch (const cl::Error & e) {
     GST_ERROR ("could not map OpenCL memory %p: %s", mem, gstcl::describe (e).c_str ());
   }
-  g_mutex_unlock (&m->priv->lock);
   return ret;
 }
 
@@ -213,8 +213,8 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
           GST_CL_ALLOCATOR (mem->allocator), size));
   if (!dst)
     return nullptr;
-  g_mutex_lock (&src->priv->lock);
   try {
+    std::lock_guard<std::mutex> guard (src->priv->lock);
     cl_mem from = device_access (src, false);
     cl_mem to = device_access (dst, true, true);
     if (size > 0)
@@ -222,11 +222,9 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
           cl::Buffer (to, true), mem->offset + offset, 0, size);
   } catch (const cl::Error & e) {
     GST_ERROR ("could not copy OpenCL memory: %s", gstcl::describe (e).c_str ());
-    g_mutex_unlock (&src->priv->lock);
     gst_memory_unref (&dst->mem);
     return nullptr;
   }
-  g_mutex_unlock (&src->priv->lock);
   return &dst->mem;
 }
 
@@ -252,7 +250,6 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
     delete p;
     return nullptr;
   }
-  g_mutex_init (&p->lock);
   auto *m = g_new0 (GstClMemory, 1);
   m->priv = p;
   gst_memory_init (&m->mem, GST_MEMORY_FLAG_NO_SHARE, GST_ALLOCATOR (alloc), nullptr,
@@ -284,7 +281,6 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
   } catch (const cl::Error & e) {
     GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
   }
-  g_mutex_clear (&p->lock);
   gst_object_unref (p->context);
   delete p;  /* releases the cl buffers; the driver keeps them while in use */
   stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
@@ -363,7 +359,7 @@ locked (GstMemory * mem, const char *what, F && f)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem), FALSE);
   auto *m = reinterpret_cast<GstClMemory *> (mem);
-  g_mutex_lock (&m->priv->lock);
+  std::lock_guard<std::mutex> guard (m->priv->lock);
   gboolean ok = TRUE;
   try {
     f (m);
@@ -371,7 +367,6 @@ locked (GstMemory * mem, const char *what, F && f)
     GST_ERROR ("%s failed: %s", what, gstcl::describe (e).c_str ());
     ok = FALSE;
   }
-  g_mutex_unlock (&m->priv->lock);
   return ok;
 }
 
