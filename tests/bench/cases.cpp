@@ -37,6 +37,10 @@ make_cases ()
       rgba = "video/x-raw,format=RGBA", nv12 = "video/x-raw,format=NV12",
       bayer = "video/x-bayer,format=rggb", bayer12 = "video/x-bayer,format=rggb12le";
   const std::string to_rgba = " ! video/x-raw,format=RGBA";
+  const std::string gray16 = "video/x-raw,format=GRAY16_LE",
+      rgba64 = "video/x-raw,format=RGBA64_LE";
+  const std::string invert = "source=\"float4 filter (image_t img, int x, int y) { "
+      "float4 p = read_pixel (img, x, y); return (float4) (1.0f - p.xyz, p.w); }\"";
   /* cldebayer's camera stages, every one on (docs/camera.md); auto white
    * balance or manual gains. */
   const std::string stages = "black-level=256 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,"
@@ -85,6 +89,15 @@ make_cases ()
       true},
     ours ("clfir GRAY8", gray, "clfir " + fir),
     ours ("clfir RGBA", rgba, "clfir " + fir),
+    /* 16 bits a sample (issue 19: at least the RGBA case's bytes/s), and the
+     * luma of NV12 */
+    ours ("clsobel GRAY16_LE", gray16, "clsobel"),
+    ours ("clconvolve 3x3 RGBA64_LE", rgba64, "clconvolve " + k3),
+    ours ("clconvolve 7x7 RGBA64_LE", rgba64, "clconvolve " + gauss7),
+    ours ("clconvolve 3x3 NV12", nv12, "clconvolve " + k3),
+    ours ("clfir RGBA64_LE", rgba64, "clfir " + fir),
+    ours ("clkernel invert RGBA", rgba, "clkernel " + invert),
+    ours ("clkernel invert RGBA64_LE", rgba64, "clkernel " + invert),
     /* Chains that keep frames on the device between elements */
     {"chain debayer>sobel", bayer, "clupload ! cldebayer ! clsobel ! cldownload",
       "clupload ! cldebayer ! clsobel", false},
