@@ -39,8 +39,10 @@
  * barrier between steps; the last step writes R, G, B of the tile to local
  * memory and camera_output stores 8 x 2 blocks. */
 
-#define MT_W 32                 /* output tile */
+#ifndef MT_W
+#define MT_W 32                 /* output tile (the host may set another) */
 #define MT_H 16
+#endif
 #define MT_M 8                  /* margin of the samples loaded */
 #define LW (MT_W + 2 * MT_M)    /* local arrays: LW x LH */
 #define LH (MT_H + 2 * MT_M)
@@ -48,6 +50,9 @@
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
 #define MENON_LY 8
 #define MENON_N (MENON_LX * MENON_LY)
+#if (MT_W / BLOCK_W) * (MT_H / 2) > MENON_N || MT_W % BLOCK_W || MT_H % 2
+#error "a tile must be at most MENON_N blocks of 8 x 2"
+#endif
 
 /* The pattern is an argument (phase_x, phase_y: RGGB shifted so), so that
  * one program serves the four. The sites of a 2 x 2 cell at even local

@@ -103,10 +103,13 @@ GST_START_TEST (test_menon_small_14bit) { run_small (14); } GST_END_TEST
 GST_START_TEST (test_menon_small_16bit) { run_small (16); } GST_END_TEST
 
 /* Many tiles, odd sizes, every pattern; the aligned variant (rows on
- * 16-byte boundaries); a change of method on a running element. */
+ * 16-byte boundaries); both tile shapes (CPU 64 x 32, GPU 32 x 16); a
+ * change of method on a running element. */
 GST_START_TEST (test_menon_tiles)
 {
   uint32_t seed = 90210;
+  for (const char *tuning : { "cpu", "gpu" }) {
+  use_tuning (tuning);
   struct { const OutFormat *f; int bits, w, h, pad, row_align; bool cl; } runs[] = {
     { &RGBA, 8, 451, 300, 0, 4, false }, { &RGBA64, 12, 451, 300, 6, 4, true },
     { &BGRx, 16, 203, 77, 0, 4, false }, { &RGBA, 8, 64, 48, 0, 16, true },
@@ -116,8 +119,9 @@ GST_START_TEST (test_menon_tiles)
       continue;
     Menon d (*r.f, r.cl);
     for (int p = 0; p < 4; p++)
-      d.check (random_mosaic (r.w, r.h, p, r.bits, seed++), r.pad, r.cl ? "cl " : "",
-          r.row_align);
+      d.check (random_mosaic (r.w, r.h, p, r.bits, seed++), r.pad,
+          std::string (tuning) + (r.cl ? " cl " : " "), r.row_align);
+  }
   }
   /* malvar (exact) and menon in turn on one element */
   Menon d (RGBA, false);
