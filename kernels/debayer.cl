@@ -330,6 +330,33 @@ inline void load_window (__global const uchar * in, int in_stride, int width, in
   }
 }
 
+/* Writes pixel x of the output row `dst` from its scaled channels (4-channel
+ * pixels as 32-bit words: rows on 4-byte boundaries). */
+inline void put_pixel (__global uchar * dst, int x, uint r, uint g, uint b, int4 l)
+{
+#if OUT_CH == 1
+  dst[x] = (uchar) ((77 * r + 150 * g + 29 * b + 128) >> 8);
+#elif OUT_CH == 3
+  __global uchar *p = dst + 3 * x;
+  p[0] = (uchar) (l.s0 == 0 ? r : b);
+  p[1] = (uchar) g;
+  p[2] = (uchar) (l.s0 == 0 ? b : r);
+#elif OUT_16
+  /* channel at position p goes to 32-bit half p / 2, at bit 16 * (p % 2) */
+#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : 0u)
+#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
+    PLACE (OUT_MAX, l.s3, half))
+  __global uint *p = (__global uint *) dst + 2 * x;
+  p[0] = HALF (0);
+  p[1] = HALF (1);
+#undef HALF
+#undef PLACE
+#else
+  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
+      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
+#endif
+}
+
 #if !CAMERA
 /* The 8 x 2 block whose top left pixel is (x0, y0). */
 inline void debayer_block (__global const uchar * in, int in_offset, int in_stride,
@@ -809,32 +836,6 @@ inline chan_t scale_one (acc_t v, int maxv, uint mul, int shift)
   if (maxv == (int) OUT_MAX)
     return (uint) v;
   return mul_hi ((uint) v * OUT_MAX + (uint) (maxv >> 1), mul) >> (uint) (shift - 32);
-#endif
-}
-
-/* Writes pixel x of the output row `dst` from its scaled channels. */
-inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b, int4 l)
-{
-#if OUT_CH == 1
-  dst[x] = (uchar) ((77 * r + 150 * g + 29 * b + 128) >> 8);
-#elif OUT_CH == 3
-  __global uchar *p = dst + 3 * x;
-  p[0] = (uchar) (l.s0 == 0 ? r : b);
-  p[1] = (uchar) g;
-  p[2] = (uchar) (l.s0 == 0 ? b : r);
-#elif OUT_16
-  /* channel at position p goes to 32-bit half p / 2, at bit 16 * (p % 2) */
-#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : 0u)
-#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
-    PLACE (OUT_MAX, l.s3, half))
-  __global uint *p = (__global uint *) dst + 2 * x;
-  p[0] = HALF (0);
-  p[1] = HALF (1);
-#undef HALF
-#undef PLACE
-#else
-  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
-      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
 #endif
 }
 

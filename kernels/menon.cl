@@ -37,7 +37,8 @@
  * methods), then each step over the part of the tile the next steps need
  * (margins 6, 4, 3, 2, 1, 0 pixels), 2 x 2 cells per work-item, with a
  * barrier between steps; the last step writes R, G, B of the tile to local
- * memory and camera_output stores 8 x 2 blocks. */
+ * memory, and stages 4-6 run on them pixel by pixel with every work-item
+ * (MENON_PIXELS), or for NV12 / I420 through camera_output by 8 x 2 blocks. */
 
 #ifndef MT_W
 #define MT_W 32                 /* output tile (the host may set another) */
@@ -50,6 +51,9 @@
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
 #define MENON_LY 8
 #define MENON_N (MENON_LX * MENON_LY)
+#ifndef MENON_PIXELS
+#define MENON_PIXELS 0          /* 1: output pixel by pixel (not YUV; 4-byte rows) */
+#endif
 #if (MT_W / BLOCK_W) * (MT_H / 2) > MENON_N || MT_W % BLOCK_W || MT_H % 2
 #error "a tile must be at most MENON_N blocks of 8 x 2"
 #endif
@@ -130,9 +134,9 @@ __kernel __attribute__ ((reqd_work_group_size (MENON_LX, MENON_LY, 1)))
 void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
 {
   __local float s[LN];          /* samples after black level and gains */
-  __local float ch[LN], cv[LN]; /* C_H, C_V; then R, B of step 3 at G sites; then the output */
+  __local float ch[LN], cv[LN]; /* C_H, C_V; then R, B at G sites (step 3, then refined)
+                                 * and step 4 at R and B sites in ch; then the output R, B */
   __local float g[LN];          /* G: samples at G sites, step 2, then refined (step 5) */
-  __local float rr[LN], bb[LN]; /* refined R, B at G sites; step 4 at B (R) sites in rr */
   __local uchar horiz[LN];      /* the decision */
   __local uint4 sums[MENON_N];
   const int lid = (int) (get_local_id (1) * MENON_LX + get_local_id (0));
@@ -186,7 +190,8 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* step 5's green at R and B sites, margin 2, in place (each site reads
-   * its own g only); step 4 at R and B sites into rr */
+   * its own g only); step 4 at R and B sites into ch (dead there since
+   * step 2; the G sites' ch and cv are read) */
   for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
     const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
     {
@@ -195,54 +200,77 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
       const float d = (s[i] - g[i]) + (ch[i - a] - s[i - a]) + (ch[i + a] - s[i + a]);
       g[i] = s[i] - d * (1.0f / 3.0f);
       /* B at R: R + mean (B - R) at the G neighbours */
-      rr[i] = s[i] + 0.5f * ((cv[i - a] - ch[i - a]) + (cv[i + a] - ch[i + a]));
+      ch[i] = s[i] + 0.5f * ((cv[i - a] - ch[i - a]) + (cv[i + a] - ch[i + a]));
     }
     {
       const int i = c + AT (BX, BY), a = STEP (i);
       const float d = (s[i] - g[i]) + (cv[i - a] - s[i - a]) + (cv[i + a] - s[i + a]);
       g[i] = s[i] - d * (1.0f / 3.0f);
       /* R at B */
-      rr[i] = s[i] + 0.5f * ((ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]));
+      ch[i] = s[i] + 0.5f * ((ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]));
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* step 5's R and B at G sites, margin 1 (cells of margin 2: the outer
-   * ones read unrefined greens and are not needed) */
+   * ones read unrefined greens and are not needed), into ch and cv (step
+   * 3's values there are no longer read) */
   for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
     const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
-    rb_at_green (s, g, c + AT (BX, RY), true, rr, bb);
-    rb_at_green (s, g, c + AT (RX, BY), false, rr, bb);
+    rb_at_green (s, g, c + AT (BX, RY), true, ch, cv);
+    rb_at_green (s, g, c + AT (RX, BY), false, ch, cv);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* step 5's B at R and R at B, margin 0; the tile's R into ch, B into cv
-   * (G is g) */
+  /* step 5's B at R and R at B, margin 0: the tile's R is then in ch, B in
+   * cv, G in g (each site writes only itself, and reads its neighbours' ch
+   * and cv at G sites, final already) */
   for (int n = lid; n < CELLS_IN (0); n += MENON_N) {
     const int c = AT (CELL_X (n, 0), CELL_Y (n, 0));
     {
       const int i = c + AT (RX, RY), a = STEP (i);
       /* R - B at the site (B of step 4) and at the G neighbours (refined) */
-      const float d = (s[i] - rr[i]) + (rr[i - a] - bb[i - a]) + (rr[i + a] - bb[i + a]);
+      const float d = (s[i] - ch[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
       ch[i] = s[i];
       cv[i] = s[i] - d * (1.0f / 3.0f);
     }
     {
       const int i = c + AT (BX, BY), a = STEP (i);
-      const float d = (rr[i] - s[i]) + (rr[i - a] - bb[i - a]) + (rr[i + a] - bb[i + a]);
+      const float d = (ch[i] - s[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
       ch[i] = s[i] + d * (1.0f / 3.0f);
       cv[i] = s[i];
     }
-    const int gr = c + AT (BX, RY), gb = c + AT (RX, BY);
-    ch[gr] = rr[gr];
-    cv[gr] = bb[gr];
-    ch[gb] = rr[gb];
-    cv[gb] = bb[gb];
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* stages 4-6 by 8 x 2 blocks */
   uint4 cells = (uint4) (0);
+#if MENON_PIXELS
+  /* stages 4-6 pixel by pixel, every work-item (RGB formats, GRAY8) */
+  for (int n = lid; n < MT_W * MT_H; n += MENON_N) {
+    const int py = n / MT_W, px = n - py * MT_W;
+    const int x = tx + px, y = ty + py;
+    if (x < width && y < height) {
+      const int i = AT (MT_M + px, MT_M + py);
+      const float r = clamp (ch[i], 0.0f, top), gg = clamp (g[i], 0.0f, top),
+          b = clamp (cv[i], 0.0f, top);
+      const float ro = transfer1 (clamp (mat.s0 * r + mat.s1 * gg + mat.s2 * b, 0.0f, 1.0f), tf);
+      const float go = transfer1 (clamp (mat.s3 * r + mat.s4 * gg + mat.s5 * b, 0.0f, 1.0f), tf);
+      const float bo = transfer1 (clamp (mat.s6 * r + mat.s7 * gg + mat.s8 * b, 0.0f, 1.0f), tf);
+      put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
+          convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
+    }
+  }
+  /* the white-balance statistics by 8 x 2 blocks */
+  if (stats && lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
+    const int x0 = tx + BLOCK_W * (lid % (MT_W / BLOCK_W)), y0 = ty + 2 * (lid / (MT_W / BLOCK_W));
+    if (x0 < width && y0 < height) {
+      int8 raw_e[WIN_H], raw_o[WIN_H];
+      load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+      cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x, phase_y);
+    }
+  }
+#else
+  /* stages 4-6 by 8 x 2 blocks (NV12 / I420: whole 2 x 2 chroma blocks) */
   if (lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
     const int bx = lid % (MT_W / BLOCK_W), by = lid / (MT_W / BLOCK_W);
     const int x0 = tx + BLOCK_W * bx, y0 = ty + 2 * by;
@@ -263,6 +291,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
       camera_output (CAMERA_PASS, x0, y0, red, green, blue);
     }
   }
+#endif
   if (stats)
     add_group_stats (sums, cells, lid, MENON_N, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));

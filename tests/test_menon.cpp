@@ -113,7 +113,8 @@ GST_START_TEST (test_menon_tiles)
   struct { const OutFormat *f; int bits, w, h, pad, row_align; bool cl; } runs[] = {
     { &RGBA, 8, 451, 300, 0, 4, false }, { &RGBA64, 12, 451, 300, 6, 4, true },
     { &BGRx, 16, 203, 77, 0, 4, false }, { &RGBA, 8, 64, 48, 0, 16, true },
-    { &RGBA64, 10, 96, 33, 16, 16, false } };
+    { &RGBA64, 10, 96, 33, 16, 16, false }, { &GRAY8, 8, 37, 21, 0, 4, true },
+    { &RGB, 12, 33, 17, 0, 4, false } };
   for (auto &r : runs) {
     if (small_only () && large_frame (r.w, r.h))
       continue;

@@ -679,7 +679,11 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
         " -D MT_W=" + std::to_string (kMenonTile[st->use_cells][0]) + " -D MT_H=" +
-        std::to_string (kMenonTile[st->use_cells][1]);
+        std::to_string (kMenonTile[st->use_cells][1]) +
+        /* GPUs: RGB formats pixel by pixel with every work-item (4-channel
+         * ones as words: 4-byte rows); 2.5x slower than by blocks on PoCL */
+        (!st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in, out) ?
+            " -D MENON_PIXELS=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
     /* One kernel shape on every device (a cells shape like the plain
      * demosaic's measured slower on PoCL); x^y from the GPUs' special
