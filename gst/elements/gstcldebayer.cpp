@@ -4,8 +4,10 @@
  * @title: cldebayer
  *
  * Demosaics Bayer frames on any OpenCL device, with the 5x5
- * gradient-corrected linear filters of Malvar, He and Cutler (ICASSP 2004)
- * or with bilinear interpolation, for the four patterns and for 8-bit and
+ * gradient-corrected linear filters of Malvar, He and Cutler (ICASSP 2004),
+ * with bilinear interpolation, or with the directional filtering and a
+ * posteriori decision of Menon, Andriani and Calvagno (IEEE TIP 2007, with
+ * its refining step; method=menon, in float), for the four patterns and for 8-bit and
  * 10- to 16-bit samples (`rggb`, `bggr12le`, ...: little-endian 16-bit
  * words, the format names of GStreamer 1.24; sample values above
  * 2^bits - 1 are clamped). A row of 8-bit samples takes width bytes rounded
@@ -989,7 +991,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
       "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "
-      "on an OpenCL device (Malvar-He-Cutler or bilinear), with black level, white "
+      "on an OpenCL device (Malvar-He-Cutler, bilinear or Menon), with black level, white "
       "balance, colour matrix and transfer curve", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
 
