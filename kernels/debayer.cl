@@ -41,6 +41,8 @@
  *                 in float, blocks on even rows and columns (PHASE_X and
  *                 PHASE_Y given), output also NV12 / I420 (OUT_YUV)
  *   OUT_YUV       with CAMERA: 1 NV12, 2 I420 (OUT_CH 1, 8-bit planes)
+ *   MENON         with CAMERA: menon.cl follows, with its own kernel in place
+ *                 of debayer_camera (it uses camera_output for stages 4-6)
  */
 
 #ifndef ALIGNED
@@ -51,6 +53,9 @@
 #endif
 #ifndef OUT_YUV
 #define OUT_YUV 0
+#endif
+#ifndef MENON
+#define MENON 0
 #endif
 #if ALIGNED && OUT_CH != 4 && !OUT_YUV
 #error "ALIGNED is for 4-channel and YUV output only"
@@ -325,6 +330,33 @@ inline void load_window (__global const uchar * in, int in_stride, int width, in
   }
 }
 
+/* Writes pixel x of the output row `dst` from its scaled channels (4-channel
+ * pixels as 32-bit words: rows on 4-byte boundaries). */
+inline void put_pixel (__global uchar * dst, int x, uint r, uint g, uint b, int4 l)
+{
+#if OUT_CH == 1
+  dst[x] = (uchar) ((77 * r + 150 * g + 29 * b + 128) >> 8);
+#elif OUT_CH == 3
+  __global uchar *p = dst + 3 * x;
+  p[0] = (uchar) (l.s0 == 0 ? r : b);
+  p[1] = (uchar) g;
+  p[2] = (uchar) (l.s0 == 0 ? b : r);
+#elif OUT_16
+  /* channel at position p goes to 32-bit half p / 2, at bit 16 * (p % 2) */
+#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : 0u)
+#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
+    PLACE (OUT_MAX, l.s3, half))
+  __global uint *p = (__global uint *) dst + 2 * x;
+  p[0] = HALF (0);
+  p[1] = HALF (1);
+#undef HALF
+#undef PLACE
+#else
+  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
+      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
+#endif
+}
+
 #if !CAMERA
 /* The 8 x 2 block whose top left pixel is (x0, y0). */
 inline void debayer_block (__global const uchar * in, int in_offset, int in_stride,
@@ -417,7 +449,8 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
 
 /* The colour at block row dy (0 / 1), columns of parity p: 0 R, 1 G of an
  * R row, 2 G of a B row, 3 B. */
-#define SITE(dy, p) (((((dy) + PHASE_Y) & 1) << 1) | (((p) + PHASE_X) & 1))
+#define SITE_OF(dy, p, px, py) (((((dy) + (py)) & 1) << 1) | (((p) + (px)) & 1))
+#define SITE(dy, p) SITE_OF (dy, p, PHASE_X, PHASE_Y)
 
 inline float gain_of (int site, float4 gain)
 {
@@ -504,7 +537,7 @@ TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
 /* Sums of the cells of the block (see above) as (R, G, B, cells). */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
-    int black, int lo, int hi)
+    int black, int lo, int hi, int px, int py)
 {
   /* the cells' four samples: rows 2 and 3, block columns 2k and 2k + 1 */
   const int4 s00 = max (e[2].s1234 - black, 0), s01 = max (o[2].s1234 - black, 0);
@@ -513,10 +546,10 @@ inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int widt
   const int4 col = (int4) (x0 + 1, x0 + 3, x0 + 5, x0 + 7);
   const int4 use = (top >= lo) & (top < hi) & (col < width) & (int4) (-(y0 + 1 < height));
   int4 sum[4] = { (int4) (0), (int4) (0), (int4) (0), (int4) (0) };  /* by site */
-  sum[SITE (0, 0)] += s00 & use;
-  sum[SITE (0, 1)] += s01 & use;
-  sum[SITE (1, 0)] += s10 & use;
-  sum[SITE (1, 1)] += s11 & use;
+  sum[SITE_OF (0, 0, px, py)] += s00 & use;
+  sum[SITE_OF (0, 1, px, py)] += s01 & use;
+  sum[SITE_OF (1, 0, px, py)] += s10 & use;
+  sum[SITE_OF (1, 1, px, py)] += s11 & use;
   const int4 g = sum[1] + sum[2];
   const int4 n = -use;
   return (uint4) ((uint) (sum[0].s0 + sum[0].s1 + sum[0].s2 + sum[0].s3),
@@ -564,35 +597,15 @@ inline void add_64 (__global uint * t, uint v)
 #define CAMERA_PASS in, in_offset, in_stride, out, out_offset, out_stride, width, height, \
     maxv, layout, black, gain, mat, tf, yuv, chroma, stats, lo, hi, totals
 
-/* The 8 x 2 block at (x0, y0), both even, every stage; returns its
- * white-balance cells' sums when `stats` is set. */
-inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+/* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
+ * demosaiced samples in [0, maxv] (rows 0 and 1 of red, green, blue; they
+ * are overwritten): colour matrix, transfer curve, output. */
+inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * green,
+    float8 * blue)
 {
-  uint4 cells = (uint4) (0);
-  int8 raw_e[WIN_H], raw_o[WIN_H];
-  load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-  if (stats)
-    cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi);
-
-  /* black level and white balance, per colour of the window's samples
-   * (window row r is block row r - 2, of the same parity) */
-  float8 e[WIN_H], o[WIN_H];
-  const float top = (float) maxv;
-#pragma unroll
-  for (int r = 0; r < WIN_H; r++) {
-    e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
-        top);
-    o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
-        top);
-  }
-
-  float8 red[2], green[2], blue[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    float4 r0, g0, b0, r1, g1, b1;
-    demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
-    demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
-    const float8 r = INTERLEAVE (r0, r1), g = INTERLEAVE (g0, g1), b = INTERLEAVE (b0, b1);
+    const float8 r = red[dy], g = green[dy], b = blue[dy];
     red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
         tf);
     green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
@@ -646,6 +659,41 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
         convert_uint8 (green[dy] * OUT_MAX + 0.5f), convert_uint8 (blue[dy] * OUT_MAX + 0.5f),
         layout);
 #endif
+}
+
+/* The 8 x 2 block at (x0, y0), both even, every stage; returns its
+ * white-balance cells' sums when `stats` is set. */
+inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+{
+  uint4 cells = (uint4) (0);
+  int8 raw_e[WIN_H], raw_o[WIN_H];
+  load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+  if (stats)
+    cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, PHASE_X, PHASE_Y);
+
+  /* black level and white balance, per colour of the window's samples
+   * (window row r is block row r - 2, of the same parity) */
+  float8 e[WIN_H], o[WIN_H];
+  const float top = (float) maxv;
+#pragma unroll
+  for (int r = 0; r < WIN_H; r++) {
+    e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
+        top);
+    o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
+        top);
+  }
+
+  float8 red[2], green[2], blue[2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    float4 r0, g0, b0, r1, g1, b1;
+    demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
+    demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
+    red[dy] = INTERLEAVE (r0, r1);
+    green[dy] = INTERLEAVE (g0, g1);
+    blue[dy] = INTERLEAVE (b0, b1);
+  }
+  camera_output (CAMERA_PASS, x0, y0, red, green, blue);
   return cells;
 }
 
@@ -674,6 +722,7 @@ inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
   }
 }
 
+#if !MENON   /* menon.cl has its own kernel */
 /* The work-group size the host enqueues debayer_camera with (16 x 8). */
 #define CAMERA_GROUP 128
 
@@ -690,6 +739,7 @@ void debayer_camera (CAMERA_ARGS)
         (int) (get_local_id (1) * get_local_size (0) + get_local_id (0)), CAMERA_GROUP, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }
+#endif
 #endif
 
 /* Block (bx, by) of the i-th block of the block grid (nbx x nby blocks)
@@ -786,32 +836,6 @@ inline chan_t scale_one (acc_t v, int maxv, uint mul, int shift)
   if (maxv == (int) OUT_MAX)
     return (uint) v;
   return mul_hi ((uint) v * OUT_MAX + (uint) (maxv >> 1), mul) >> (uint) (shift - 32);
-#endif
-}
-
-/* Writes pixel x of the output row `dst` from its scaled channels. */
-inline void put_pixel (__global uchar * dst, int x, chan_t r, chan_t g, chan_t b, int4 l)
-{
-#if OUT_CH == 1
-  dst[x] = (uchar) ((77 * r + 150 * g + 29 * b + 128) >> 8);
-#elif OUT_CH == 3
-  __global uchar *p = dst + 3 * x;
-  p[0] = (uchar) (l.s0 == 0 ? r : b);
-  p[1] = (uchar) g;
-  p[2] = (uchar) (l.s0 == 0 ? b : r);
-#elif OUT_16
-  /* channel at position p goes to 32-bit half p / 2, at bit 16 * (p % 2) */
-#define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : 0u)
-#define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
-    PLACE (OUT_MAX, l.s3, half))
-  __global uint *p = (__global uint *) dst + 2 * x;
-  p[0] = HALF (0);
-  p[1] = HALF (1);
-#undef HALF
-#undef PLACE
-#else
-  ((__global uint *) dst)[x] = (r << (uint) (8 * l.s0)) | (g << (uint) (8 * l.s1)) |
-      (b << (uint) (8 * l.s2)) | (OUT_MAX << (uint) (8 * l.s3));
 #endif
 }
 

@@ -74,12 +74,12 @@ transfer (double x, const Stages & st)
   }
 }
 
-/* The output R'G'B' in [0, 1] of every pixel. */
+/* Stages 4 and 5 on demosaiced linear RGB in [0, maxv] of `m`: the output
+ * R'G'B' in [0, 1] of every pixel. */
 inline std::vector<RgbF>
-camera_reference (const Mosaic & m, Method method, const Stages & st)
+camera_finish (std::vector<RgbF> px, const Mosaic & m, const Stages & st)
 {
   static const double luma[3] = { 0.2126, 0.7152, 0.0722 };
-  std::vector<RgbF> px = demosaic_float (m, method, st);
   const double s = st.saturation;
   for (RgbF &p : px) {
     double lin[3], mixed[3];
@@ -93,6 +93,13 @@ camera_reference (const Mosaic & m, Method method, const Stages & st)
       p[c] = transfer (std::clamp (mixed[c], 0.0, 1.0), st);
   }
   return px;
+}
+
+/* The output R'G'B' in [0, 1] of every pixel. */
+inline std::vector<RgbF>
+camera_reference (const Mosaic & m, Method method, const Stages & st)
+{
+  return camera_finish (demosaic_float (m, method, st), m, st);
 }
 
 inline int

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -207,13 +208,11 @@ scale (int v, int maxv, int out_max)
   return (int) std::floor ((double) v * out_max / maxv + 0.5);
 }
 
-/* The expected channels of one output pixel, in memory order. */
+/* The channels of one output pixel in memory order, from its scaled R, G, B. */
 inline std::vector<int>
-expected_pixel (const Rgb & p, int maxv, const OutFormat & f)
+pixel_channels (int r, int g, int b, const OutFormat & f)
 {
   const int out_max = f.wide ? 65535 : 255;
-  const int r = scale (p[0], maxv, out_max), g = scale (p[1], maxv, out_max),
-      b = scale (p[2], maxv, out_max);
   if (f.channels == 1)
     return { (77 * r + 150 * g + 29 * b + 128) >> 8 };
   std::vector<int> px (f.channels, out_max);   /* alpha and padding opaque */
@@ -223,27 +222,50 @@ expected_pixel (const Rgb & p, int maxv, const OutFormat & f)
   return px;
 }
 
-/* Compares `out` with the reference; at most `tolerance` per channel. */
-inline void
-compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rgb> &ref,
-    const OutFormat & f, const std::string &what)
+/* The expected channels of one output pixel, in memory order. */
+inline std::vector<int>
+expected_pixel (const Rgb & p, int maxv, const OutFormat & f)
+{
+  const int out_max = f.wide ? 65535 : 255;
+  return pixel_channels (scale (p[0], maxv, out_max), scale (p[1], maxv, out_max),
+      scale (p[2], maxv, out_max), f);
+}
+
+/* The channels of the w x h frame `out` of format `f`, row by row. */
+inline std::vector<int>
+output_channels (GstBuffer * out, GstCaps * caps, const OutFormat & f, int w, int h)
 {
   GstVideoInfo info;
   fail_unless (gst_video_info_from_caps (&info, caps));
   fail_unless_equals_string (gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
       f.name);
-  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), m.w);
-  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), m.h);
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), w);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info), h);
   GstVideoFrame frame;
   fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
-  int bad = 0, worst = 0;
-  for (int y = 0; y < m.h; y++) {
+  std::vector<int> channels ((size_t) w * h * f.channels);
+  for (int y = 0; y < h; y++) {
     const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
         (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    for (int i = 0; i < w * f.channels; i++)
+      channels[(size_t) y * w * f.channels + i] = f.wide ? ((const guint16 *) row)[i] : row[i];
+  }
+  gst_video_frame_unmap (&frame);
+  return channels;
+}
+
+/* Compares `out` with the reference; at most `tolerance` per channel. */
+inline void
+compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rgb> &ref,
+    const OutFormat & f, const std::string &what)
+{
+  const std::vector<int> channels = output_channels (out, caps, f, m.w, m.h);
+  int bad = 0, worst = 0;
+  for (int y = 0; y < m.h; y++) {
     for (int x = 0; x < m.w; x++) {
       const std::vector<int> want = expected_pixel (ref[(size_t) y * m.w + x], m.maxv (), f);
       for (int c = 0; c < f.channels; c++) {
-        const int got = f.wide ? ((const guint16 *) row)[x * 4 + c] : row[x * f.channels + c];
+        const int got = channels[((size_t) y * m.w + x) * f.channels + c];
         const int diff = std::abs (got - want[c]);
         if (diff && bad++ < 3)
           GST_ERROR ("%s: (%d,%d) channel %d got %d want %d", what.c_str (), x, y, c, got,
@@ -252,8 +274,115 @@ compare (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<Rg
       }
     }
   }
-  gst_video_frame_unmap (&frame);
   fail_unless (bad == 0, "%s: %d channels differ, worst by %d", what.c_str (), bad, worst);
+}
+
+/* ---- A natural-looking test image (test_debayer, test_menon) ---- */
+
+/* Smoothly interpolated random values in [-1, 1] on a grid of `cell` pixels. */
+inline std::vector<double>
+value_noise (int w, int h, int cell, std::mt19937 & rng)
+{
+  const int gw = w / cell + 2, gh = h / cell + 2;
+  std::uniform_real_distribution<double> u (-1.0, 1.0);
+  std::vector<double> grid ((size_t) gw * gh);
+  for (auto &g : grid)
+    g = u (rng);
+  auto g = [&] (int i, int j) { return grid[(size_t) j * gw + i]; };
+  std::vector<double> out ((size_t) w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const double fx = (double) x / cell, fy = (double) y / cell;
+      const int ix = (int) fx, iy = (int) fy;
+      double tx = fx - ix, ty = fy - iy;
+      tx = tx * tx * (3 - 2 * tx);
+      ty = ty * ty * (3 - 2 * ty);
+      out[(size_t) y * w + x] = (g (ix, iy) * (1 - tx) + g (ix + 1, iy) * tx) * (1 - ty) +
+          (g (ix, iy + 1) * (1 - tx) + g (ix + 1, iy + 1) * tx) * ty;
+    }
+  return out;
+}
+
+/* A natural-looking colour image, as a camera with an optical low-pass filter
+ * would see it: smooth colour fields under a luminance texture at every
+ * scale from 64 down to 2 pixels (shared by the channels, as in photographs),
+ * an antialiased red ball and a blue sign with dark stripes, a [1 2 1] / 4
+ * blur both ways, and mild noise. */
+inline std::vector<Rgb>
+natural_image (int w, int h, int finest = 2)
+{
+  std::mt19937 rng (42);
+  std::vector<double> texture ((size_t) w * h, 0.0);
+  for (int cell = 64; cell >= finest; cell /= 2) {
+    const std::vector<double> octave = value_noise (w, h, cell, rng);
+    for (size_t i = 0; i < texture.size (); i++)
+      texture[i] += 0.25 * octave[i];
+  }
+  std::vector<std::array<double, 3>> lin ((size_t) w * h);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      std::array<double, 3> acc = { 0, 0, 0 };
+      for (int sy = 0; sy < 4; sy++)   /* 4x4 supersampling */
+        for (int sx = 0; sx < 4; sx++) {
+          const double fx = x + (sx + 0.5) / 4, fy = y + (sy + 0.5) / 4;
+          double c[3] = {
+            0.55 + 0.25 * std::sin (fx * 0.012 + 0.5),
+            0.50 + 0.25 * std::sin (fy * 0.017 + 1.0),
+            0.45 + 0.25 * std::cos ((fx + fy) * 0.009),
+          };
+          const double dx = fx - w * 0.3, dy = fy - h * 0.35;
+          if (dx * dx + dy * dy < (h * 0.18) * (h * 0.18)) {
+            c[0] = 0.85;
+            c[1] = 0.25 + 0.1 * dy / h;
+            c[2] = 0.15;
+          }
+          if (fx > w * 0.6 && fx < w * 0.9 && fy > h * 0.5 && fy < h * 0.85) {
+            c[0] = 0.15;
+            c[1] = 0.30;
+            c[2] = 0.75;
+            if (std::fmod (fy, 12.0) < 3.0 && fx > w * 0.65 && fx < w * 0.85)
+              for (double &v : c)
+                v *= 0.35;
+          }
+          for (int k = 0; k < 3; k++)
+            acc[k] += c[k] / 16;
+        }
+      for (int k = 0; k < 3; k++)
+        lin[(size_t) y * w + x][k] = 255.0 * acc[k] * (1.0 + texture[(size_t) y * w + x]);
+    }
+  for (int pass = 0; pass < 2; pass++) {
+    const std::vector<std::array<double, 3>> src = lin;
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++)
+        for (int k = 0; k < 3; k++) {
+          auto at = [&] (int i) {
+            return pass == 0 ? src[(size_t) y * w + std::clamp (x + i, 0, w - 1)][k] :
+                src[(size_t) std::clamp (y + i, 0, h - 1) * w + x][k];
+          };
+          lin[(size_t) y * w + x][k] = (at (-1) + 2 * at (0) + at (1)) / 4;
+        }
+  }
+  std::normal_distribution<double> noise (0.0, 0.5);
+  std::vector<Rgb> img ((size_t) w * h);
+  for (size_t i = 0; i < img.size (); i++)
+    for (int k = 0; k < 3; k++)
+      img[i][k] = std::clamp ((int) std::lround (lin[i][k] + noise (rng)), 0, 255);
+  return img;
+}
+
+inline double
+psnr (const std::vector<Rgb> &a, const std::vector<Rgb> &b, int w, int h)
+{
+  double se = 0;
+  long n = 0;
+  for (int y = 2; y < h - 2; y++)
+    for (int x = 2; x < w - 2; x++)
+      for (int k = 0; k < 3; k++) {
+        const double d = a[(size_t) y * w + x][k] - b[(size_t) y * w + x][k];
+        se += d * d;
+        n++;
+      }
+  return 10.0 * std::log10 (255.0 * 255.0 / (se / n));
 }
 
 }  // namespace debayer_ref

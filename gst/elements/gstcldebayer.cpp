@@ -4,8 +4,10 @@
  * @title: cldebayer
  *
  * Demosaics Bayer frames on any OpenCL device, with the 5x5
- * gradient-corrected linear filters of Malvar, He and Cutler (ICASSP 2004)
- * or with bilinear interpolation, for the four patterns and for 8-bit and
+ * gradient-corrected linear filters of Malvar, He and Cutler (ICASSP 2004),
+ * with bilinear interpolation, or with the directional filtering and a
+ * posteriori decision of Menon, Andriani and Calvagno (IEEE TIP 2007, with
+ * its refining step; method=menon, in float), for the four patterns and for 8-bit and
  * 10- to 16-bit samples (`rggb`, `bggr12le`, ...: little-endian 16-bit
  * words, the format names of GStreamer 1.24; sample values above
  * 2^bits - 1 are clamped). A row of 8-bit samples takes width bytes rounded
@@ -52,7 +54,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cl_debayer_debug);
 #define GST_CAT_DEFAULT gst_cl_debayer_debug
 
-typedef enum { METHOD_MALVAR, METHOD_BILINEAR } DebayerMethod;
+typedef enum { METHOD_MALVAR, METHOD_BILINEAR, METHOD_MENON } DebayerMethod;
 typedef enum { WB_NONE, WB_MANUAL, WB_AUTO } WhiteBalance;
 typedef enum { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_BT709, TRANSFER_GAMMA } Transfer;
 
@@ -65,6 +67,9 @@ gst_cl_debayer_method_get_type (void)
     {METHOD_MALVAR, "Malvar-He-Cutler 5x5 gradient-corrected linear filters",
         "malvar"},
     {METHOD_BILINEAR, "Bilinear interpolation of the nearest samples", "bilinear"},
+    {METHOD_MENON, "Menon-Andriani-Calvagno 2007: directional filtering, a posteriori "
+          "decision and refining (sharper edges, less false colour; float arithmetic)",
+        "menon"},
     {0, nullptr, nullptr},
   };
   if (g_once_init_enter (&type))
@@ -145,8 +150,10 @@ struct AwbStatus {
 };
 
 /* The program variants a frame may run (debayer.cl): the exact integer
- * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages. */
-enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, N_VARIANT_KINDS };
+ * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages;
+ * menon (menon.cl, with the camera stages). */
+enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
+  N_VARIANT_KINDS };
 
 struct Variant {
   VariantKind kind = VARIANT_BLOCKS;
@@ -551,10 +558,19 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* The camera variant: every stage in one kernel (debayer.cl). */
+/* debayer_menon's work-group (reqd_work_group_size in menon.cl) and the
+ * tile of pixels each computes: on GPUs 32 x 16 (local memory for 5 to 6
+ * groups per multiprocessor), on CPUs 64 x 32 (fewer margin pixels computed
+ * again: measured 1.6x faster on PoCL) */
+#define MENON_LX 32
+#define MENON_LY 8
+static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
+
+/* The camera variant or menon: every stage in one kernel (debayer.cl,
+ * menon.cl). */
 static GstFlowReturn
 run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
-    const GstClFrame * out, const Settings & settings, bool aligned)
+    const GstClFrame * out, const Settings & settings, const Variant & v)
 {
   DebayerState *st = self->state;
   const int maxv = st->maxv;
@@ -601,11 +617,19 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 1), (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 2),
           GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
-  cl::Kernel &k = st->kernels[VARIANT_CAMERA][aligned].main;
-  gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) maxv, st->layout,
-      (cl_int) black, gain, mat, transfer_parameters (settings), st->yuv, chroma, (cl_int) awb,
-      (cl_int) std::ceil (kAwbLow * range), (cl_int) std::ceil (kAwbHigh * range), st->totals);
-  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
+  cl::Kernel &k = st->kernels[v.kind][v.aligned].main;
+  const cl_uint next = gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
+      (cl_int) maxv, st->layout, (cl_int) black, gain, mat, transfer_parameters (settings),
+      st->yuv, chroma, (cl_int) awb, (cl_int) std::ceil (kAwbLow * range),
+      (cl_int) std::ceil (kAwbHigh * range), st->totals);
+  if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
+    gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
+  if (v.kind == VARIANT_MENON)
+    gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
+        kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
+        kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
+  else
+    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
@@ -627,7 +651,7 @@ fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame 
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
   if (!aligned)
     return true;
-  if (kind == VARIANT_CAMERA && st->out_yuv) {
+  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON) && st->out_yuv) {
     bool ok = gstcl::rows_aligned_16 (in);
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
       ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
@@ -644,7 +668,20 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
 {
   Variant v;
   const std::string method = " -D METHOD=" + std::to_string (settings.method);
-  if (st->out_yuv || settings.camera_stages ()) {
+  if (settings.method == METHOD_MENON) {
+    /* One kernel over local-memory tiles, in float, with the camera
+     * stages (at their defaults: none) on every device. */
+    v.kind = VARIANT_MENON;
+    v.aligned = fits (st, VARIANT_MENON, true, in, out);
+    v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
+        (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
+        " -D MT_W=" + std::to_string (kMenonTile[st->use_cells][0]) + " -D MT_H=" +
+        std::to_string (kMenonTile[st->use_cells][1]) +
+        /* GPUs: RGB formats pixel by pixel with every work-item (4-channel
+         * ones as words: 4-byte rows); 2.5x slower than by blocks on PoCL */
+        (!st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in, out) ?
+            " -D MENON_PIXELS=1" : "");
+  } else if (st->out_yuv || settings.camera_stages ()) {
     /* One kernel shape on every device (a cells shape like the plain
      * demosaic's measured slower on PoCL); x^y from the GPUs' special
      * function units there, from plain arithmetic that vectorises on CPUs
@@ -680,7 +717,9 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   VariantKernels &slot = st->kernels[v.kind][v.aligned];
   if (slot.options == v.options)
     return true;
-  static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+  static const std::string plain = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+  static const std::string menon = plain + gst_cl_kernel_menon;
+  const std::string &source = v.kind == VARIANT_MENON ? menon : plain;
   cl::Program program;
   if (st->build.pending () && st->building.options == v.options && st->build.ready ())
     program = st->build.take ();
@@ -699,7 +738,8 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
     program = gstcl::program (ctx, source, v.options);
   }
   static const char *const names[N_VARIANT_KINDS][2] = {
-    {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr} };
+    {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr},
+    {"debayer_menon", nullptr} };
   slot.main = cl::Kernel (program, names[v.kind][0]);
   slot.rim = names[v.kind][1] ? cl::Kernel (program, names[v.kind][1]) : cl::Kernel ();
   slot.options = v.options;
@@ -727,8 +767,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     v = st->last;
   st->last = v;
 
-  if (v.kind == VARIANT_CAMERA)
-    return run_camera (self, ctx, in, out, settings, v.aligned);
+  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON)
+    return run_camera (self, ctx, in, out, settings, v);
   if (v.kind == VARIANT_CELLS) {
     run_cells (st, ctx, in, out);
     return GST_FLOW_OK;
@@ -946,7 +986,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 
   gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
       "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "
-      "on an OpenCL device (Malvar-He-Cutler or bilinear), with black level, white "
+      "on an OpenCL device (Malvar-He-Cutler, bilinear or Menon), with black level, white "
       "balance, colour matrix and transfer curve", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
 

@@ -73,6 +73,8 @@ make_cases ()
       "cldebayer method=malvar ! video/x-raw,format=RGBA64_LE",
       "clupload ! cldebayer method=malvar ! video/x-raw(memory:OpenCLMemory),format=RGBA64_LE",
       false},
+    {"cldebayer menon rggb>RGBA", bayer, "cldebayer method=menon" + to_rgba,
+      "clupload ! cldebayer method=menon" + to_cl_rgba, false},
     {"bayer2rgb rggb>RGBA", bayer, "bayer2rgb" + to_rgba, "", true},
     /* Raw camera to encoder input */
     sys_and_dev ("cldebayer camera rggb12le>NV12", bayer12, camera, "NV12"),
@@ -122,6 +124,7 @@ all_comparisons ()
     {"clsobel RGB", "cvsobel RGB"},
     {"cldebayer bilinear rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA"},
+    {"cldebayer menon rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
     {"cldebayer camera manual-wb rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
   };

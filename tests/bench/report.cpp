@@ -125,6 +125,13 @@ targets (const Suite &s, const Environment &env)
           value ("cldebayer malvar rggb>RGBA", "4k", Mode::DEVICE, &Result::kernel_ms) /
           value ("cldebayer camera rggb12le>NV12", "4k", Mode::DEVICE, &Result::kernel_ms),
           0.80, "x", gpu, not_gpu));
+  /* Menon (issue 17): at most 3x the Malvar kernel's time (the Malvar time
+   * over Menon's, at least 1/3). */
+  t.push_back (at_least ("GPU 4K kernel only: cldebayer malvar rggb>RGBA time / cldebayer "
+          "menon rggb>RGBA time (menon at most 3x)",
+          value ("cldebayer malvar rggb>RGBA", "4k", Mode::DEVICE, &Result::kernel_ms) /
+          value ("cldebayer menon rggb>RGBA", "4k", Mode::DEVICE, &Result::kernel_ms),
+          1.0 / 3, "x", gpu, not_gpu));
   for (const char *m : {"cldebayer bilinear rggb>RGBA", "cldebayer malvar rggb>RGBA"})
     t.push_back (at_least (std::string ("GPU 4K: ") + m + " frames/s vs bayer2rgb",
             ratio (m, "bayer2rgb rggb>RGBA", "4k"), 10.0, "x", gpu, not_gpu));
@@ -153,6 +160,9 @@ targets (const Suite &s, const Environment &env)
           cpu, not_cpu));
   t.push_back (at_least ("CPU 1080p: cldebayer malvar vs bayer2rgb",
           ratio ("cldebayer malvar rggb>RGBA", "bayer2rgb rggb>RGBA", "1080p"), 0.5, "x",
+          cpu, not_cpu));
+  t.push_back (at_least ("CPU 1080p: cldebayer menon vs bayer2rgb",
+          ratio ("cldebayer menon rggb>RGBA", "bayer2rgb rggb>RGBA", "1080p"), 0.3, "x",
           cpu, not_cpu));
   t.push_back (at_least ("CPU 1080p: cldebayer camera (12-bit, manual gains) to NV12 vs "
           "bayer2rgb ! videoconvert (8-bit) to NV12", ratio ("cldebayer camera manual-wb "
