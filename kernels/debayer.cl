@@ -25,8 +25,11 @@
  * Build options (the rest are arguments, so that few variants get built):
  *   IN_16         0: 8-bit samples, 1: 16-bit little-endian words
  *   METHOD        0 malvar, 1 bilinear
- *   OUT_CH        channels per output pixel: 1 (GRAY8), 3 (RGB/BGR) or 4
- *   OUT_16        1: 16-bit channels (RGBA64_LE), 0: 8-bit channels
+ *   OUT_*         the output pixel's shape (gstclpixel.hpp): OUT_CH channels
+ *                 per pixel, 1 (GRAY8, the Y plane), 3 (RGB/BGR) or 4;
+ *                 OUT_SAMPLE 2 for 16-bit channels (RGBA64_LE), else 1;
+ *                 OUT_YUV (with CAMERA) YUV_NV12 or YUV_I420. Where each
+ *                 channel goes is the `layout` argument.
  *   ALIGNED       1: 4-channel output, rows and offsets of both images
  *                 multiples of 16 bytes (the host checks). Blocks then start
  *                 on multiples of 8 image columns rather than on RGGB cells,
@@ -40,7 +43,6 @@
  *                 white balance, demosaic, colour matrix and transfer curve
  *                 in float, blocks on even rows and columns (PHASE_X and
  *                 PHASE_Y given), output also NV12 / I420 (OUT_YUV)
- *   OUT_YUV       with CAMERA: 1 NV12, 2 I420 (OUT_CH 1, 8-bit planes)
  *   MENON         with CAMERA: menon.cl follows, with its own kernel in place
  *                 of debayer_camera (it uses camera_output for stages 4-6)
  */
@@ -88,7 +90,7 @@ typedef ushort in_t;
 typedef uchar in_t;
 #endif
 
-#if OUT_16
+#if OUT_SAMPLE == 2
 typedef ushort out_t;
 #define OUT_MAX 65535u
 #else
@@ -200,7 +202,7 @@ typedef struct {
 
 inline uint4 scale_out (int4 v, Scale s)
 {
-#if !IN_16 && !OUT_16
+#if !IN_16 && OUT_SAMPLE == 1
   return as_uint4 (v);
 #else
   if (s.maxv == (int) OUT_MAX)
@@ -238,7 +240,7 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   const uchar8 v2 = (uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7);
 #define STORE(to) do { \
     vstore8 (v0, 0, (to)); vstore8 (v1, 1, (to)); vstore8 (v2, 2, (to)); } while (0)
-#elif OUT_16
+#elif OUT_SAMPLE == 2
   /* Channel at position p goes to the 32-bit half p / 2 of the pixel, at bit
    * 16 * (p % 2). */
 #define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : (uint8) 0)
@@ -259,7 +261,7 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
   } while (0)
 #endif
   if (first == 0 && count == BLOCK_W) {
-#if ALIGNED && OUT_CH == 4 && OUT_16
+#if ALIGNED && OUT_CH == 4 && OUT_SAMPLE == 2
     __global uint4 *to = (__global uint4 *) (dst + x0 * OUT_CH);
     to[0] = lo.lo;
     to[1] = lo.hi;
@@ -341,7 +343,7 @@ inline void put_pixel (__global uchar * dst, int x, uint r, uint g, uint b, int4
   p[0] = (uchar) (l.s0 == 0 ? r : b);
   p[1] = (uchar) g;
   p[2] = (uchar) (l.s0 == 0 ? b : r);
-#elif OUT_16
+#elif OUT_SAMPLE == 2
   /* channel at position p goes to 32-bit half p / 2, at bit 16 * (p % 2) */
 #define PLACE(v, p, half) ((p) >> 1 == (half) ? (v) << (uint) (16 * ((p) & 1)) : 0u)
 #define HALF(half) (PLACE (r, l.s0, half) | PLACE (g, l.s1, half) | PLACE (b, l.s2, half) | \
@@ -830,7 +832,7 @@ typedef uint chan_t;
 
 inline chan_t scale_one (acc_t v, int maxv, uint mul, int shift)
 {
-#if !IN_16 && !OUT_16
+#if !IN_16 && OUT_SAMPLE == 1
   return (chan_t) v;
 #else
   if (maxv == (int) OUT_MAX)

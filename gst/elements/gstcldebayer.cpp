@@ -42,6 +42,8 @@
 
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclframe.hpp>
+#include <gst/opencl/gstclpixel.hpp>
+#include <gst/opencl/gstclprivate.hpp>
 #include <gst/opencl/gstclvideo.h>
 
 #include <algorithm>
@@ -115,7 +117,7 @@ static constexpr Matrix kIdentity = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
 /* BT.709 luma weights: the grey that saturation keeps */
 static constexpr double kLuma[3] = { 0.2126, 0.7152, 0.0722 };
 
-/* What the user set (under settings_lock). */
+/* What the user set (under the element's lock). */
 struct Settings {
   DebayerMethod method = METHOD_MALVAR;
   guint black_level = 0;
@@ -139,7 +141,7 @@ struct Settings {
 };
 
 /* Grey-world statistics of the last frame read back, and the gains in force
- * (under settings_lock: get_property reads them). */
+ * (under the element's lock: get_property reads them). */
 struct AwbStatus {
   double gains[3] = { 1, 1, 1 };
   bool have_target = false;
@@ -218,12 +220,16 @@ struct DebayerState {
   }
 };
 
+/* Under the element's lock: what the user set, and the white balance in
+ * force (get_property reads both). */
+struct Locked {
+  Settings user;
+  AwbStatus awb;
+};
+
 struct _GstClDebayer {
   GstClFilter parent;
-  std::mutex *settings_lock;
-  Settings *settings;           /* under settings_lock */
-  AwbStatus *awb;               /* under settings_lock */
-  DebayerState *state;
+  gstcl::ElementPrivate<Locked, DebayerState> *priv;
 };
 
 G_DEFINE_TYPE (GstClDebayer, gst_cl_debayer, GST_TYPE_CL_FILTER)
@@ -248,8 +254,8 @@ enum {
 static Settings
 settings_of (GstClDebayer * self)
 {
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  return *self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  return self->priv->settings.user;
 }
 
 /* Calls fn (name) for each string of a format field (a string or a list);
@@ -376,26 +382,16 @@ gst_cl_debayer_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
       direction, caps, othercaps);
 }
 
-/* The -D options of the output pixel, and where its channels go. */
+/* The -D options of the output pixel (its shape: OUT_CH, OUT_SAMPLE,
+ * OUT_YUV, ...), and where its channels go (an argument: one program for
+ * every channel order). */
 static std::string
 output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
 {
-  const GstVideoFormat format = GST_VIDEO_INFO_FORMAT (info);
-  *layout = cl_int4 { {0, 0, 0, 0} };
-  *out_yuv = format == GST_VIDEO_FORMAT_NV12 ? 1 : format == GST_VIDEO_FORMAT_I420 ? 2 : 0;
-  if (*out_yuv)
-    return " -D OUT_CH=1 -D OUT_16=0 -D OUT_YUV=" + std::to_string (*out_yuv);
-  if (format == GST_VIDEO_FORMAT_GRAY8)
-    return " -D OUT_CH=1 -D OUT_16=0";
-  const bool wide = format == GST_VIDEO_FORMAT_RGBA64_LE;
-  const int channel_bytes = wide ? 2 : 1;
-  const int channels = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) / channel_bytes;
-  const int r = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_R) / channel_bytes;
-  const int g = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_G) / channel_bytes;
-  const int b = GST_VIDEO_INFO_COMP_POFFSET (info, GST_VIDEO_COMP_B) / channel_bytes;
-  /* alpha or padding: the position R, G and B leave free */
-  *layout = cl_int4 { {r, g, b, channels == 4 ? 6 - r - g - b : 0} };
-  return " -D OUT_CH=" + std::to_string (channels) + " -D OUT_16=" + (wide ? "1" : "0");
+  const gstcl::PixelLayout px = gstcl::pixel_layout (info);
+  *layout = px.order ();
+  *out_yuv = px.yuv;
+  return px.size_options ("OUT");
 }
 
 /* Y'CbCr coefficients of the output's colorimetry: Kr, Kb, Y offset, Y
@@ -416,7 +412,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
 {
   auto *self = GST_CL_DEBAYER (filter);
-  DebayerState *st = self->state;
+  DebayerState *st = &self->priv->state;
   const int width = GST_VIDEO_INFO_WIDTH (in_info), height = GST_VIDEO_INFO_HEIGHT (in_info);
   if (width < 2 || height < 2)
     throw std::runtime_error ("Bayer frames must be at least 2x2 samples, got " +
@@ -516,15 +512,15 @@ static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
 static void
 update_awb (GstClDebayer * self, const Settings & settings)
 {
-  DebayerState *st = self->state;
+  DebayerState *st = &self->priv->state;
   bool fresh = false;
   if (st->reading () &&
       st->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () == CL_COMPLETE) {
     st->reading = cl::Event ();
     fresh = st->total_of (3) > 0;
   }
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  AwbStatus *awb = self->awb;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  AwbStatus *awb = &self->priv->settings.awb;
   if (fresh) {
     const double cells = (double) st->total_of (3);
     const double scale = (double) (st->maxv - std::min<int> (settings.black_level, st->maxv - 1));
@@ -572,7 +568,7 @@ static GstFlowReturn
 run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out, const Settings & settings, const Variant & v)
 {
-  DebayerState *st = self->state;
+  DebayerState *st = &self->priv->state;
   const int maxv = st->maxv;
   if ((int) settings.black_level >= maxv) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("black-level %u is not below the input's "
@@ -588,8 +584,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   if (settings.white_balance == WB_MANUAL)
     std::copy (settings.gains, settings.gains + 3, wb);
   else if (awb) {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    std::copy (self->awb->gains, self->awb->gains + 3, wb);
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
   }
   const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
@@ -713,7 +709,7 @@ static bool
 prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstClFrame * in,
     const GstClFrame * out)
 {
-  DebayerState *st = self->state;
+  DebayerState *st = &self->priv->state;
   VariantKernels &slot = st->kernels[v.kind][v.aligned];
   if (slot.options == v.options)
     return true;
@@ -752,7 +748,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     const GstClFrame * out)
 {
   auto *self = GST_CL_DEBAYER (filter);
-  DebayerState *st = self->state;
+  DebayerState *st = &self->priv->state;
 
   const gint in_offset = (gint) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
   const gint in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
@@ -809,8 +805,8 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
   std::string refused;
   bool running;
   {
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  Settings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  Settings *s = &self->priv->settings.user;
   running = s->started;
   switch (prop_id) {
     case PROP_METHOD: s->method = (DebayerMethod) g_value_get_enum (value); break;
@@ -821,8 +817,8 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
       if (mode == WB_AUTO && s->white_balance != WB_AUTO) {
         const bool manual = s->white_balance == WB_MANUAL;
         for (int c = 0; c < 3; c++)
-          self->awb->gains[c] = manual ? s->gains[c] : 1;
-        self->awb->have_target = false;
+          self->priv->settings.awb.gains[c] = manual ? s->gains[c] : 1;
+        self->priv->settings.awb.have_target = false;
       }
       s->white_balance = mode;
       break;
@@ -855,18 +851,18 @@ static gboolean
 gst_cl_debayer_start (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
-  return clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
-      self->settings->started, self->settings->refusals) &&
+  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
+      self->priv->settings.user.started, self->priv->settings.user.refusals) &&
       clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class),
-      *self->settings_lock, self->settings->started);
+      self->priv->lock, self->priv->settings.user.started);
 }
 
 static gboolean
 gst_cl_debayer_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
-  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
-  self->state->build.cancel ();   /* waits for a build under way */
+  clsettings::mark_stopped (self->priv->lock, self->priv->settings.user.started);
+  self->priv->state.build.cancel ();   /* waits for a build under way */
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
 
@@ -887,10 +883,10 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_DEBAYER (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  const Settings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const Settings *s = &self->priv->settings.user;
   /* in auto, the gains in force */
-  const double *gains = s->white_balance == WB_AUTO ? self->awb->gains : s->gains;
+  const double *gains = s->white_balance == WB_AUTO ? self->priv->settings.awb.gains : s->gains;
   switch (prop_id) {
     case PROP_METHOD: g_value_set_enum (value, s->method); break;
     case PROP_BLACK_LEVEL: g_value_set_uint (value, s->black_level); break;
@@ -906,7 +902,7 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_SATURATION: g_value_set_double (value, s->saturation); break;
     case PROP_TRANSFER: g_value_set_enum (value, s->transfer); break;
     case PROP_GAMMA: g_value_set_double (value, s->gamma); break;
-    case PROP_STATISTICS: g_value_take_boxed (value, statistics_of (*self->awb)); break;
+    case PROP_STATISTICS: g_value_take_boxed (value, statistics_of (self->priv->settings.awb)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
@@ -915,10 +911,7 @@ static void
 gst_cl_debayer_finalize (GObject * object)
 {
   auto *self = GST_CL_DEBAYER (object);
-  delete self->state;
-  delete self->awb;
-  delete self->settings;
-  delete self->settings_lock;
+  delete self->priv;
   G_OBJECT_CLASS (gst_cl_debayer_parent_class)->finalize (object);
 }
 
@@ -1006,8 +999,5 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 static void
 gst_cl_debayer_init (GstClDebayer * self)
 {
-  self->settings_lock = new std::mutex ();
-  self->settings = new Settings ();
-  self->awb = new AwbStatus ();
-  self->state = new DebayerState ();
+  self->priv = new gstcl::ElementPrivate<Locked, DebayerState> ();
 }

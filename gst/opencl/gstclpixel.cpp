@@ -59,12 +59,17 @@ define (const char *prefix, const char *name, int value)
 }
 
 std::string
-PixelLayout::shape_options (const char *prefix) const
+PixelLayout::size_options (const char *prefix) const
 {
   return define (prefix, "PLANES", planes) + define (prefix, "SAMPLE", sample_bytes) +
       define (prefix, "DEPTH", depth) + define (prefix, "CH", channels) +
-      define (prefix, "BPP", pixel_bytes ()) + define (prefix, "FOURTH", fourth) +
-      define (prefix, "YUV", yuv);
+      define (prefix, "BPP", pixel_bytes ()) + define (prefix, "YUV", yuv);
+}
+
+std::string
+PixelLayout::shape_options (const char *prefix) const
+{
+  return size_options (prefix) + define (prefix, "FOURTH", fourth);
 }
 
 std::string

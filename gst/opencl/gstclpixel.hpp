@@ -15,8 +15,9 @@
  * and, from order_options() only, for kernels built per channel order:
  *   P_R P_G P_B  the sample index of each colour in a pixel (0 for grey)
  *   P_ALPHA   1 when the fourth sample is alpha, 0 for padding or none
- * A kernel that takes the order as an argument instead (one program for
- * RGBA, BGRA, ARGB, ...) gets order() as a cl_int4. */
+ * A kernel that takes the whole order as an argument instead (one program
+ * for RGBA, BGRA, ARGB, ...) builds with size_options() (shape_options()
+ * without P_FOURTH) and gets order() as a cl_int4. */
 #pragma once
 
 #include "gstclhpp.hpp"
@@ -45,6 +46,7 @@ struct PixelLayout {
 
   /* " -D P_PLANES=1 -D P_SAMPLE=1 ..." (a leading space, for appending). */
   std::string shape_options (const char *prefix) const;
+  std::string size_options (const char *prefix) const;
   std::string order_options (const char *prefix) const;
   std::string options (const char *prefix) const
   {
