@@ -13,6 +13,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (cldebayer, plugin);
   ok |= GST_ELEMENT_REGISTER (clconvolve, plugin);
   ok |= GST_ELEMENT_REGISTER (clfir, plugin);
+  ok |= GST_ELEMENT_REGISTER (clconvert, plugin);
   return ok;
 }
 
