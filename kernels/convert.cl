@@ -18,7 +18,8 @@
  * each pixel (weights 3/4 and 1/4 per axis; edges clamped).
  *
  * Build options: IN_* and OUT_* pixel shapes (gstclpixel.hpp); SCALE 1 when
- * the input size differs from the scaled size. The channel orders, alpha,
+ * the input size differs from the scaled size; BORDERS 1 when the picture
+ * does not fill the output (add-borders). The channel orders, alpha,
  * method and coefficients are arguments, so one program serves every
  * format of a shape. */
 
@@ -29,14 +30,33 @@
 #define BW (OUT_YUV ? 2 : 1)
 #define BH (OUT_420 ? 2 : 1)
 
+/* A pixel as four scalars, not a float4: PoCL vectorises a work-group's
+ * loop only over scalar code (LLVM's loop vectoriser leaves vector types
+ * alone), and GPUs do not mind. */
+typedef struct { float x, y, z, w; } px_t;
+
+inline px_t px (float x, float y, float z, float w)
+{
+  px_t p = { x, y, z, w };
+  return p;
+}
+
+/* a + t (b - a) */
+inline px_t px_mix (px_t a, px_t b, float t)
+{
+  return px (a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), a.z + t * (b.z - a.z),
+      a.w + t * (b.w - a.w));
+}
+
 #define METHOD_BILINEAR 0
 #define METHOD_NEAREST 1
 #define METHOD_AREA 2
 
 /* The frame arguments of the helpers: buffer, plane offsets, plane strides,
  * width, height. */
-#define IN_FRAME __global const uchar * in, int4 off, int4 stride, int w, int h
-#define IN_ARGS in, off, stride, w, h
+#define IN_FRAME __global const uchar * in, int off0, int off1, int off2, int stride0, \
+    int stride1, int stride2, int w, int h
+#define IN_ARGS in, off0, off1, off2, stride0, stride1, stride2, w, h
 
 inline uint read_sample (__global const uchar * p, int i)
 {
@@ -58,153 +78,178 @@ inline void write_sample (__global uchar * p, int i, float v)
 #endif
 }
 
-inline int pick (int4 v, int i)
-{
-  return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w;
-}
+/* The coefficients of gstcl::yuv_coefficients () as scalars, which
+ * color.cl's macros read as they read a float8 (.s0 .. .s4). */
+typedef struct { float s0, s1, s2, s3, s4; } coef_t;
 
 #if IN_YUV
 /* Cb, Cr of chroma sample (i, j) */
-inline float2 chroma_at (IN_FRAME, int i, int j)
+inline void chroma_at (IN_FRAME, int i, int j, float *cb, float *cr)
 {
 #if IN_YUV == YUV_NV12
-  __global const uchar *p = in + off.y + (size_t) j * stride.y + 2 * i;
-  return (float2) (p[0], p[1]);
+  __global const uchar *p = in + off1 + (size_t) j * stride1 + 2 * i;
+  *cb = p[0];
+  *cr = p[1];
 #elif IN_YUV == YUV_I420
-  return (float2) (in[off.y + (size_t) j * stride.y + i], in[off.z + (size_t) j * stride.z + i]);
+  *cb = in[off1 + (size_t) j * stride1 + i];
+  *cr = in[off2 + (size_t) j * stride2 + i];
 #elif IN_YUV == YUV_YUY2
-  __global const uchar *p = in + off.x + (size_t) j * stride.x + 4 * i;
-  return (float2) (p[1], p[3]);
+  __global const uchar *p = in + off0 + (size_t) j * stride0 + 4 * i;
+  *cb = p[1];
+  *cr = p[3];
 #else
-  __global const uchar *p = in + off.x + (size_t) j * stride.x + 4 * i;
-  return (float2) (p[0], p[2]);
+  __global const uchar *p = in + off0 + (size_t) j * stride0 + 4 * i;
+  *cb = p[0];
+  *cr = p[2];
 #endif
 }
 #endif
 
 /* The input's pixel (x, y) in its own samples: R G B A (A the maximum when
  * the input has none), G G G max for grey, Y Cb Cr max for Y'CbCr. */
-inline float4 fetch (IN_FRAME, int x, int y, int4 order, int alpha)
+inline px_t fetch (IN_FRAME, int x, int y, int or, int og, int ob, int oa, int alpha)
 {
 #if IN_YUV
 #if IN_YUV == YUV_YUY2
-  const float luma = in[off.x + (size_t) y * stride.x + 2 * x];
+  const float luma = in[off0 + (size_t) y * stride0 + 2 * x];
 #elif IN_YUV == YUV_UYVY
-  const float luma = in[off.x + (size_t) y * stride.x + 2 * x + 1];
+  const float luma = in[off0 + (size_t) y * stride0 + 2 * x + 1];
 #else
-  const float luma = in[off.x + (size_t) y * stride.x + x];
+  const float luma = in[off0 + (size_t) y * stride0 + x];
 #endif
   /* chroma x / 2 - 1/4 (centred): sample x / 2 weighs 3/4, its neighbour
    * on the side of x 1/4 */
   const int i = x >> 1, i2 = clamp ((x & 1) ? i + 1 : i - 1, 0, ((w + 1) >> 1) - 1);
+  float b0, r0, b1, r1;
+  chroma_at (IN_ARGS, i, IN_420 ? y >> 1 : y, &b0, &r0);
+  chroma_at (IN_ARGS, i2, IN_420 ? y >> 1 : y, &b1, &r1);
+  float cb = 0.75f * b0 + 0.25f * b1, cr = 0.75f * r0 + 0.25f * r1;
 #if IN_420
   const int j = y >> 1, j2 = clamp ((y & 1) ? j + 1 : j - 1, 0, ((h + 1) >> 1) - 1);
-  const float2 c = 0.5625f * chroma_at (IN_ARGS, i, j) +
-      0.1875f * (chroma_at (IN_ARGS, i2, j) + chroma_at (IN_ARGS, i, j2)) +
-      0.0625f * chroma_at (IN_ARGS, i2, j2);
-#else
-  const float2 c = 0.75f * chroma_at (IN_ARGS, i, y) + 0.25f * chroma_at (IN_ARGS, i2, y);
+  float b2, r2, b3, r3;
+  chroma_at (IN_ARGS, i, j2, &b2, &r2);
+  chroma_at (IN_ARGS, i2, j2, &b3, &r3);
+  cb = 0.75f * cb + 0.25f * (0.75f * b2 + 0.25f * b3);
+  cr = 0.75f * cr + 0.25f * (0.75f * r2 + 0.25f * r3);
 #endif
-  return (float4) (luma, c, 255.0f);
+  return px (luma, cb, cr, 255.0f);
 #else
-  __global const uchar *p = in + off.x + (size_t) y * stride.x + (size_t) x * IN_BPP;
+  __global const uchar *p = in + off0 + (size_t) y * stride0 + (size_t) x * IN_BPP;
 #if IN_CH == 1
   const float g = (float) read_sample (p, 0);
-  return (float4) (g, g, g, IN_MAX);
-#elif IN_CH == 4 && IN_SAMPLE == 1
-  const int4 v = convert_int4 (vload4 (0, p));
-  return (float4) (pick (v, order.x), pick (v, order.y), pick (v, order.z),
-      alpha ? pick (v, order.w) : 255);
+  return px (g, g, g, IN_MAX);
 #else
-  return (float4) (read_sample (p, order.x), read_sample (p, order.y),
-      read_sample (p, order.z), alpha ? (float) read_sample (p, order.w) : IN_MAX);
+  return px (read_sample (p, or), read_sample (p, og), read_sample (p, ob),
+      alpha ? (float) read_sample (p, oa) : IN_MAX);
 #endif
 #endif
 }
 
 /* The scaled frame's pixel (ux, uy) of (uw, uh), in the input's samples. */
-inline float4 sample (IN_FRAME, int ux, int uy, int uw, int uh, float2 s, int method,
-    int4 order, int alpha)
+inline px_t sample (IN_FRAME, int ux, int uy, int uw, int uh, float sx, float sy,
+    int method, int or, int og, int ob, int oa, int alpha)
 {
 #if !SCALE
-  return fetch (IN_ARGS, ux, uy, order, alpha);
+  return fetch (IN_ARGS, ux, uy, or, og, ob, oa, alpha);
 #else
   if (method == METHOD_NEAREST) {
     /* the pixel under the centre: floor ((u + 1/2) in / out), exactly */
     const int x = min ((int) (((long) (2 * ux + 1) * w) / (2 * uw)), w - 1);
     const int y = min ((int) (((long) (2 * uy + 1) * h) / (2 * uh)), h - 1);
-    return fetch (IN_ARGS, x, y, order, alpha);
+    return fetch (IN_ARGS, x, y, or, og, ob, oa, alpha);
   }
   if (method == METHOD_AREA) {
     /* the mean over the pixel's footprint, input pixels as unit squares */
-    const float x0 = ux * s.x, x1 = x0 + s.x, y0 = uy * s.y, y1 = y0 + s.y;
+    const float x0 = ux * sx, x1 = x0 + sx, y0 = uy * sy, y1 = y0 + sy;
     const int i0 = (int) x0, i1 = min ((int) ceil (x1), w);
     const int j0 = (int) y0, j1 = min ((int) ceil (y1), h);
-    float4 sum = 0.0f;
+    px_t sum = px (0.0f, 0.0f, 0.0f, 0.0f);
     float total = 0.0f;
     for (int j = j0; j < j1; j++) {
       const float wy = min (y1, (float) (j + 1)) - max (y0, (float) j);
       for (int i = i0; i < i1; i++) {
         const float wxy = wy * (min (x1, (float) (i + 1)) - max (x0, (float) i));
-        sum += wxy * fetch (IN_ARGS, i, j, order, alpha);
+        const px_t v = fetch (IN_ARGS, i, j, or, og, ob, oa, alpha);
+        sum = px (sum.x + wxy * v.x, sum.y + wxy * v.y, sum.z + wxy * v.z, sum.w + wxy * v.w);
         total += wxy;
       }
     }
-    return sum / total;
+    const float t = 1.0f / total;
+    return px (sum.x * t, sum.y * t, sum.z * t, sum.w * t);
   }
   /* bilinear, centre-aligned: source (u + 1/2) in / out - 1/2, edges
    * clamped */
-  const float fx = (ux + 0.5f) * s.x - 0.5f, fy = (uy + 0.5f) * s.y - 0.5f;
+  const float fx = (ux + 0.5f) * sx - 0.5f, fy = (uy + 0.5f) * sy - 0.5f;
   const float bx = floor (fx), by = floor (fy);
   const float ax = fx - bx, ay = fy - by;
   const int xa = clamp ((int) bx, 0, w - 1), xb = clamp ((int) bx + 1, 0, w - 1);
   const int ya = clamp ((int) by, 0, h - 1), yb = clamp ((int) by + 1, 0, h - 1);
-  const float4 top = mix (fetch (IN_ARGS, xa, ya, order, alpha),
-      fetch (IN_ARGS, xb, ya, order, alpha), ax);
-  const float4 bottom = mix (fetch (IN_ARGS, xa, yb, order, alpha),
-      fetch (IN_ARGS, xb, yb, order, alpha), ax);
-  return mix (top, bottom, ay);
+  const px_t top = px_mix (fetch (IN_ARGS, xa, ya, or, og, ob, oa, alpha),
+      fetch (IN_ARGS, xb, ya, or, og, ob, oa, alpha), ax);
+  const px_t bottom = px_mix (fetch (IN_ARGS, xa, yb, or, og, ob, oa, alpha),
+      fetch (IN_ARGS, xb, yb, or, og, ob, oa, alpha), ax);
+  return px_mix (top, bottom, ay);
 #endif
 }
 
 /* R'G'B'A in 0..1 (not clamped) from the input's samples */
-inline float4 to_rgb (float4 v, float8 k)
+inline px_t to_rgb (px_t v, coef_t k)
 {
 #if IN_YUV
   const float y = YCBCR_Y_OF_CODE (k, v.x);
   const float cb = YCBCR_C_OF_CODE (k, v.y), cr = YCBCR_C_OF_CODE (k, v.z);
   const float r = YCBCR_RED (k, y, cr), b = YCBCR_BLUE (k, y, cb);
-  return (float4) (r, YCBCR_GREEN (k, y, r, b), b, 1.0f);
+  return px (r, YCBCR_GREEN (k, y, r, b), b, 1.0f);
 #else
-  return v * (1.0f / IN_MAX);
+  const float m = 1.0f / IN_MAX;
+  return px (v.x * m, v.y * m, v.z * m, v.w * m);
 #endif
 }
 
-__kernel void convert (__global const uchar * in, int4 in_off, int4 in_stride,
-    __global uchar * out, int4 out_off, int4 out_stride, int4 size, int4 rect, int8 dir,
-    float2 s, int method, int4 in_order, int4 out_order, int alphas, float8 in_k, float8 out_k)
+/* Scalar arguments only, and neighbouring stores at offsets of `one` (1,
+ * an argument): either would let LLVM's SLP vectoriser pack pairs of
+ * scalars into short vectors, after which PoCL cannot vectorise the
+ * work-group loop (several times slower). */
+__kernel void convert (__global const uchar * in, int in_off0, int in_off1, int in_off2,
+    int in_stride0, int in_stride1, int in_stride2, __global uchar * out, int out_off0,
+    int out_off1, int out_off2, int out_stride0, int out_stride1, int out_stride2, int in_w,
+    int in_h, int out_w, int out_h, int rect_x, int rect_y, int rect_w, int rect_h,
+    int d0, int d1, int d2, int d3, int d4, int d5, int uw, int uh, float sx, float sy,
+    int method, int in_r, int in_g, int in_b, int in_a, int out_r, int out_g, int out_b,
+    int out_a, int alphas, int one, float ik0, float ik1, float ik2, float ik3, float ik4,
+    float ok0, float ok1, float ok2, float ok3, float ok4)
 {
-  const int x0 = get_global_id (0) * BW, y0 = get_global_id (1) * BH;
-  const int in_w = size.x, in_h = size.y, out_w = size.z, out_h = size.w;
-  if (x0 >= out_w || y0 >= out_h)
-    return;
-  float4 px[BH][BW];
+  const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  /* Work-items past the edge redo the last block (the same bytes): no
+   * branch around the body, which PoCL's vectoriser could not take. */
+  const int x0 = min ((int) get_global_id (0), (out_w - 1) / BW) * BW;
+  const int y0 = min ((int) get_global_id (1), (out_h - 1) / BH) * BH;
+  px_t pix[BH][BW];
 #pragma unroll
   for (int dy = 0; dy < BH; dy++)
 #pragma unroll
     for (int dx = 0; dx < BW; dx++) {
       /* a partial block repeats its last column or row */
       const int ox = min (x0 + dx, out_w - 1), oy = min (y0 + dy, out_h - 1);
+#if BORDERS
       /* black outside the picture's rectangle (add-borders) */
-      const int rx = ox - rect.x, ry = oy - rect.y;
-      if (rx < 0 || ry < 0 || rx >= rect.z || ry >= rect.w) {
-        px[dy][dx] = (float4) (0.0f, 0.0f, 0.0f, 1.0f);
-        continue;
-      }
-      const int ux = dir.s0 + dir.s1 * rx + dir.s2 * ry;
-      const int uy = dir.s3 + dir.s4 * rx + dir.s5 * ry;
-      px[dy][dx] = to_rgb (sample (in, in_off, in_stride, in_w, in_h, ux, uy, dir.s6, dir.s7,
-              s, method, in_order, alphas & 1), in_k);
+      const int rx = ox - rect_x, ry = oy - rect_y;
+      const bool outside = rx < 0 || ry < 0 || rx >= rect_w || ry >= rect_h;
+      const int cx = clamp (rx, 0, rect_w - 1), cy = clamp (ry, 0, rect_h - 1);
+#else
+      const int cx = ox, cy = oy;
+#endif
+      const int ux = d0 + d1 * cx + d2 * cy;
+      const int uy = d3 + d4 * cx + d5 * cy;
+      const px_t v = to_rgb (sample (in, in_off0, in_off1, in_off2, in_stride0, in_stride1,
+              in_stride2, in_w, in_h, ux, uy, uw, uh, sx, sy, method, in_r, in_g, in_b, in_a,
+              alphas & 1), in_k);
+#if BORDERS
+      pix[dy][dx] = px (outside ? 0.0f : v.x, outside ? 0.0f : v.y, outside ? 0.0f : v.z,
+          outside ? 1.0f : v.w);
+#else
+      pix[dy][dx] = v;
+#endif
     }
 
 #if OUT_YUV
@@ -214,7 +259,7 @@ __kernel void convert (__global const uchar * in, int4 in_off, int4 in_stride,
   for (int dy = 0; dy < BH; dy++)
 #pragma unroll
     for (int dx = 0; dx < BW; dx++) {
-      const float4 p = px[dy][dx];
+      const px_t p = pix[dy][dx];
       const float y = YCBCR_LUMA (out_k, p.x, p.y, p.z);
       luma[dy][dx] = YCBCR_Y_CODE (out_k, y);
       cb += YCBCR_CB (out_k, p.z, y);
@@ -224,54 +269,55 @@ __kernel void convert (__global const uchar * in, int4 in_off, int4 in_stride,
   const uchar ucr = convert_uchar_sat (YCBCR_C_CODE (out_k, cr * (1.0f / (BW * BH))) + 0.5f);
 #if OUT_420
   const int bx = x0 >> 1, by = y0 >> 1;
-  for (int dy = 0; dy < 2 && y0 + dy < out_h; dy++) {
-    __global uchar *row = out + out_off.x + (size_t) (y0 + dy) * out_stride.x + x0;
-    row[0] = convert_uchar_sat (luma[dy][0] + 0.5f);
-    if (x0 + 1 < out_w)
-      row[1] = convert_uchar_sat (luma[dy][1] + 0.5f);
-  }
+  /* at an odd edge the repeated pixel goes to the same place twice */
+  const int x1 = min (x0 + one, out_w - 1), y1 = min (y0 + 1, out_h - 1);
+  out[out_off0 + (size_t) y0 * out_stride0 + x0] = convert_uchar_sat (luma[0][0] + 0.5f);
+  out[out_off0 + (size_t) y0 * out_stride0 + x1] = convert_uchar_sat (luma[0][1] + 0.5f);
+  out[out_off0 + (size_t) y1 * out_stride0 + x0] = convert_uchar_sat (luma[1][0] + 0.5f);
+  out[out_off0 + (size_t) y1 * out_stride0 + x1] = convert_uchar_sat (luma[1][1] + 0.5f);
 #if OUT_YUV == YUV_NV12
-  __global uchar *c = out + out_off.y + (size_t) by * out_stride.y + 2 * bx;
+  __global uchar *c = out + out_off1 + (size_t) by * out_stride1 + 2 * bx;
   c[0] = ucb;
-  c[1] = ucr;
+  c[one] = ucr;
 #else
-  out[out_off.y + (size_t) by * out_stride.y + bx] = ucb;
-  out[out_off.z + (size_t) by * out_stride.z + bx] = ucr;
+  out[out_off1 + (size_t) by * out_stride1 + bx] = ucb;
+  out[out_off2 + (size_t) by * out_stride2 + bx] = ucr;
 #endif
 #else
   /* 4:2:2: the pair's second Y of an odd width's last pair repeats the first */
   const uchar y0b = convert_uchar_sat (luma[0][0] + 0.5f);
   const uchar y1b = convert_uchar_sat (luma[0][1] + 0.5f);
-  __global uchar *p = out + out_off.x + (size_t) y0 * out_stride.x + 2 * x0;
+  __global uchar *p = out + out_off0 + (size_t) y0 * out_stride0 + 2 * x0;
 #if OUT_YUV == YUV_YUY2
-  vstore4 ((uchar4) (y0b, ucb, y1b, ucr), 0, p);
+  p[0] = y0b;
+  p[one] = ucb;
+  p[2 * one] = y1b;
+  p[3 * one] = ucr;
 #else
-  vstore4 ((uchar4) (ucb, y0b, ucr, y1b), 0, p);
+  p[0] = ucb;
+  p[one] = y0b;
+  p[2 * one] = ucr;
+  p[3 * one] = y1b;
 #endif
 #endif
 #else
-  const float4 p = px[0][0];
-  __global uchar *q = out + out_off.x + (size_t) y0 * out_stride.x + (size_t) x0 * OUT_BPP;
+  const px_t p = pix[0][0];
+  __global uchar *q = out + out_off0 + (size_t) y0 * out_stride0 + (size_t) x0 * OUT_BPP;
 #if OUT_CH == 1
   write_sample (q, 0, YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, p.x, p.y, p.z)));
 #else
-  const float4 v = p * OUT_MAX;
-  const float a = (alphas & 2) ? v.w : OUT_MAX;
+  const float a = (alphas & 2) ? p.w * OUT_MAX : OUT_MAX;
 #if OUT_CH == 4 && OUT_SAMPLE == 1
-  const uchar4 u = convert_uchar4_sat (v + 0.5f);
-  const uchar ua = convert_uchar_sat (a + 0.5f);
-  uchar4 o;
-  o.x = out_order.x == 0 ? u.x : out_order.y == 0 ? u.y : out_order.z == 0 ? u.z : ua;
-  o.y = out_order.x == 1 ? u.x : out_order.y == 1 ? u.y : out_order.z == 1 ? u.z : ua;
-  o.z = out_order.x == 2 ? u.x : out_order.y == 2 ? u.y : out_order.z == 2 ? u.z : ua;
-  o.w = out_order.x == 3 ? u.x : out_order.y == 3 ? u.y : out_order.z == 3 ? u.z : ua;
-  vstore4 (o, 0, q);
+  q[out_r] = convert_uchar_sat (p.x * OUT_MAX + 0.5f);
+  q[out_g] = convert_uchar_sat (p.y * OUT_MAX + 0.5f);
+  q[out_b] = convert_uchar_sat (p.z * OUT_MAX + 0.5f);
+  q[out_a] = convert_uchar_sat (a + 0.5f);
 #else
-  write_sample (q, out_order.x, v.x);
-  write_sample (q, out_order.y, v.y);
-  write_sample (q, out_order.z, v.z);
+  write_sample (q, out_r, p.x * OUT_MAX);
+  write_sample (q, out_g, p.y * OUT_MAX);
+  write_sample (q, out_b, p.z * OUT_MAX);
 #if OUT_CH == 4
-  write_sample (q, out_order.w, a);
+  write_sample (q, out_a, a);
 #endif
 #endif
 #endif

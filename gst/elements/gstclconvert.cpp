@@ -85,7 +85,7 @@ struct ConvertSettings {
 struct ConvertState {
   GstVideoInfo in_info, out_info;
   std::string shape_options;    /* -D options of the two pixel shapes */
-  std::map<std::string, cl::Kernel> kernels;    /* by build options (SCALE 0, 1) */
+  std::map<std::string, cl::Kernel> kernels;    /* by build options (SCALE, BORDERS) */
   cl_int4 in_order {}, out_order {};
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
   cl_float8 in_k {}, out_k {};  /* gstclcolor.hpp */
@@ -304,24 +304,17 @@ direction_map (GstVideoOrientationMethod d, int uw, int uh)
   }
 }
 
-static cl_int4
-plane_offsets (const GstClFrame * f)
+/* Sets (offset of planes 0, 1, 2, stride of planes 0, 1, 2) from argument
+ * `first` on; returns the next index. */
+static cl_uint
+set_plane_args (cl::Kernel & k, cl_uint first, const GstClFrame * f)
 {
   const GstVideoInfo *i = &f->info;
-  const int n = GST_VIDEO_INFO_N_PLANES (i);
-  return cl_int4 { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (i, 0),
-          n > 1 ? (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (i, 1) : 0,
-          n > 2 ? (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (i, 2) : 0, 0 } };
-}
-
-static cl_int4
-plane_strides (const GstClFrame * f)
-{
-  const GstVideoInfo *i = &f->info;
-  const int n = GST_VIDEO_INFO_N_PLANES (i);
-  return cl_int4 { { GST_VIDEO_INFO_PLANE_STRIDE (i, 0),
-          n > 1 ? GST_VIDEO_INFO_PLANE_STRIDE (i, 1) : 0,
-          n > 2 ? GST_VIDEO_INFO_PLANE_STRIDE (i, 2) : 0, 0 } };
+  const guint n = GST_VIDEO_INFO_N_PLANES (i);
+  auto offset = [&] (guint p) { return (cl_int) (p < n ? GST_VIDEO_INFO_PLANE_OFFSET (i, p) : 0); };
+  auto stride = [&] (guint p) { return (cl_int) (p < n ? GST_VIDEO_INFO_PLANE_STRIDE (i, p) : 0); };
+  return gstcl::set_args (k, first, offset (0), offset (1), offset (2), stride (0), stride (1),
+      stride (2));
 }
 
 static GstFlowReturn
@@ -340,7 +333,10 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const int uw = turned ? rect.s[3] : rect.s[2], uh = turned ? rect.s[2] : rect.s[3];
   const bool scale = uw != in_w || uh != in_h;
 
-  const std::string options = st->shape_options + (scale ? " -D SCALE=1" : " -D SCALE=0");
+  const bool borders = rect.s[0] != 0 || rect.s[1] != 0 || rect.s[2] != out_w ||
+      rect.s[3] != out_h;
+  const std::string options = st->shape_options + (scale ? " -D SCALE=1" : " -D SCALE=0") +
+      (borders ? " -D BORDERS=1" : " -D BORDERS=0");
   auto found = st->kernels.find (options);
   if (found == st->kernels.end ()) {
     static const std::string source = std::string (gst_cl_kernel_common) +
@@ -350,11 +346,18 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     GST_DEBUG_OBJECT (self, "variant%s", options.c_str ());
   }
   cl::Kernel &k = found->second;
-  gstcl::set_args (k, 0, in->mem, plane_offsets (in), plane_strides (in), out->mem,
-      plane_offsets (out), plane_strides (out), cl_int4 { { in_w, in_h, out_w, out_h } },
-      rect, direction_map (d, uw, uh),
-      cl_float2 { { (float) in_w / (float) uw, (float) in_h / (float) uh } },
-      (cl_int) s.method, st->in_order, st->out_order, st->alphas, st->in_k, st->out_k);
+  /* scalars only (kernels/convert.cl says why) */
+  cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
+  arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
+  const cl_int8 m = direction_map (d, uw, uh);
+  arg = gstcl::set_args (k, arg, in_w, in_h, out_w, out_h, rect.s[0], rect.s[1], rect.s[2],
+      rect.s[3], m.s[0], m.s[1], m.s[2], m.s[3], m.s[4], m.s[5], m.s[6], m.s[7],
+      (cl_float) in_w / (cl_float) uw, (cl_float) in_h / (cl_float) uh, (cl_int) s.method);
+  arg = gstcl::set_args (k, arg, st->in_order.s[0], st->in_order.s[1], st->in_order.s[2],
+      st->in_order.s[3], st->out_order.s[0], st->out_order.s[1], st->out_order.s[2],
+      st->out_order.s[3], st->alphas, (cl_int) 1);
+  for (const cl_float8 *c : { &st->in_k, &st->out_k })
+    arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
   const gstcl::PixelLayout layout = gstcl::pixel_layout (&out->info);
   const int bw = layout.yuv != gstcl::YUV_NONE ? 2 : 1;
   const int bh = layout.yuv == gstcl::YUV_NV12 || layout.yuv == gstcl::YUV_I420 ? 2 : 1;
