@@ -374,6 +374,14 @@ GST_START_TEST (test_chain_transfers)
 }
 GST_END_TEST
 
+/* video-direction=custom (no matrix to take) stops the launch line, named. */
+GST_START_TEST (test_custom_direction_refused)
+{
+  check_refused_at_start ("videotestsrc num-buffers=1 ! clconvert video-direction=custom ! "
+      "fakesink", "video-direction", "custom", 1);
+}
+GST_END_TEST
+
 static Suite *
 convert_suite (void)
 {
@@ -407,6 +415,7 @@ convert_suite (void)
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_midstream_input_change);
   tcase_add_test (tc, test_chain_transfers);
+  tcase_add_test (tc, test_custom_direction_refused);
   return s;
 }
 

@@ -24,6 +24,7 @@ ELEMENTS = {
                    'normalize', 'bias', 'border', 'separable'],
     'clfir': ['device', 'coefficients', 'border'],
     'cldebayer': ['device', 'method'],
+    'clconvert': ['device', 'method', 'add-borders', 'video-direction'],
 }
 
 # The smallest width and height each element takes.

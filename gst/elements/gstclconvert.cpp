@@ -33,6 +33,7 @@
  */
 #include "gstclconvert.h"
 #include "gstclelements.h"
+#include "gstclsettings.hpp"
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
@@ -74,6 +75,8 @@ struct ConvertSettings {
   /* from the last image-orientation tag, for direction=auto */
   GstVideoOrientationMethod tag_direction = GST_VIDEO_ORIENTATION_IDENTITY;
   bool add_borders = true;
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
 
   GstVideoOrientationMethod effective () const
   {
@@ -365,6 +368,24 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   return GST_FLOW_OK;
 }
 
+static gboolean
+gst_cl_convert_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_CONVERT (trans);
+  return clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
+      self->settings->started, self->settings->refusals) &&
+      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class),
+      *self->settings_lock, self->settings->started);
+}
+
+static gboolean
+gst_cl_convert_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_CONVERT (trans);
+  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class)->stop (trans);
+}
+
 /* image-orientation tags for direction=auto */
 static gboolean
 gst_cl_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
@@ -408,15 +429,24 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVERT (object);
-  bool redo = false;
+  bool redo = false, running = false;
+  std::string refused;
   {
     std::lock_guard<std::mutex> lock (*self->settings_lock);
     ConvertSettings *s = self->settings;
+    running = s->started;
     switch (prop_id) {
       case PROP_METHOD: s->method = (ConvertMethod) g_value_get_enum (value); break;
       case PROP_ADD_BORDERS: s->add_borders = g_value_get_boolean (value); break;
       case PROP_VIDEO_DIRECTION: {
         const auto d = (GstVideoOrientationMethod) g_value_get_enum (value);
+        if (d == GST_VIDEO_ORIENTATION_CUSTOM) {
+          refused = "custom needs a transform matrix, which clconvert does not take";
+          if (!running)
+            s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
+          break;
+        }
+        s->refusals.forget (pspec->name);
         redo = d != s->direction;
         s->direction = d;
         break;
@@ -424,6 +454,9 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
   }
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused, "The previous direction stays in force.");
   if (redo) {
     /* a turn changes the caps; a flip ends passthrough */
     update_passthrough (self);
@@ -478,7 +511,7 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
           "when the output's differs, with black bars (else the picture is stretched)",
           TRUE, flags));
   /* GstVideoDirection's property: identity, 90r, 180, 90l, horiz, vert,
-   * ul-lr, ur-ll, auto (from the image-orientation tag) */
+   * ul-lr, ur-ll, auto (from the image-orientation tag); custom is refused */
   g_object_class_override_property (gobject_class, PROP_VIDEO_DIRECTION, "video-direction");
 
   gst_element_class_set_static_metadata (element_class,
@@ -489,6 +522,8 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
 
   trans_class->fixate_caps = gst_cl_convert_fixate_caps;
   trans_class->sink_event = gst_cl_convert_sink_event;
+  trans_class->start = gst_cl_convert_start;
+  trans_class->stop = gst_cl_convert_stop;
   filter_class->transform_plain_caps = gst_cl_convert_transform_plain_caps;
   filter_class->set_info = gst_cl_convert_set_info;
   filter_class->filter = gst_cl_convert_filter;
