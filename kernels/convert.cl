@@ -210,19 +210,22 @@ inline px_t to_rgb (px_t v, coef_t k)
  * an argument): either would let LLVM's SLP vectoriser pack pairs of
  * scalars into short vectors, after which PoCL cannot vectorise the
  * work-group loop (several times slower). */
-__kernel void convert (__global const uchar * in, int in_off0, int in_off1, int in_off2,
-    int in_stride0, int in_stride1, int in_stride2, __global uchar * out, int out_off0,
-    int out_off1, int out_off2, int out_stride0, int out_stride1, int out_stride2, int in_w,
-    int in_h, int out_w, int out_h, int rect_x, int rect_y, int rect_w, int rect_h,
-    int d0, int d1, int d2, int d3, int d4, int d5, int uw, int uh, float sx, float sy,
-    int method, int in_r, int in_g, int in_b, int in_a, int out_r, int out_g, int out_b,
-    int out_a, int alphas, int one, float ik0, float ik1, float ik2, float ik3, float ik4,
-    float ok0, float ok1, float ok2, float ok3, float ok4)
+#define CONVERT_ARGS __global const uchar * in, int in_off0, int in_off1, int in_off2, \
+    int in_stride0, int in_stride1, int in_stride2, __global uchar * out, int out_off0, \
+    int out_off1, int out_off2, int out_stride0, int out_stride1, int out_stride2, int in_w, \
+    int in_h, int out_w, int out_h, int rect_x, int rect_y, int rect_w, int rect_h, \
+    int d0, int d1, int d2, int d3, int d4, int d5, int uw, int uh, float sx, float sy, \
+    int method, int in_r, int in_g, int in_b, int in_a, int out_r, int out_g, int out_b, \
+    int out_a, int alphas, int one, float ik0, float ik1, float ik2, float ik3, float ik4, \
+    float ok0, float ok1, float ok2, float ok3, float ok4, int first_block
+
+/* The output blocks from column first_block on. */
+__kernel void convert (CONVERT_ARGS)
 {
   const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
   /* Work-items past the edge redo the last block (the same bytes): no
    * branch around the body, which PoCL's vectoriser could not take. */
-  const int x0 = min ((int) get_global_id (0), (out_w - 1) / BW) * BW;
+  const int x0 = min ((int) get_global_id (0) + first_block, (out_w - 1) / BW) * BW;
   const int y0 = min ((int) get_global_id (1), (out_h - 1) / BH) * BH;
   px_t pix[BH][BW];
 #pragma unroll
@@ -323,3 +326,206 @@ __kernel void convert (__global const uchar * in, int in_off0, int in_off1, int 
 #endif
 #endif
 }
+
+/* ------------------------------------------------------------------ CPUs
+ * convert_rows: the same conversion without scaling, direction or borders,
+ * for 8-bit formats, 8 pixels of a row (a row pair for 4:2:0 output) a
+ * work-item in explicit float8 vectors, which PoCL runs as SIMD code (it
+ * does not vectorise the scalar kernel across work-items, see above). It
+ * covers the columns up to the last multiple of 8; `convert` does the rest
+ * (first_block). Same results: the same formulas in float. */
+#if IN_SAMPLE == 1 && OUT_SAMPLE == 1
+
+/* the one of a, b, c, d whose index is i (i uniform) */
+inline float8 pick8 (float8 a, float8 b, float8 c, float8 d, int i)
+{
+  return i == 0 ? a : i == 1 ? b : i == 2 ? c : d;
+}
+
+/* Chroma at the 8 pixels from cb4/cr4 (the 4 samples under them) and the
+ * samples left (l) and right (r) of them: 3/4 of its own, 1/4 of the
+ * neighbour on the pixel's side. */
+inline float8 upsample8 (float4 c, float l, float r)
+{
+  const float4 e = 0.75f * c + 0.25f * (float4) (l, c.s012);
+  const float4 o = 0.75f * c + 0.25f * (float4) (c.s123, r);
+  return (float8) (e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
+}
+
+#if IN_YUV
+/* Cb, Cr samples i .. i+3 of chroma row j and the clamped neighbours */
+inline void chroma_row (__global const uchar * in, int off1, int off2, int stride0,
+    int stride1, int stride2, int off0, int i, int j, int cw, float4 * cb, float4 * cr,
+    float2 * left, float2 * right)
+{
+  const int il = max (i - 1, 0), ir = min (i + 4, cw - 1);
+#if IN_YUV == YUV_NV12
+  __global const uchar *p = in + off1 + (size_t) j * stride1;
+  const float8 v = convert_float8 (vload8 (0, p + 2 * i));
+  *cb = v.s0246;
+  *cr = v.s1357;
+  *left = (float2) (p[2 * il], p[2 * il + 1]);
+  *right = (float2) (p[2 * ir], p[2 * ir + 1]);
+#elif IN_YUV == YUV_I420
+  __global const uchar *u = in + off1 + (size_t) j * stride1;
+  __global const uchar *v = in + off2 + (size_t) j * stride2;
+  *cb = convert_float4 (vload4 (0, u + i));
+  *cr = convert_float4 (vload4 (0, v + i));
+  *left = (float2) (u[il], v[il]);
+  *right = (float2) (u[ir], v[ir]);
+#else
+  __global const uchar *p = in + off0 + (size_t) j * stride0;
+  const float16 v = convert_float16 (vload16 (0, p + 4 * i));
+#if IN_YUV == YUV_YUY2
+  *cb = v.s159d;
+  *cr = v.s37bf;
+  *left = (float2) (p[4 * il + 1], p[4 * il + 3]);
+  *right = (float2) (p[4 * ir + 1], p[4 * ir + 3]);
+#else
+  *cb = v.s048c;
+  *cr = v.s26ae;
+  *left = (float2) (p[4 * il], p[4 * il + 2]);
+  *right = (float2) (p[4 * ir], p[4 * ir + 2]);
+#endif
+#endif
+}
+#endif
+
+/* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y */
+inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_off2,
+    int in_stride0, int in_stride1, int in_stride2, int in_w, int in_h, int x, int y,
+    int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, float8 * r, float8 * g,
+    float8 * b, float8 * a)
+{
+  __global const uchar *row = in + in_off0 + (size_t) y * in_stride0;
+#if IN_YUV
+#if IN_YUV == YUV_YUY2
+  const float8 luma = convert_float8 (vload16 (0, row + 2 * x).s02468ace);
+#elif IN_YUV == YUV_UYVY
+  const float8 luma = convert_float8 (vload16 (0, row + 2 * x).s13579bdf);
+#else
+  const float8 luma = convert_float8 (vload8 (0, row + x));
+#endif
+  const int cw = (in_w + 1) >> 1;
+  float4 cb, cr;
+  float2 l, rr;
+#if IN_420
+  const int j = y >> 1, j2 = clamp ((y & 1) ? j + 1 : j - 1, 0, ((in_h + 1) >> 1) - 1);
+  float4 cb2, cr2;
+  float2 l2, r2;
+  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, j,
+      cw, &cb, &cr, &l, &rr);
+  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, j2,
+      cw, &cb2, &cr2, &l2, &r2);
+  cb = 0.75f * cb + 0.25f * cb2;
+  cr = 0.75f * cr + 0.25f * cr2;
+  l = 0.75f * l + 0.25f * l2;
+  rr = 0.75f * rr + 0.25f * r2;
+#else
+  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, y,
+      cw, &cb, &cr, &l, &rr);
+#endif
+  const float8 yy = YCBCR_Y_OF_CODE (k, luma);
+  const float8 ccb = YCBCR_C_OF_CODE (k, upsample8 (cb, l.x, rr.x));
+  const float8 ccr = YCBCR_C_OF_CODE (k, upsample8 (cr, l.y, rr.y));
+  *r = YCBCR_RED (k, yy, ccr);
+  *b = YCBCR_BLUE (k, yy, ccb);
+  *g = YCBCR_GREEN (k, yy, *r, *b);
+  *a = 255.0f;
+#elif IN_CH == 1
+  *r = *g = *b = convert_float8 (vload8 (0, row + x)) * (1.0f / 255.0f);
+  *a = 255.0f;
+#elif IN_CH == 3
+  const float16 v = convert_float16 (vload16 (0, row + 3 * x));
+  const float8 w = convert_float8 (vload8 (0, row + 3 * x + 16));
+  const float8 c0 = (float8) (v.s0369, v.sc, v.sf, w.s2, w.s5);
+  const float8 c1 = (float8) (v.s147a, v.sd, w.s0, w.s3, w.s6);
+  const float8 c2 = (float8) (v.s258b, v.se, w.s1, w.s4, w.s7);
+  *r = pick8 (c0, c1, c2, c2, in_r) * (1.0f / 255.0f);
+  *g = pick8 (c0, c1, c2, c2, in_g) * (1.0f / 255.0f);
+  *b = pick8 (c0, c1, c2, c2, in_b) * (1.0f / 255.0f);
+  *a = 255.0f;
+#else
+  const float16 v = convert_float16 (vload16 (0, row + 4 * x));
+  const float16 w = convert_float16 (vload16 (0, row + 4 * x + 16));
+  const float8 c0 = (float8) (v.s048c, w.s048c), c1 = (float8) (v.s159d, w.s159d);
+  const float8 c2 = (float8) (v.s26ae, w.s26ae), c3 = (float8) (v.s37bf, w.s37bf);
+  *r = pick8 (c0, c1, c2, c3, in_r) * (1.0f / 255.0f);
+  *g = pick8 (c0, c1, c2, c3, in_g) * (1.0f / 255.0f);
+  *b = pick8 (c0, c1, c2, c3, in_b) * (1.0f / 255.0f);
+  *a = (alphas & 1) ? pick8 (c0, c1, c2, c3, in_a) : 255.0f;
+#endif
+}
+
+#define SAT8(v) convert_uchar8_sat ((v) + 0.5f)
+
+__kernel void convert_rows (CONVERT_ARGS)
+{
+  const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  /* first_block: here the number of 8-pixel runs; items past them redo the
+   * last */
+  const int x = min ((int) get_global_id (0), first_block - 1) * 8;
+  const int y0 = min ((int) get_global_id (1), (out_h - 1) / BH) * BH;
+  float8 r, g, b, a;
+  load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y0,
+      in_r, in_g, in_b, in_a, alphas, in_k, &r, &g, &b, &a);
+  __global uchar *row = out + out_off0 + (size_t) y0 * out_stride0;
+#if OUT_YUV
+  const float8 y = YCBCR_LUMA (out_k, r, g, b);
+  float8 cb = YCBCR_CB (out_k, b, y), cr = YCBCR_CR (out_k, r, y);
+  const uchar8 luma = SAT8 (YCBCR_Y_CODE (out_k, y));
+#if OUT_420
+  /* the second row (the first again at an odd height's end) */
+  const int y1 = min (y0 + 1, out_h - 1);
+  float8 r1, g1, b1, a1;
+  load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y1,
+      in_r, in_g, in_b, in_a, alphas, in_k, &r1, &g1, &b1, &a1);
+  const float8 yb = YCBCR_LUMA (out_k, r1, g1, b1);
+  cb += YCBCR_CB (out_k, b1, yb);
+  cr += YCBCR_CR (out_k, r1, yb);
+  vstore8 (luma, 0, row + x);
+  vstore8 (SAT8 (YCBCR_Y_CODE (out_k, yb)), 0, out + out_off0 + (size_t) y1 * out_stride0 + x);
+  const uchar4 ucb = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.25f) + 0.5f);
+  const uchar4 ucr = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.25f) + 0.5f);
+#if OUT_YUV == YUV_NV12
+  vstore8 ((uchar8) (ucb.s0, ucr.s0, ucb.s1, ucr.s1, ucb.s2, ucr.s2, ucb.s3, ucr.s3), 0,
+      out + out_off1 + (size_t) (y0 >> 1) * out_stride1 + x);
+#else
+  vstore4 (ucb, 0, out + out_off1 + (size_t) (y0 >> 1) * out_stride1 + (x >> 1));
+  vstore4 (ucr, 0, out + out_off2 + (size_t) (y0 >> 1) * out_stride2 + (x >> 1));
+#endif
+#else
+  const uchar4 ucb = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.5f) + 0.5f);
+  const uchar4 ucr = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.5f) + 0.5f);
+#if OUT_YUV == YUV_YUY2
+  vstore16 ((uchar16) (luma.s0, ucb.s0, luma.s1, ucr.s0, luma.s2, ucb.s1, luma.s3, ucr.s1,
+          luma.s4, ucb.s2, luma.s5, ucr.s2, luma.s6, ucb.s3, luma.s7, ucr.s3), 0, row + 2 * x);
+#else
+  vstore16 ((uchar16) (ucb.s0, luma.s0, ucr.s0, luma.s1, ucb.s1, luma.s2, ucr.s1, luma.s3,
+          ucb.s2, luma.s4, ucr.s2, luma.s5, ucb.s3, luma.s6, ucr.s3, luma.s7), 0, row + 2 * x);
+#endif
+#endif
+#elif OUT_CH == 1
+  vstore8 (SAT8 (YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, r, g, b))), 0, row + x);
+#else
+  const uchar8 ur = SAT8 (r * 255.0f), ug = SAT8 (g * 255.0f), ub = SAT8 (b * 255.0f);
+  const uchar8 ua = (alphas & 2) ? SAT8 (a) : (uchar8) (255);
+  /* the sample at index i: the colour whose index it is, else alpha or padding */
+#define AT(i) (out_r == (i) ? ur : out_g == (i) ? ug : out_b == (i) ? ub : ua)
+  const uchar8 c0 = AT (0), c1 = AT (1), c2 = AT (2);
+#if OUT_CH == 3
+  vstore16 ((uchar16) (c0.s0, c1.s0, c2.s0, c0.s1, c1.s1, c2.s1, c0.s2, c1.s2, c2.s2, c0.s3,
+          c1.s3, c2.s3, c0.s4, c1.s4, c2.s4, c0.s5), 0, row + 3 * x);
+  vstore8 ((uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7), 0,
+      row + 3 * x + 16);
+#else
+  const uchar8 c3 = AT (3);
+  vstore16 ((uchar16) (c0.s0, c1.s0, c2.s0, c3.s0, c0.s1, c1.s1, c2.s1, c3.s1, c0.s2, c1.s2,
+          c2.s2, c3.s2, c0.s3, c1.s3, c2.s3, c3.s3), 0, row + 4 * x);
+  vstore16 ((uchar16) (c0.s4, c1.s4, c2.s4, c3.s4, c0.s5, c1.s5, c2.s5, c3.s5, c0.s6, c1.s6,
+          c2.s6, c3.s6, c0.s7, c1.s7, c2.s7, c3.s7), 0, row + 4 * x + 16);
+#endif
+#undef AT
+#endif
+}
+#endif

@@ -88,7 +88,13 @@ struct ConvertSettings {
 struct ConvertState {
   GstVideoInfo in_info, out_info;
   std::string shape_options;    /* -D options of the two pixel shapes */
-  std::map<std::string, cl::Kernel> kernels;    /* by build options (SCALE, BORDERS) */
+  /* kernels/convert.cl's two kernels, by build options (SCALE, BORDERS) */
+  struct Kernels {
+    cl::Kernel any;     /* convert: every case, GPUs and the CPU's right rim */
+    cl::Kernel rows;    /* convert_rows: 8-bit, no scale, direction or borders, CPUs */
+  };
+  std::map<std::string, Kernels> kernels;
+  bool in8 = false, out8 = false;   /* 8-bit samples */
   cl_int4 in_order {}, out_order {};
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
   cl_float8 in_k {}, out_k {};  /* gstclcolor.hpp */
@@ -255,6 +261,8 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->in_order = in.order ();
   st->out_order = out.order ();
   st->alphas = (in.alpha ? 1 : 0) | (out.alpha ? 2 : 0);
+  st->in8 = in.sample_bytes == 1;
+  st->out8 = out.sample_bytes == 1;
   st->in_k = coefficients (in_info);
   st->out_k = coefficients (out_info);
   st->same_caps = gst_caps_is_equal (incaps, outcaps);
@@ -344,27 +352,43 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   if (found == st->kernels.end ()) {
     static const std::string source = std::string (gst_cl_kernel_common) +
         gst_cl_kernel_color + gst_cl_kernel_convert;
-    found = st->kernels.emplace (options,
-        cl::Kernel (gstcl::program (ctx, source, options), "convert")).first;
+    const cl::Program program = gstcl::program (ctx, source, options);
+    ConvertState::Kernels k { cl::Kernel (program, "convert"), cl::Kernel () };
+    if (st->in8 && st->out8)
+      k.rows = cl::Kernel (program, "convert_rows");
+    found = st->kernels.emplace (options, k).first;
     GST_DEBUG_OBJECT (self, "variant%s", options.c_str ());
   }
-  cl::Kernel &k = found->second;
-  /* scalars only (kernels/convert.cl says why) */
-  cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
-  arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
-  const cl_int8 m = direction_map (d, uw, uh);
-  arg = gstcl::set_args (k, arg, in_w, in_h, out_w, out_h, rect.s[0], rect.s[1], rect.s[2],
-      rect.s[3], m.s[0], m.s[1], m.s[2], m.s[3], m.s[4], m.s[5], m.s[6], m.s[7],
-      (cl_float) in_w / (cl_float) uw, (cl_float) in_h / (cl_float) uh, (cl_int) s.method);
-  arg = gstcl::set_args (k, arg, st->in_order.s[0], st->in_order.s[1], st->in_order.s[2],
-      st->in_order.s[3], st->out_order.s[0], st->out_order.s[1], st->out_order.s[2],
-      st->out_order.s[3], st->alphas, (cl_int) 1);
-  for (const cl_float8 *c : { &st->in_k, &st->out_k })
-    arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
   const gstcl::PixelLayout layout = gstcl::pixel_layout (&out->info);
   const int bw = layout.yuv != gstcl::YUV_NONE ? 2 : 1;
   const int bh = layout.yuv == gstcl::YUV_NV12 || layout.yuv == gstcl::YUV_I420 ? 2 : 1;
-  gstcl::enqueue_2d (ctx, k, (out_w + bw - 1) / bw, (out_h + bh - 1) / bh, 32, 8);
+  const int rows = (out_h + bh - 1) / bh;
+  /* CPUs: whole 8-pixel runs in vectors (convert_rows), the rest by convert */
+  const int vector_w = found->second.rows () && !scale && !borders &&
+      d == GST_VIDEO_ORIENTATION_IDENTITY && !gstcl::tuned_for_gpu (ctx) ? out_w / 8 * 8 : 0;
+  const cl_int8 m = direction_map (d, uw, uh);
+  /* scalars only (kernels/convert.cl says why) */
+  auto set = [&] (cl::Kernel & k, int first_block) {
+    cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
+    arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
+    arg = gstcl::set_args (k, arg, in_w, in_h, out_w, out_h, rect.s[0], rect.s[1], rect.s[2],
+        rect.s[3], m.s[0], m.s[1], m.s[2], m.s[3], m.s[4], m.s[5], m.s[6], m.s[7],
+        (cl_float) in_w / (cl_float) uw, (cl_float) in_h / (cl_float) uh, (cl_int) s.method);
+    arg = gstcl::set_args (k, arg, st->in_order.s[0], st->in_order.s[1], st->in_order.s[2],
+        st->in_order.s[3], st->out_order.s[0], st->out_order.s[1], st->out_order.s[2],
+        st->out_order.s[3], st->alphas, (cl_int) 1);
+    for (const cl_float8 *c : { &st->in_k, &st->out_k })
+      arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
+    gstcl::set_args (k, arg, (cl_int) first_block);
+  };
+  if (vector_w > 0) {
+    set (found->second.rows, vector_w / 8);   /* (the number of runs) */
+    gstcl::enqueue_2d (ctx, found->second.rows, vector_w / 8, rows, 16, 1);
+  }
+  if (vector_w < out_w) {
+    set (found->second.any, vector_w / bw);
+    gstcl::enqueue_2d (ctx, found->second.any, (out_w - vector_w + bw - 1) / bw, rows, 32, 8);
+  }
   return GST_FLOW_OK;
 }
 
