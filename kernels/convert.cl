@@ -457,7 +457,9 @@ inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_o
 #endif
 }
 
-#define SAT8(v) convert_uchar8_sat ((v) + 0.5f)
+/* rounded and clamped: cheaper than convert_uchar8_sat on PoCL */
+#define SAT8(v) convert_uchar8 (clamp ((v) + 0.5f, 0.0f, 255.0f))
+#define SAT4(v) convert_uchar4 (clamp ((v) + 0.5f, 0.0f, 255.0f))
 
 __kernel void convert_rows (CONVERT_ARGS)
 {
@@ -485,8 +487,8 @@ __kernel void convert_rows (CONVERT_ARGS)
   cr += YCBCR_CR (out_k, r1, yb);
   vstore8 (luma, 0, row + x);
   vstore8 (SAT8 (YCBCR_Y_CODE (out_k, yb)), 0, out + out_off0 + (size_t) y1 * out_stride0 + x);
-  const uchar4 ucb = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.25f) + 0.5f);
-  const uchar4 ucr = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.25f) + 0.5f);
+  const uchar4 ucb = SAT4 (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.25f));
+  const uchar4 ucr = SAT4 (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.25f));
 #if OUT_YUV == YUV_NV12
   vstore8 ((uchar8) (ucb.s0, ucr.s0, ucb.s1, ucr.s1, ucb.s2, ucr.s2, ucb.s3, ucr.s3), 0,
       out + out_off1 + (size_t) (y0 >> 1) * out_stride1 + x);
@@ -495,8 +497,8 @@ __kernel void convert_rows (CONVERT_ARGS)
   vstore4 (ucr, 0, out + out_off2 + (size_t) (y0 >> 1) * out_stride2 + (x >> 1));
 #endif
 #else
-  const uchar4 ucb = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.5f) + 0.5f);
-  const uchar4 ucr = convert_uchar4_sat (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.5f) + 0.5f);
+  const uchar4 ucb = SAT4 (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.5f));
+  const uchar4 ucr = SAT4 (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.5f));
 #if OUT_YUV == YUV_YUY2
   vstore16 ((uchar16) (luma.s0, ucb.s0, luma.s1, ucr.s0, luma.s2, ucb.s1, luma.s3, ucr.s1,
           luma.s4, ucb.s2, luma.s5, ucr.s2, luma.s6, ucb.s3, luma.s7, ucr.s3), 0, row + 2 * x);
