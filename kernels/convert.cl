@@ -223,6 +223,8 @@ inline px_t to_rgb (px_t v, coef_t k)
 __kernel void convert (CONVERT_ARGS)
 {
   const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  (void) in_k;   /* (unused by some formats) */
+  (void) out_k;
   /* Work-items past the edge redo the last block (the same bytes): no
    * branch around the body, which PoCL's vectoriser could not take. */
   const int x0 = min ((int) get_global_id (0) + first_block, (out_w - 1) / BW) * BW;
@@ -464,6 +466,8 @@ inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_o
 __kernel void convert_rows (CONVERT_ARGS)
 {
   const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  (void) in_k;   /* (unused by some formats) */
+  (void) out_k;
   /* first_block: here the number of 8-pixel runs; items past them redo the
    * last */
   const int x = min ((int) get_global_id (0), first_block - 1) * 8;
