@@ -19,9 +19,14 @@
  *
  * Build options: IN_* and OUT_* pixel shapes (gstclpixel.hpp); SCALE 1 when
  * the input size differs from the scaled size; BORDERS 1 when the picture
- * does not fill the output (add-borders). The channel orders, alpha,
+ * does not fill the output (add-borders); ROWS 1 (CPUs) adds convert_rows
+ * (below). The channel orders, alpha,
  * method and coefficients are arguments, so one program serves every
  * format of a shape. */
+
+#ifndef ROWS
+#define ROWS 0
+#endif
 
 #define IN_MAX ((float) ((1 << IN_DEPTH) - 1))
 #define OUT_MAX ((float) ((1 << OUT_DEPTH) - 1))
@@ -51,6 +56,9 @@ inline px_t px_mix (px_t a, px_t b, float t)
 #define METHOD_BILINEAR 0
 #define METHOD_NEAREST 1
 #define METHOD_AREA 2
+
+/* `alphas`: 1 the input has alpha, 2 the output has; for convert_rows also
+ * 4 the input's, 8 the output's rows start on 4-byte boundaries. */
 
 /* The frame arguments of the helpers: buffer, plane offsets, plane strides,
  * width, height. */
@@ -335,8 +343,10 @@ __kernel void convert (CONVERT_ARGS)
  * work-item in explicit float8 vectors, which PoCL runs as SIMD code (it
  * does not vectorise the scalar kernel across work-items, see above). It
  * covers the columns up to the last multiple of 8; `convert` does the rest
- * (first_block). Same results: the same formulas in float. */
-#if IN_SAMPLE == 1 && OUT_SAMPLE == 1
+ * (first_block). Same results: the same formulas in float. No float16:
+ * PoCL passes it to a conversion call through memory on AVX2 CPUs (the
+ * build warns "changes the ABI"); bytes are shuffled, then widened by 8. */
+#if ROWS && IN_SAMPLE == 1 && OUT_SAMPLE == 1
 
 /* the one of a, b, c, d whose index is i (i uniform) */
 inline float8 pick8 (float8 a, float8 b, float8 c, float8 d, int i)
@@ -356,7 +366,7 @@ inline float8 upsample8 (float4 c, float l, float r)
 
 #if IN_YUV
 /* Cb, Cr samples i .. i+3 of chroma row j and the clamped neighbours */
-inline void chroma_row (__global const uchar * in, int off1, int off2, int stride0,
+__attribute__ ((always_inline)) inline void chroma_row (__global const uchar * in, int off1, int off2, int stride0,
     int stride1, int stride2, int off0, int i, int j, int cw, float4 * cb, float4 * cr,
     float2 * left, float2 * right)
 {
@@ -377,15 +387,15 @@ inline void chroma_row (__global const uchar * in, int off1, int off2, int strid
   *right = (float2) (u[ir], v[ir]);
 #else
   __global const uchar *p = in + off0 + (size_t) j * stride0;
-  const float16 v = convert_float16 (vload16 (0, p + 4 * i));
+  const uchar16 v = vload16 (0, p + 4 * i);
 #if IN_YUV == YUV_YUY2
-  *cb = v.s159d;
-  *cr = v.s37bf;
+  *cb = convert_float4 (v.s159d);
+  *cr = convert_float4 (v.s37bf);
   *left = (float2) (p[4 * il + 1], p[4 * il + 3]);
   *right = (float2) (p[4 * ir + 1], p[4 * ir + 3]);
 #else
-  *cb = v.s048c;
-  *cr = v.s26ae;
+  *cb = convert_float4 (v.s048c);
+  *cr = convert_float4 (v.s26ae);
   *left = (float2) (p[4 * il], p[4 * il + 2]);
   *right = (float2) (p[4 * ir], p[4 * ir + 2]);
 #endif
@@ -393,18 +403,22 @@ inline void chroma_row (__global const uchar * in, int off1, int off2, int strid
 }
 #endif
 
-/* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y */
-inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_off2,
+/* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y (always inlined:
+ * PoCL otherwise calls it, its results through the stack) */
+__attribute__ ((always_inline)) inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_off2,
     int in_stride0, int in_stride1, int in_stride2, int in_w, int in_h, int x, int y,
     int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, float8 * r, float8 * g,
     float8 * b, float8 * a)
 {
   __global const uchar *row = in + in_off0 + (size_t) y * in_stride0;
 #if IN_YUV
+#if IN_YUV == YUV_YUY2 || IN_YUV == YUV_UYVY
 #if IN_YUV == YUV_YUY2
-  const float8 luma = convert_float8 (vload16 (0, row + 2 * x).s02468ace);
-#elif IN_YUV == YUV_UYVY
-  const float8 luma = convert_float8 (vload16 (0, row + 2 * x).s13579bdf);
+  const uchar8 yb = vload16 (0, row + 2 * x).s02468ace;
+#else
+  const uchar8 yb = vload16 (0, row + 2 * x).s13579bdf;
+#endif
+  const float8 luma = convert_float8 (yb);
 #else
   const float8 luma = convert_float8 (vload8 (0, row + x));
 #endif
@@ -438,20 +452,32 @@ inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_o
   *r = *g = *b = convert_float8 (vload8 (0, row + x)) * (1.0f / 255.0f);
   *a = 255.0f;
 #elif IN_CH == 3
-  const float16 v = convert_float16 (vload16 (0, row + 3 * x));
-  const float8 w = convert_float8 (vload8 (0, row + 3 * x + 16));
-  const float8 c0 = (float8) (v.s0369, v.sc, v.sf, w.s2, w.s5);
-  const float8 c1 = (float8) (v.s147a, v.sd, w.s0, w.s3, w.s6);
-  const float8 c2 = (float8) (v.s258b, v.se, w.s1, w.s4, w.s7);
+  const uchar16 v = vload16 (0, row + 3 * x);
+  const uchar8 w = vload8 (0, row + 3 * x + 16);
+  const float8 c0 = convert_float8 ((uchar8) (v.s0369, v.sc, v.sf, w.s2, w.s5));
+  const float8 c1 = convert_float8 ((uchar8) (v.s147a, v.sd, w.s0, w.s3, w.s6));
+  const float8 c2 = convert_float8 ((uchar8) (v.s258b, v.se, w.s1, w.s4, w.s7));
   *r = pick8 (c0, c1, c2, c2, in_r) * (1.0f / 255.0f);
   *g = pick8 (c0, c1, c2, c2, in_g) * (1.0f / 255.0f);
   *b = pick8 (c0, c1, c2, c2, in_b) * (1.0f / 255.0f);
   *a = 255.0f;
 #else
-  const float16 v = convert_float16 (vload16 (0, row + 4 * x));
-  const float16 w = convert_float16 (vload16 (0, row + 4 * x + 16));
-  const float8 c0 = (float8) (v.s048c, w.s048c), c1 = (float8) (v.s159d, w.s159d);
-  const float8 c2 = (float8) (v.s26ae, w.s26ae), c3 = (float8) (v.s37bf, w.s37bf);
+#ifdef __ENDIAN_LITTLE__
+  if (alphas & 4) {
+    /* rows on 4-byte boundaries: samples shifted out of 32-bit words */
+    const uint8 px = vload8 (0, (__global const uint *) row + x);
+    *r = convert_float8 (px >> (uint) (8 * in_r) & 255u) * (1.0f / 255.0f);
+    *g = convert_float8 (px >> (uint) (8 * in_g) & 255u) * (1.0f / 255.0f);
+    *b = convert_float8 (px >> (uint) (8 * in_b) & 255u) * (1.0f / 255.0f);
+    *a = (alphas & 1) ? convert_float8 (px >> (uint) (8 * in_a) & 255u) : 255.0f;
+    return;
+  }
+#endif
+  const uchar16 v = vload16 (0, row + 4 * x), w = vload16 (0, row + 4 * x + 16);
+  const float8 c0 = convert_float8 ((uchar8) (v.s048c, w.s048c));
+  const float8 c1 = convert_float8 ((uchar8) (v.s159d, w.s159d));
+  const float8 c2 = convert_float8 ((uchar8) (v.s26ae, w.s26ae));
+  const float8 c3 = convert_float8 ((uchar8) (v.s37bf, w.s37bf));
   *r = pick8 (c0, c1, c2, c3, in_r) * (1.0f / 255.0f);
   *g = pick8 (c0, c1, c2, c3, in_g) * (1.0f / 255.0f);
   *b = pick8 (c0, c1, c2, c3, in_b) * (1.0f / 255.0f);
@@ -503,6 +529,18 @@ __kernel void convert_rows (CONVERT_ARGS)
 #else
   const uchar4 ucb = SAT4 (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.5f));
   const uchar4 ucr = SAT4 (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.5f));
+#ifdef __ENDIAN_LITTLE__
+  if (alphas & 8) {
+    const uint4 y0 = convert_uint4 (luma.even), y1 = convert_uint4 (luma.odd);
+    const uint4 u = convert_uint4 (ucb), v = convert_uint4 (ucr);
+#if OUT_YUV == YUV_YUY2
+    vstore4 (y0 | u << 8 | y1 << 16 | v << 24, 0, (__global uint *) row + (x >> 1));
+#else
+    vstore4 (u | y0 << 8 | v << 16 | y1 << 24, 0, (__global uint *) row + (x >> 1));
+#endif
+    return;
+  }
+#endif
 #if OUT_YUV == YUV_YUY2
   vstore16 ((uchar16) (luma.s0, ucb.s0, luma.s1, ucr.s0, luma.s2, ucb.s1, luma.s3, ucr.s1,
           luma.s4, ucb.s2, luma.s5, ucr.s2, luma.s6, ucb.s3, luma.s7, ucr.s3), 0, row + 2 * x);
@@ -525,6 +563,16 @@ __kernel void convert_rows (CONVERT_ARGS)
   vstore8 ((uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7), 0,
       row + 3 * x + 16);
 #else
+#ifdef __ENDIAN_LITTLE__
+  if (alphas & 8) {
+    /* rows on 4-byte boundaries: each pixel one 32-bit word, its samples
+     * shifted into place (no byte shuffles) */
+    vstore8 (convert_uint8 (ur) << (uint) (8 * out_r) | convert_uint8 (ug) << (uint) (8 * out_g) |
+        convert_uint8 (ub) << (uint) (8 * out_b) | convert_uint8 (ua) << (uint) (8 * out_a), 0,
+        (__global uint *) row + x);
+    return;
+  }
+#endif
   const uchar8 c3 = AT (3);
   vstore16 ((uchar16) (c0.s0, c1.s0, c2.s0, c3.s0, c0.s1, c1.s1, c2.s1, c3.s1, c0.s2, c1.s2,
           c2.s2, c3.s2, c0.s3, c1.s3, c2.s3, c3.s3), 0, row + 4 * x);

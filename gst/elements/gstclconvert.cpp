@@ -346,15 +346,17 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
 
   const bool borders = rect.s[0] != 0 || rect.s[1] != 0 || rect.s[2] != out_w ||
       rect.s[3] != out_h;
+  /* CPUs: whole 8-pixel runs of 8-bit frames in vectors (convert_rows) */
+  const bool cpu_rows = st->in8 && st->out8 && !gstcl::tuned_for_gpu (ctx);
   const std::string options = st->shape_options + (scale ? " -D SCALE=1" : " -D SCALE=0") +
-      (borders ? " -D BORDERS=1" : " -D BORDERS=0");
+      (borders ? " -D BORDERS=1" : " -D BORDERS=0") + (cpu_rows ? " -D ROWS=1" : "");
   auto found = st->kernels.find (options);
   if (found == st->kernels.end ()) {
     static const std::string source = std::string (gst_cl_kernel_common) +
         gst_cl_kernel_color + gst_cl_kernel_convert;
     const cl::Program program = gstcl::program (ctx, source, options);
     ConvertState::Kernels k { cl::Kernel (program, "convert"), cl::Kernel () };
-    if (st->in8 && st->out8)
+    if (cpu_rows)
       k.rows = cl::Kernel (program, "convert_rows");
     found = st->kernels.emplace (options, k).first;
     GST_DEBUG_OBJECT (self, "variant%s", options.c_str ());
@@ -363,10 +365,16 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const int bw = layout.yuv != gstcl::YUV_NONE ? 2 : 1;
   const int bh = layout.yuv == gstcl::YUV_NV12 || layout.yuv == gstcl::YUV_I420 ? 2 : 1;
   const int rows = (out_h + bh - 1) / bh;
-  /* CPUs: whole 8-pixel runs in vectors (convert_rows), the rest by convert */
+  /* the runs of 8 by convert_rows, the rest by convert */
   const int vector_w = found->second.rows () && !scale && !borders &&
-      d == GST_VIDEO_ORIENTATION_IDENTITY && !gstcl::tuned_for_gpu (ctx) ? out_w / 8 * 8 : 0;
+      d == GST_VIDEO_ORIENTATION_IDENTITY ? out_w / 8 * 8 : 0;
   const cl_int8 m = direction_map (d, uw, uh);
+  /* rows on 4-byte boundaries: convert_rows moves 32-bit words */
+  auto aligned4 = [] (const GstClFrame * f) {
+    return GST_VIDEO_INFO_PLANE_OFFSET (&f->info, 0) % 4 == 0 &&
+        GST_VIDEO_INFO_PLANE_STRIDE (&f->info, 0) % 4 == 0;
+  };
+  const cl_int words = (aligned4 (in) ? 4 : 0) | (aligned4 (out) ? 8 : 0);
   /* scalars only (kernels/convert.cl says why) */
   auto set = [&] (cl::Kernel & k, int first_block) {
     cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
@@ -376,14 +384,18 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         (cl_float) in_w / (cl_float) uw, (cl_float) in_h / (cl_float) uh, (cl_int) s.method);
     arg = gstcl::set_args (k, arg, st->in_order.s[0], st->in_order.s[1], st->in_order.s[2],
         st->in_order.s[3], st->out_order.s[0], st->out_order.s[1], st->out_order.s[2],
-        st->out_order.s[3], st->alphas, (cl_int) 1);
+        st->out_order.s[3], st->alphas | words, (cl_int) 1);
     for (const cl_float8 *c : { &st->in_k, &st->out_k })
       arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
     gstcl::set_args (k, arg, (cl_int) first_block);
   };
   if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
-    gstcl::enqueue_2d (ctx, found->second.rows, vector_w / 8, rows, 16, 1);
+    /* PoCL: one row of 64 work-items a group (taller or narrower groups
+     * measured 2x slower at 1080p); narrow frames 8, so that few redo the
+     * last run */
+    const int runs = vector_w / 8;
+    gstcl::enqueue_2d (ctx, found->second.rows, runs, rows, runs >= 64 ? 64 : 8, 1);
   }
   if (vector_w < out_w) {
     set (found->second.any, vector_w / bw);
