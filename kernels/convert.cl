@@ -58,7 +58,9 @@ inline px_t px_mix (px_t a, px_t b, float t)
 #define METHOD_AREA 2
 
 /* `alphas`: 1 the input has alpha, 2 the output has; for convert_rows also
- * 4 the input's, 8 the output's rows start on 4-byte boundaries. */
+ * 4 the input's rows start on 4-byte boundaries (the output's must, for
+ * 4-byte pixels and 4:2:2: convert_rows stores 32-bit words there, little
+ * endian, as every device the project runs on is). */
 
 /* The frame arguments of the helpers: buffer, plane offsets, plane strides,
  * width, height. */
@@ -320,6 +322,7 @@ __kernel void convert (CONVERT_ARGS)
   write_sample (q, 0, YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, p.x, p.y, p.z)));
 #else
   const float a = (alphas & 2) ? p.w * OUT_MAX : OUT_MAX;
+  (void) a;   /* (no fourth sample in RGB, BGR) */
 #if OUT_CH == 4 && OUT_SAMPLE == 1
   q[out_r] = convert_uchar_sat (p.x * OUT_MAX + 0.5f);
   q[out_g] = convert_uchar_sat (p.y * OUT_MAX + 0.5f);
@@ -529,57 +532,37 @@ __kernel void convert_rows (CONVERT_ARGS)
 #else
   const uchar4 ucb = SAT4 (YCBCR_C_CODE (out_k, (cb.even + cb.odd) * 0.5f));
   const uchar4 ucr = SAT4 (YCBCR_C_CODE (out_k, (cr.even + cr.odd) * 0.5f));
-#ifdef __ENDIAN_LITTLE__
-  if (alphas & 8) {
-    const uint4 y0 = convert_uint4 (luma.even), y1 = convert_uint4 (luma.odd);
-    const uint4 u = convert_uint4 (ucb), v = convert_uint4 (ucr);
+  /* rows on 4-byte boundaries (the host sees to it): one 32-bit word a
+   * pixel pair */
+  const uint4 ya = convert_uint4 (luma.even), yb = convert_uint4 (luma.odd);
+  const uint4 u = convert_uint4 (ucb), v = convert_uint4 (ucr);
 #if OUT_YUV == YUV_YUY2
-    vstore4 (y0 | u << 8 | y1 << 16 | v << 24, 0, (__global uint *) row + (x >> 1));
+  vstore4 (ya | u << 8 | yb << 16 | v << 24, 0, (__global uint *) row + (x >> 1));
 #else
-    vstore4 (u | y0 << 8 | v << 16 | y1 << 24, 0, (__global uint *) row + (x >> 1));
-#endif
-    return;
-  }
-#endif
-#if OUT_YUV == YUV_YUY2
-  vstore16 ((uchar16) (luma.s0, ucb.s0, luma.s1, ucr.s0, luma.s2, ucb.s1, luma.s3, ucr.s1,
-          luma.s4, ucb.s2, luma.s5, ucr.s2, luma.s6, ucb.s3, luma.s7, ucr.s3), 0, row + 2 * x);
-#else
-  vstore16 ((uchar16) (ucb.s0, luma.s0, ucr.s0, luma.s1, ucb.s1, luma.s2, ucr.s1, luma.s3,
-          ucb.s2, luma.s4, ucr.s2, luma.s5, ucb.s3, luma.s6, ucr.s3, luma.s7), 0, row + 2 * x);
+  vstore4 (u | ya << 8 | v << 16 | yb << 24, 0, (__global uint *) row + (x >> 1));
 #endif
 #endif
 #elif OUT_CH == 1
   vstore8 (SAT8 (YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, r, g, b))), 0, row + x);
 #else
   const uchar8 ur = SAT8 (r * 255.0f), ug = SAT8 (g * 255.0f), ub = SAT8 (b * 255.0f);
-  const uchar8 ua = (alphas & 2) ? SAT8 (a) : (uchar8) (255);
-  /* the sample at index i: the colour whose index it is, else alpha or padding */
-#define AT(i) (out_r == (i) ? ur : out_g == (i) ? ug : out_b == (i) ? ub : ua)
-  const uchar8 c0 = AT (0), c1 = AT (1), c2 = AT (2);
 #if OUT_CH == 3
+  /* the sample at index i: the colour whose index it is */
+#define AT(i) (out_r == (i) ? ur : out_g == (i) ? ug : ub)
+  const uchar8 c0 = AT (0), c1 = AT (1), c2 = AT (2);
+#undef AT
   vstore16 ((uchar16) (c0.s0, c1.s0, c2.s0, c0.s1, c1.s1, c2.s1, c0.s2, c1.s2, c2.s2, c0.s3,
           c1.s3, c2.s3, c0.s4, c1.s4, c2.s4, c0.s5), 0, row + 3 * x);
   vstore8 ((uchar8) (c1.s5, c2.s5, c0.s6, c1.s6, c2.s6, c0.s7, c1.s7, c2.s7), 0,
       row + 3 * x + 16);
 #else
-#ifdef __ENDIAN_LITTLE__
-  if (alphas & 8) {
-    /* rows on 4-byte boundaries: each pixel one 32-bit word, its samples
-     * shifted into place (no byte shuffles) */
-    vstore8 (convert_uint8 (ur) << (uint) (8 * out_r) | convert_uint8 (ug) << (uint) (8 * out_g) |
-        convert_uint8 (ub) << (uint) (8 * out_b) | convert_uint8 (ua) << (uint) (8 * out_a), 0,
-        (__global uint *) row + x);
-    return;
-  }
+  /* rows on 4-byte boundaries (the host sees to it): each pixel one 32-bit
+   * word, its samples shifted into place (no byte shuffles) */
+  const uchar8 ua = (alphas & 2) ? SAT8 (a) : (uchar8) (255);
+  vstore8 (convert_uint8 (ur) << (uint) (8 * out_r) | convert_uint8 (ug) << (uint) (8 * out_g) |
+      convert_uint8 (ub) << (uint) (8 * out_b) | convert_uint8 (ua) << (uint) (8 * out_a), 0,
+      (__global uint *) row + x);
 #endif
-  const uchar8 c3 = AT (3);
-  vstore16 ((uchar16) (c0.s0, c1.s0, c2.s0, c3.s0, c0.s1, c1.s1, c2.s1, c3.s1, c0.s2, c1.s2,
-          c2.s2, c3.s2, c0.s3, c1.s3, c2.s3, c3.s3), 0, row + 4 * x);
-  vstore16 ((uchar16) (c0.s4, c1.s4, c2.s4, c3.s4, c0.s5, c1.s5, c2.s5, c3.s5, c0.s6, c1.s6,
-          c2.s6, c3.s6, c0.s7, c1.s7, c2.s7, c3.s7), 0, row + 4 * x + 16);
-#endif
-#undef AT
 #endif
 }
 #endif

@@ -365,16 +365,20 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const int bw = layout.yuv != gstcl::YUV_NONE ? 2 : 1;
   const int bh = layout.yuv == gstcl::YUV_NV12 || layout.yuv == gstcl::YUV_I420 ? 2 : 1;
   const int rows = (out_h + bh - 1) / bh;
-  /* the runs of 8 by convert_rows, the rest by convert */
-  const int vector_w = found->second.rows () && !scale && !borders &&
-      d == GST_VIDEO_ORIENTATION_IDENTITY ? out_w / 8 * 8 : 0;
-  const cl_int8 m = direction_map (d, uw, uh);
-  /* rows on 4-byte boundaries: convert_rows moves 32-bit words */
+  /* rows on 4-byte boundaries: convert_rows moves 32-bit words (reading
+   * where it can; writing 4-byte pixels and 4:2:2 only so, which the pools
+   * always give) */
   auto aligned4 = [] (const GstClFrame * f) {
     return GST_VIDEO_INFO_PLANE_OFFSET (&f->info, 0) % 4 == 0 &&
         GST_VIDEO_INFO_PLANE_STRIDE (&f->info, 0) % 4 == 0;
   };
-  const cl_int words = (aligned4 (in) ? 4 : 0) | (aligned4 (out) ? 8 : 0);
+  const bool word_out = layout.pixel_bytes () == 4 || layout.yuv == gstcl::YUV_YUY2 ||
+      layout.yuv == gstcl::YUV_UYVY;
+  /* the runs of 8 by convert_rows, the rest by convert */
+  const int vector_w = found->second.rows () && !scale && !borders &&
+      d == GST_VIDEO_ORIENTATION_IDENTITY && (!word_out || aligned4 (out)) ? out_w / 8 * 8 : 0;
+  const cl_int words = aligned4 (in) ? 4 : 0;
+  const cl_int8 m = direction_map (d, uw, uh);
   /* scalars only (kernels/convert.cl says why) */
   auto set = [&] (cl::Kernel & k, int first_block) {
     cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
