@@ -367,10 +367,10 @@ inline float8 upsample8 (float4 c, float l, float r)
   return (float8) (e.s0, o.s0, e.s1, o.s1, e.s2, o.s2, e.s3, o.s3);
 }
 
-#if IN_YUV
+#if IN_420
 /* Cb, Cr samples i .. i+3 of chroma row j and the clamped neighbours */
-__attribute__ ((always_inline)) inline void chroma_row (__global const uchar * in, int off1, int off2, int stride0,
-    int stride1, int stride2, int off0, int i, int j, int cw, float4 * cb, float4 * cr,
+__attribute__ ((always_inline)) inline void chroma_row (__global const uchar * in, int off1,
+    int off2, int stride1, int stride2, int i, int j, int cw, float4 * cb, float4 * cr,
     float2 * left, float2 * right)
 {
   const int il = max (i - 1, 0), ir = min (i + 4, cw - 1);
@@ -381,68 +381,86 @@ __attribute__ ((always_inline)) inline void chroma_row (__global const uchar * i
   *cr = v.s1357;
   *left = (float2) (p[2 * il], p[2 * il + 1]);
   *right = (float2) (p[2 * ir], p[2 * ir + 1]);
-#elif IN_YUV == YUV_I420
+#else
   __global const uchar *u = in + off1 + (size_t) j * stride1;
   __global const uchar *v = in + off2 + (size_t) j * stride2;
   *cb = convert_float4 (vload4 (0, u + i));
   *cr = convert_float4 (vload4 (0, v + i));
   *left = (float2) (u[il], v[il]);
   *right = (float2) (u[ir], v[ir]);
-#else
-  __global const uchar *p = in + off0 + (size_t) j * stride0;
-  const uchar16 v = vload16 (0, p + 4 * i);
-#if IN_YUV == YUV_YUY2
-  *cb = convert_float4 (v.s159d);
-  *cr = convert_float4 (v.s37bf);
-  *left = (float2) (p[4 * il + 1], p[4 * il + 3]);
-  *right = (float2) (p[4 * ir + 1], p[4 * ir + 3]);
-#else
-  *cb = convert_float4 (v.s048c);
-  *cr = convert_float4 (v.s26ae);
-  *left = (float2) (p[4 * il], p[4 * il + 2]);
-  *right = (float2) (p[4 * ir], p[4 * ir + 2]);
-#endif
 #endif
 }
 #endif
 
 /* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y (always inlined:
  * PoCL otherwise calls it, its results through the stack) */
-__attribute__ ((always_inline)) inline void load8 (__global const uchar * in, int in_off0, int in_off1, int in_off2,
-    int in_stride0, int in_stride1, int in_stride2, int in_w, int in_h, int x, int y,
+__attribute__ ((always_inline)) inline void load8 (__global const uchar * in, int in_off0,
+    int in_off1, int in_off2, int in_stride0, int in_stride1, int in_stride2, int in_w,
+    int in_h, int x, int y,
     int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, float8 * r, float8 * g,
     float8 * b, float8 * a)
 {
   __global const uchar *row = in + in_off0 + (size_t) y * in_stride0;
 #if IN_YUV
-#if IN_YUV == YUV_YUY2 || IN_YUV == YUV_UYVY
-#if IN_YUV == YUV_YUY2
-  const uchar8 yb = vload16 (0, row + 2 * x).s02468ace;
-#else
-  const uchar8 yb = vload16 (0, row + 2 * x).s13579bdf;
-#endif
-  const float8 luma = convert_float8 (yb);
-#else
-  const float8 luma = convert_float8 (vload8 (0, row + x));
-#endif
   const int cw = (in_w + 1) >> 1;
+  float8 luma;
   float4 cb, cr;
   float2 l, rr;
-#if IN_420
+#if IN_YUV == YUV_YUY2 || IN_YUV == YUV_UYVY
+  /* byte offsets in a pixel pair */
+#if IN_YUV == YUV_YUY2
+#define Y0_AT 0
+#define CB_AT 1
+#define Y1_AT 2
+#define CR_AT 3
+#else
+#define CB_AT 0
+#define Y0_AT 1
+#define CR_AT 2
+#define Y1_AT 3
+#endif
+  const int i = x >> 1, il = max (i - 1, 0), ir = min (i + 4, cw - 1);
+#ifdef __ENDIAN_LITTLE__
+  if (alphas & 4) {
+    /* rows on 4-byte boundaries: one 32-bit word a pixel pair */
+    const uint4 w = vload4 (0, (__global const uint *) row + i);
+    const float4 y0 = convert_float4 (w >> (8 * Y0_AT) & 255u);
+    const float4 y1 = convert_float4 (w >> (8 * Y1_AT) & 255u);
+    luma = (float8) (y0.s0, y1.s0, y0.s1, y1.s1, y0.s2, y1.s2, y0.s3, y1.s3);
+    cb = convert_float4 (w >> (8 * CB_AT) & 255u);
+    cr = convert_float4 (w >> (8 * CR_AT) & 255u);
+  } else
+#endif
+  {
+    const uchar16 v = vload16 (0, row + 4 * i);
+#if IN_YUV == YUV_YUY2
+    luma = convert_float8 (v.s02468ace);
+    cb = convert_float4 (v.s159d);
+    cr = convert_float4 (v.s37bf);
+#else
+    luma = convert_float8 (v.s13579bdf);
+    cb = convert_float4 (v.s048c);
+    cr = convert_float4 (v.s26ae);
+#endif
+  }
+  l = (float2) (row[4 * il + CB_AT], row[4 * il + CR_AT]);
+  rr = (float2) (row[4 * ir + CB_AT], row[4 * ir + CR_AT]);
+#undef Y0_AT
+#undef CB_AT
+#undef Y1_AT
+#undef CR_AT
+#else
+  luma = convert_float8 (vload8 (0, row + x));
   const int j = y >> 1, j2 = clamp ((y & 1) ? j + 1 : j - 1, 0, ((in_h + 1) >> 1) - 1);
   float4 cb2, cr2;
   float2 l2, r2;
-  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, j,
-      cw, &cb, &cr, &l, &rr);
-  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, j2,
-      cw, &cb2, &cr2, &l2, &r2);
+  chroma_row (in, in_off1, in_off2, in_stride1, in_stride2, x >> 1, j, cw, &cb, &cr, &l, &rr);
+  chroma_row (in, in_off1, in_off2, in_stride1, in_stride2, x >> 1, j2, cw, &cb2, &cr2, &l2,
+      &r2);
   cb = 0.75f * cb + 0.25f * cb2;
   cr = 0.75f * cr + 0.25f * cr2;
   l = 0.75f * l + 0.25f * l2;
   rr = 0.75f * rr + 0.25f * r2;
-#else
-  chroma_row (in, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_off0, x >> 1, y,
-      cw, &cb, &cr, &l, &rr);
 #endif
   const float8 yy = YCBCR_Y_OF_CODE (k, luma);
   const float8 ccb = YCBCR_C_OF_CODE (k, upsample8 (cb, l.x, rr.x));
