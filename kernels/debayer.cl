@@ -619,17 +619,16 @@ inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * g
   const int count = min (BLOCK_W, width - x0);
   const int rows = min (2, height - y0);
 #if OUT_YUV
-  /* yuv: Kr, Kb, Y offset, Y scale, C scale (C offset 128) */
-  const float kr = yuv.s0, kb = yuv.s1, kg = 1.0f - kr - kb;
+  /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl */
   float8 cb[2], cr[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    const float8 y = kr * red[dy] + kg * green[dy] + kb * blue[dy];
+    const float8 y = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
     if (dy < rows)
       store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
-          convert_uchar8_sat (yuv.s2 + yuv.s3 * y + 0.5f), count);
-    cb[dy] = (blue[dy] - y) * (0.5f / (1.0f - kb));
-    cr[dy] = (red[dy] - y) * (0.5f / (1.0f - kr));
+          convert_uchar8_sat (YCBCR_Y_CODE (yuv, y) + 0.5f), count);
+    cb[dy] = YCBCR_CB (yuv, blue[dy], y);
+    cr[dy] = YCBCR_CR (yuv, red[dy], y);
   }
   /* odd sizes: the last column and row repeated */
   const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
@@ -644,8 +643,8 @@ inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * g
   }
   const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
   const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
-  const uchar4 u8 = convert_uchar4_sat (128.0f + yuv.s4 * u + 0.5f);
-  const uchar4 v8 = convert_uchar4_sat (128.0f + yuv.s4 * v + 0.5f);
+  const uchar4 u8 = convert_uchar4_sat (YCBCR_C_CODE (yuv, u) + 0.5f);
+  const uchar4 v8 = convert_uchar4_sat (YCBCR_C_CODE (yuv, v) + 0.5f);
   const int pairs = (count + 1) / 2;
 #if OUT_YUV == 1
   store_bytes8 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0,

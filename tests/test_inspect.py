@@ -24,6 +24,7 @@ REQUIRED_PROPERTIES = {
                    'normalize', 'bias', 'border', 'separable'],
     'clfir': ['coefficients', 'border'],
     'cldebayer': ['method'],
+    'clconvert': ['method', 'add-borders', 'video-direction'],
 }
 
 def inspect(name):

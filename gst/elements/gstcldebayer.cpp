@@ -41,6 +41,7 @@
 #include "cl-kernels.h"
 
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclcolor.hpp>
 #include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclpixel.hpp>
 #include <gst/opencl/gstclprivate.hpp>
@@ -394,19 +395,6 @@ output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
   return px.size_options ("OUT");
 }
 
-/* Y'CbCr coefficients of the output's colorimetry: Kr, Kb, Y offset, Y
- * scale, C scale (8-bit; limited range unless the caps say full). */
-static cl_float8
-yuv_coefficients (const GstVideoInfo * info)
-{
-  gdouble kr = 0.2126, kb = 0.0722;
-  if (!gst_video_color_matrix_get_Kr_Kb (info->colorimetry.matrix, &kr, &kb))
-    kr = 0.2126, kb = 0.0722;
-  const bool full = info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
-  return cl_float8 { { (float) kr, (float) kb, full ? 0.0f : 16.0f, full ? 255.0f : 219.0f,
-          full ? 255.0f : 224.0f, 0, 0, 0 } };
-}
-
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
@@ -437,7 +425,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->scale_mul = (cl_uint) (((1ull << st->scale_shift) + st->maxv - 1) / st->maxv);
   st->format_options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") +
       output_options (out_info, &st->layout, &st->out_yuv);
-  st->yuv = yuv_coefficients (out_info);
+  st->yuv = gstcl::yuv_coefficients (out_info);
   /* 4-channel output (alpha or padding included) */
   st->can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
@@ -713,7 +701,8 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   VariantKernels &slot = st->kernels[v.kind][v.aligned];
   if (slot.options == v.options)
     return true;
-  static const std::string plain = std::string (gst_cl_kernel_common) + gst_cl_kernel_debayer;
+  static const std::string plain = std::string (gst_cl_kernel_common) + gst_cl_kernel_color +
+      gst_cl_kernel_debayer;
   static const std::string menon = plain + gst_cl_kernel_menon;
   const std::string &source = v.kind == VARIANT_MENON ? menon : plain;
   cl::Program program;

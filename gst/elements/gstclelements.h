@@ -13,7 +13,8 @@
   X (clkernel) \
   X (cldebayer) \
   X (clconvolve) \
-  X (clfir)
+  X (clfir) \
+  X (clconvert)
 
 G_BEGIN_DECLS
 GST_CL_ELEMENTS (GST_ELEMENT_REGISTER_DECLARE)

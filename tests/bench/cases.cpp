@@ -35,6 +35,7 @@ make_cases ()
       "0.1171875,0.03515625,0.05859375,0.01953125,0.15625>\"";
   const std::string gray = "video/x-raw,format=GRAY8", rgb = "video/x-raw,format=RGB",
       rgba = "video/x-raw,format=RGBA", nv12 = "video/x-raw,format=NV12",
+      yuy2 = "video/x-raw,format=YUY2",
       bayer = "video/x-bayer,format=rggb", bayer12 = "video/x-bayer,format=rggb12le";
   const std::string to_rgba = " ! video/x-raw,format=RGBA";
   const std::string gray16 = "video/x-raw,format=GRAY16_LE",
@@ -105,6 +106,14 @@ make_cases ()
       "clupload ! cldebayer ! clsobel", false},
     {"chain convolve3x3>sobel RGBA", rgba, "clupload ! clconvolve " + k3 +
           " ! clsobel ! cldownload", "clupload ! clconvolve " + k3 + " ! clsobel", false},
+    /* Colour conversion and scaling (docs/clconvert.md) */
+    sys_and_dev ("clconvert RGBA>NV12", rgba, "clconvert", "NV12"),
+    sys_and_dev ("clconvert NV12>BGRx", nv12, "clconvert", "BGRx"),
+    sys_and_dev ("clconvert YUY2>RGBA", yuy2, "clconvert", "RGBA"),
+    sys_and_dev ("clconvert RGBA>NV12 to 1920x1080", rgba, "clconvert",
+        "NV12,width=1920,height=1080"),
+    {"videoconvert RGBA>NV12", rgba, "videoconvert ! video/x-raw,format=NV12", "", true},
+    {"videoconvert YUY2>RGBA", yuy2, "videoconvert ! video/x-raw,format=RGBA", "", true},
     /* The upload alone, system memory in, device memory out */
     {"clupload RGBA", rgba, "clupload", "", false, BENCH_DEVICE_SINK_CAPS},
   };
@@ -127,6 +136,8 @@ all_comparisons ()
     {"cldebayer menon rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
     {"cldebayer camera manual-wb rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
+    {"clconvert RGBA>NV12", "videoconvert RGBA>NV12"},
+    {"clconvert YUY2>RGBA", "videoconvert YUY2>RGBA"},
   };
   return c;
 }
