@@ -207,6 +207,32 @@ shift_offsets (GstVideoInfo * info, gsize by)
     GST_VIDEO_INFO_PLANE_OFFSET (info, i) += by;
 }
 
+/* The input's real layout in *info; FALSE, with the element error, when the
+ * buffer is smaller than its caps say. */
+static gboolean
+check_input (GstClFilter * self, GstBuffer * inbuf, GstVideoInfo * info)
+{
+  auto *p = priv_of (self);
+  if (gst_cl_buffer_frame_info (inbuf, &p->in_info, info))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("Input buffer is smaller than its caps say"),
+      ("%" G_GSIZE_FORMAT " bytes for a %dx%d frame that needs %" G_GSIZE_FORMAT,
+          gst_buffer_get_size (inbuf), GST_VIDEO_INFO_WIDTH (&p->in_info),
+          GST_VIDEO_INFO_HEIGHT (&p->in_info), GST_VIDEO_INFO_SIZE (&p->in_info)));
+  return FALSE;
+}
+
+/* Passthrough (a subclass with nothing to do, e.g. clconvert between equal
+ * caps): the buffer goes on untouched, but a short one is still an error,
+ * never a frame downstream reads past. */
+static GstFlowReturn
+gst_cl_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  GstVideoInfo info;
+  return check_input (GST_CL_FILTER (trans), buf, &info) ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
 static GstFlowReturn
 gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -215,14 +241,8 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClFrame in{}, out{};
   in.buffer = inbuf;
   out.buffer = outbuf;
-  if (!gst_cl_buffer_frame_info (inbuf, &p->in_info, &in.info)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Input buffer is smaller than its caps say"),
-        ("%" G_GSIZE_FORMAT " bytes for a %dx%d frame that needs %" G_GSIZE_FORMAT,
-            gst_buffer_get_size (inbuf), GST_VIDEO_INFO_WIDTH (&p->in_info),
-            GST_VIDEO_INFO_HEIGHT (&p->in_info), GST_VIDEO_INFO_SIZE (&p->in_info)));
+  if (!check_input (self, inbuf, &in.info))
     return GST_FLOW_ERROR;
-  }
   GstMemory *out_mem = gst_buffer_n_memory (outbuf) == 1 ?
       gst_buffer_peek_memory (outbuf, 0) : nullptr;
   if (!gst_cl_buffer_frame_info (outbuf, &p->out_info, &out.info) ||
@@ -318,6 +338,9 @@ gst_cl_filter_class_init (GstClFilterClass * klass)
   trans_class->fixate_caps = gst_cl_filter_fixate_caps;
   trans_class->set_caps = gst_cl_filter_set_caps;
   trans_class->transform = gst_cl_filter_transform;
+  /* Only ever called in passthrough: always_in_place stays FALSE. */
+  trans_class->transform_ip = gst_cl_filter_transform_ip;
+  trans_class->transform_ip_on_passthrough = TRUE;
   trans_class->stop = gst_cl_filter_stop;
   trans_class->before_transform = gst_cl_filter_before_transform;
   gst_type_mark_as_plugin_api (GST_TYPE_CL_FILTER, (GstPluginAPIFlags) 0);
