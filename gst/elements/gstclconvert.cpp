@@ -40,6 +40,7 @@
 #include <gst/opencl/gstclcolor.hpp>
 #include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclpixel.hpp>
+#include <gst/opencl/gstclprivate.hpp>
 
 #include <atomic>
 #include <cmath>
@@ -103,9 +104,7 @@ struct ConvertState {
 
 struct _GstClConvert {
   GstClFilter parent;
-  std::mutex *settings_lock;
-  ConvertSettings *settings;
-  ConvertState *state;
+  gstcl::ElementPrivate<ConvertSettings, ConvertState> *priv;
 };
 
 static void gst_cl_convert_direction_init (GstVideoDirectionInterface *) {}
@@ -124,8 +123,7 @@ enum { PROP_0, PROP_METHOD, PROP_ADD_BORDERS, PROP_VIDEO_DIRECTION };
 static ConvertSettings
 settings_of (GstClConvert * self)
 {
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  return *self->settings;
+  return self->priv->copy ();
 }
 
 static bool
@@ -142,7 +140,7 @@ update_passthrough (GstClConvert * self)
 {
   const bool identity = settings_of (self).effective () == GST_VIDEO_ORIENTATION_IDENTITY;
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self),
-      identity && self->state->same_caps);
+      identity && self->priv->state.same_caps);
 }
 
 /* Any format and size on the other side; the size is fixed in fixate. */
@@ -251,7 +249,7 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps, const GstVideoInfo * out_info)
 {
   auto *self = GST_CL_CONVERT (filter);
-  ConvertState *st = self->state;
+  ConvertState *st = &self->priv->state;
   const gstcl::PixelLayout in = gstcl::pixel_layout (in_info);
   const gstcl::PixelLayout out = gstcl::pixel_layout (out_info);
   st->in_info = *in_info;
@@ -333,7 +331,7 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     const GstClFrame * out)
 {
   auto *self = GST_CL_CONVERT (filter);
-  ConvertState *st = self->state;
+  ConvertState *st = &self->priv->state;
   const ConvertSettings s = settings_of (self);
   const GstVideoOrientationMethod d = s.effective ();
   const bool turned = transposes (d);
@@ -412,17 +410,17 @@ static gboolean
 gst_cl_convert_start (GstBaseTransform * trans)
 {
   auto *self = GST_CL_CONVERT (trans);
-  return clsettings::mark_started (GST_ELEMENT (self), *self->settings_lock,
-      self->settings->started, self->settings->refusals) &&
+  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
+      self->priv->settings.started, self->priv->settings.refusals) &&
       clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class),
-      *self->settings_lock, self->settings->started);
+      self->priv->lock, self->priv->settings.started);
 }
 
 static gboolean
 gst_cl_convert_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_CONVERT (trans);
-  clsettings::mark_stopped (*self->settings_lock, self->settings->started);
+  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
   return GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class)->stop (trans);
 }
 
@@ -449,10 +447,10 @@ gst_cl_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
       bool changed = false;
       for (const auto &m : map)
         if (g_strcmp0 (orientation, m.tag) == 0) {
-          std::lock_guard<std::mutex> lock (*self->settings_lock);
-          changed = self->settings->tag_direction != m.method &&
-              self->settings->direction == GST_VIDEO_ORIENTATION_AUTO;
-          self->settings->tag_direction = m.method;
+          std::lock_guard<std::mutex> lock (self->priv->lock);
+          changed = self->priv->settings.tag_direction != m.method &&
+              self->priv->settings.direction == GST_VIDEO_ORIENTATION_AUTO;
+          self->priv->settings.tag_direction = m.method;
         }
       g_free (orientation);
       if (changed) {
@@ -472,8 +470,8 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
   bool redo = false, running = false;
   std::string refused;
   {
-    std::lock_guard<std::mutex> lock (*self->settings_lock);
-    ConvertSettings *s = self->settings;
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    ConvertSettings *s = &self->priv->settings;
     running = s->started;
     switch (prop_id) {
       case PROP_METHOD: s->method = (ConvertMethod) g_value_get_enum (value); break;
@@ -509,8 +507,8 @@ gst_cl_convert_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVERT (object);
-  std::lock_guard<std::mutex> lock (*self->settings_lock);
-  const ConvertSettings *s = self->settings;
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const ConvertSettings *s = &self->priv->settings;
   switch (prop_id) {
     case PROP_METHOD: g_value_set_enum (value, s->method); break;
     case PROP_ADD_BORDERS: g_value_set_boolean (value, s->add_borders); break;
@@ -523,9 +521,7 @@ static void
 gst_cl_convert_finalize (GObject * object)
 {
   auto *self = GST_CL_CONVERT (object);
-  delete self->state;
-  delete self->settings;
-  delete self->settings_lock;
+  delete self->priv;
   G_OBJECT_CLASS (gst_cl_convert_parent_class)->finalize (object);
 }
 
@@ -576,7 +572,5 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
 static void
 gst_cl_convert_init (GstClConvert * self)
 {
-  self->settings_lock = new std::mutex ();
-  self->settings = new ConvertSettings ();
-  self->state = new ConvertState ();
+  self->priv = new gstcl::ElementPrivate<ConvertSettings, ConvertState> ();
 }
