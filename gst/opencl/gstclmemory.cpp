@@ -4,7 +4,6 @@
 #include "gstcl-debug.h"
 
 #include <atomic>
-#include <mutex>
 #include <cstring>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
@@ -15,7 +14,10 @@
  *  - unified devices (CPUs, iGPUs): the buffer itself is mapped while the host
  *    uses it, so nothing is copied at all. */
 struct ClMemPriv {
-  std::mutex lock;
+  /* A GMutex (released by GMutexLocker on every path), not std::mutex:
+   * helgrind tracks pthread mutexes, which made its run 3x slower and had it
+   * report lock orders inside PoCL taken under this lock. */
+  GMutex lock;
   GstClContext *context = nullptr;
   bool unified = false;
   cl::Buffer device;
@@ -172,7 +174,7 @@ cl_mem_map_full (GstMemory * mem, GstMapInfo * info, gsize)
   const bool write = (info->flags & GST_MAP_WRITE) != 0;
   GST_LOG ("map %p %s%s%s", mem, (info->flags & GST_MAP_READ) ? "r" : "", write ? "w" : "",
       (info->flags & GST_MAP_CL) ? " cl" : " host");
-  std::lock_guard<std::mutex> guard (m->priv->lock);
+  g_autoptr (GMutexLocker) guard = g_mutex_locker_new (&m->priv->lock);
   gpointer ret = nullptr;
   try {
     if (info->flags & GST_MAP_CL)
@@ -214,7 +216,7 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
   if (!dst)
     return nullptr;
   try {
-    std::lock_guard<std::mutex> guard (src->priv->lock);
+    g_autoptr (GMutexLocker) guard = g_mutex_locker_new (&src->priv->lock);
     cl_mem from = device_access (src, false);
     cl_mem to = device_access (dst, true, true);
     if (size > 0)
@@ -236,6 +238,7 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
     return nullptr;
   }
   auto *p = new ClMemPriv ();
+  g_mutex_init (&p->lock);
   p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
   p->unified = gst_cl_context_has_unified_memory (alloc->context);
   try {
@@ -247,6 +250,7 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
     GST_ERROR ("could not allocate %" G_GSIZE_FORMAT " bytes of OpenCL memory: %s",
         size, gstcl::describe (e).c_str ());
     gst_object_unref (p->context);
+    g_mutex_clear (&p->lock);
     delete p;
     return nullptr;
   }
@@ -282,6 +286,7 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
     GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
   }
   gst_object_unref (p->context);
+  g_mutex_clear (&p->lock);
   delete p;  /* releases the cl buffers; the driver keeps them while in use */
   stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
   g_free (m);
@@ -359,7 +364,7 @@ locked (GstMemory * mem, const char *what, F && f)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem), FALSE);
   auto *m = reinterpret_cast<GstClMemory *> (mem);
-  std::lock_guard<std::mutex> guard (m->priv->lock);
+  g_autoptr (GMutexLocker) guard = g_mutex_locker_new (&m->priv->lock);
   gboolean ok = TRUE;
   try {
     f (m);
