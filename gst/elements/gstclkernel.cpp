@@ -106,6 +106,7 @@ struct KernelSettings {
   std::string location;      /* file the code came from; empty: `source` was set */
   std::string build_options; /* checked with clbuildoptions::check */
   clparams::Params parameters;  /* values change without a rebuild */
+  std::string signature;        /* their names and types (made when set) */
   std::string parameters_text;  /* as set, for reading back */
   guint64 generation = 1;       /* changes that need a build: not a parameter's value */
   bool started = false;
@@ -119,6 +120,7 @@ struct UserProgram {
   std::string name;
   std::string build_options;
   clparams::Params parameters;  /* their names and types are built in */
+  std::string signature;        /* clparams::signature (parameters) */
 };
 
 /* Negotiated state, touched only from the streaming thread (and stop). */
@@ -277,6 +279,7 @@ wanted_program (GstClKernel * self, guint64 * generation)
   p.name = s->location.empty () ? "source" : s->location;
   p.build_options = s->build_options;
   p.parameters = s->parameters;
+  p.signature = s->signature;
   *generation = s->generation;
   return p;
 }
@@ -363,9 +366,9 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
    * running program's; else the last ones it ran with. */
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
-    const clparams::Params &latest = self->priv->settings.parameters;
-    if (clparams::signature (latest) == clparams::signature (st->program.parameters))
-      st->program.parameters = latest;
+    const KernelSettings &s = self->priv->settings;
+    if (s.signature == st->program.signature)
+      st->program.parameters = s.parameters;
   }
   const std::vector<guint8> values = clparams::bytes (st->program.parameters);
   cl::Kernel &k = st->kernel;
@@ -480,9 +483,11 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
         clparams::Params params;
         refused = st ? clparams::from_structure (st, &params) : "";
         if (refused.empty ()) {
-          if (clparams::signature (params) != clparams::signature (s->parameters))
+          std::string signature = clparams::signature (params);
+          if (signature != s->signature)
             s->generation++;   /* other names or types: another program */
           s->parameters = std::move (params);
+          s->signature = std::move (signature);
           gchar *text = st ? gst_structure_to_string (st) : nullptr;
           s->parameters_text = text ? text : "";
           g_free (text);
