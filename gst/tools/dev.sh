@@ -85,12 +85,10 @@ export GST_PLUGIN_PATH_1_0="$PWD/build/gst/elements${GST_PLUGIN_PATH_1_0:+:$GST_
 case "$command" in
   demo) run ./build/gst/tools/gst-opencl-demo "${2:-edges.png}" ;;
   test)
-    # Everything CI runs: the suite (helgrind, Oclgrind and the canaries
-    # included), then the gst-check tests again under the leaks tracer and
-    # under valgrind memcheck (docs/reliability.md).
+    # Everything CI runs, in one pass: the suite (its gst-check tests under
+    # the leaks tracer), memcheck, helgrind, Oclgrind and the canaries
+    # (docs/reliability.md).
     run meson test -C build --print-errorlogs
-    run meson test -C build --print-errorlogs --setup leaks --suite check
-    run meson test -C build --print-errorlogs --setup memcheck --suite check
     ;;
   quick) run meson test -C build --print-errorlogs --no-suite analysis ;;
 esac
