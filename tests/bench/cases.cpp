@@ -95,6 +95,7 @@ make_cases ()
     /* 16 bits a sample (issue 19: at least the RGBA case's bytes/s), and the
      * luma of NV12 */
     ours ("clsobel GRAY16_LE", gray16, "clsobel"),
+    ours ("clsobel RGBA64_LE", rgba64, "clsobel"),
     ours ("clconvolve 3x3 RGBA64_LE", rgba64, "clconvolve " + k3),
     ours ("clconvolve 7x7 RGBA64_LE", rgba64, "clconvolve " + gauss7),
     ours ("clconvolve 3x3 NV12", nv12, "clconvolve " + k3),

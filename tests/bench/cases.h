@@ -9,7 +9,7 @@
 namespace bench {
 
 struct Case {
-  std::string name;     /* unique; --only matches a substring of it */
+  std::string name;     /* unique; --only selects by it (main.cpp) */
   std::string caps;     /* input media type and format, e.g. "video/x-raw,format=GRAY8" */
   /* System memory in and out: appsrc ! sys ! fakesink. Empty: not run. */
   std::string sys;

@@ -33,7 +33,8 @@ static const char *kUsage =
     "  --fresh-kernel-cache    empty driver kernel caches (PoCL, NVIDIA) for cold figures\n"
     "  --system-input          system-memory input frames even where the first element\n"
     "                          offers its (pinned) buffer pool\n"
-    "  --only SUBSTRING        only the cases whose name contains it\n"
+    "  --only LIST             only the cases whose name contains one of these\n"
+    "                          comma-separated substrings; =NAME matches NAME exactly\n"
     "  --device-seconds S      device-resident runs: time at least S seconds of frames\n"
     "                          (default 0.5)\n"
     "  --concurrent-seconds S  window of the concurrent runs (default 2)\n"
@@ -51,6 +52,27 @@ static const char *kUsage =
     "  --json FILE             write the results as JSON\n"
     "  --markdown FILE         write the results as Markdown (else printed on stdout)\n"
     "The plugin is found through GST_PLUGIN_PATH.\n";
+
+/* --only: empty selects every case; else one of its comma-separated
+ * patterns matches (a substring, or the whole name after '='). */
+static bool
+selected (const std::string &only, const std::string &name)
+{
+  if (only.empty ())
+    return true;
+  size_t start = 0;
+  while (start <= only.size ()) {
+    size_t end = only.find (',', start);
+    if (end == std::string::npos)
+      end = only.size ();
+    const std::string pattern = only.substr (start, end - start);
+    if (!pattern.empty () && (pattern[0] == '=' ? name == pattern.substr (1) :
+            name.find (pattern) != std::string::npos))
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
 
 static bool
 parse_size (const std::string &s, Size *out)
@@ -452,7 +474,7 @@ main (int argc, char **argv)
   for (size_t i = 0; i < opt.sizes.size () && !farm; i++) {
     const Size &size = opt.sizes[i];
     for (const Case &c : all_cases ()) {
-      if (!opt.only.empty () && c.name.find (opt.only) == std::string::npos)
+      if (!selected (opt.only, c.name))
         continue;
       if (!c.sys.empty ())
         suite.run_case (c, size, Mode::SYSTEM);
@@ -460,7 +482,7 @@ main (int argc, char **argv)
         suite.run_case (c, size, Mode::DEVICE);
     }
     if (i == concurrent_size && opt.concurrent > 0 && concurrent_case &&
-        (opt.only.empty () || concurrent_case->name.find (opt.only) != std::string::npos))
+        selected (opt.only, concurrent_case->name))
       for (bool shared : {false, true})
         suite.run_concurrent (*concurrent_case, size, opt.concurrent, shared);
   }
