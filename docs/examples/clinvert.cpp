@@ -126,13 +126,6 @@ gst_cl_invert_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_invert_finalize (GObject * object)
-{
-  delete GST_CL_INVERT (object)->priv;
-  G_OBJECT_CLASS (gst_cl_invert_parent_class)->finalize (object);
-}
-
-static void
 gst_cl_invert_class_init (GstClInvertClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -140,7 +133,8 @@ gst_cl_invert_class_init (GstClInvertClass * klass)
 
   gobject_class->set_property = gst_cl_invert_set_property;
   gobject_class->get_property = gst_cl_invert_get_property;
-  gobject_class->finalize = gst_cl_invert_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClInvert::priv, &gst_cl_invert_parent_class>;
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
       g_param_spec_double ("amount", "Amount", "How far each colour channel moves "
           "to its negative: 0 a copy, 1 the negative (255 - v)", 0.0, 1.0, 1.0,

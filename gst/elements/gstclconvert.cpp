@@ -518,14 +518,6 @@ gst_cl_convert_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_convert_finalize (GObject * object)
-{
-  auto *self = GST_CL_CONVERT (object);
-  delete self->priv;
-  G_OBJECT_CLASS (gst_cl_convert_parent_class)->finalize (object);
-}
-
-static void
 gst_cl_convert_class_init (GstClConvertClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -537,7 +529,8 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
 
   gobject_class->set_property = gst_cl_convert_set_property;
   gobject_class->get_property = gst_cl_convert_get_property;
-  gobject_class->finalize = gst_cl_convert_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClConvert::priv, &gst_cl_convert_parent_class>;
 
   g_object_class_install_property (gobject_class, PROP_METHOD,
       g_param_spec_enum ("method", "Method", "How to scale when the output size differs "

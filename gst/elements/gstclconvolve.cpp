@@ -165,13 +165,6 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_convolve_finalize (GObject * object)
-{
-  delete GST_CL_CONVOLVE (object)->settings;
-  G_OBJECT_CLASS (gst_cl_convolve_parent_class)->finalize (object);
-}
-
-static void
 gst_cl_convolve_class_init (GstClConvolveClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -182,7 +175,8 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
 
   gobject_class->set_property = gst_cl_convolve_set_property;
   gobject_class->get_property = gst_cl_convolve_get_property;
-  gobject_class->finalize = gst_cl_convolve_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClConvolve::settings, &gst_cl_convolve_parent_class>;
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       clconv::param_spec_weights ("kernel", "Kernel", "The N x N weights, row-major, "

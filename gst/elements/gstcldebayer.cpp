@@ -897,14 +897,6 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_debayer_finalize (GObject * object)
-{
-  auto *self = GST_CL_DEBAYER (object);
-  delete self->priv;
-  G_OBJECT_CLASS (gst_cl_debayer_parent_class)->finalize (object);
-}
-
-static void
 install_gain (GObjectClass * gobject_class, guint id, const char *name, const char *nick,
     const char *blurb)
 {
@@ -923,7 +915,8 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 
   gobject_class->set_property = gst_cl_debayer_set_property;
   gobject_class->get_property = gst_cl_debayer_get_property;
-  gobject_class->finalize = gst_cl_debayer_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClDebayer::priv, &gst_cl_debayer_parent_class>;
 
   const auto playing = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING);

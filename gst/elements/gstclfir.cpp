@@ -99,13 +99,6 @@ gst_cl_fir_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_fir_finalize (GObject * object)
-{
-  delete GST_CL_FIR (object)->coefficients;
-  G_OBJECT_CLASS (gst_cl_fir_parent_class)->finalize (object);
-}
-
-static void
 gst_cl_fir_class_init (GstClFirClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -114,7 +107,8 @@ gst_cl_fir_class_init (GstClFirClass * klass)
 
   gobject_class->set_property = gst_cl_fir_set_property;
   gobject_class->get_property = gst_cl_fir_get_property;
-  gobject_class->finalize = gst_cl_fir_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClFir::coefficients, &gst_cl_fir_parent_class>;
   g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
       clconv::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
           "the 3x3 filter, row-major, used as given. Default: the founding sample's "

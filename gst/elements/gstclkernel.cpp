@@ -541,14 +541,6 @@ gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_clkernel_finalize (GObject * object)
-{
-  auto *self = GST_CLKERNEL (object);
-  delete self->priv;
-  G_OBJECT_CLASS (gst_clkernel_parent_class)->finalize (object);
-}
-
-static void
 gst_clkernel_class_init (GstClKernelClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -560,7 +552,8 @@ gst_clkernel_class_init (GstClKernelClass * klass)
 
   gobject_class->set_property = gst_clkernel_set_property;
   gobject_class->get_property = gst_clkernel_get_property;
-  gobject_class->finalize = gst_clkernel_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClKernel::priv, &gst_clkernel_parent_class>;
 
   g_object_class_install_property (gobject_class, PROP_SOURCE,
       g_param_spec_string ("source", "Source", "OpenCL C code that defines "

@@ -254,14 +254,6 @@ gst_cl_sobel_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_cl_sobel_finalize (GObject * object)
-{
-  auto *self = GST_CL_SOBEL (object);
-  delete self->priv;
-  G_OBJECT_CLASS (gst_cl_sobel_parent_class)->finalize (object);
-}
-
-static void
 gst_cl_sobel_class_init (GstClSobelClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -274,7 +266,8 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
 
   gobject_class->set_property = gst_cl_sobel_set_property;
   gobject_class->get_property = gst_cl_sobel_get_property;
-  gobject_class->finalize = gst_cl_sobel_finalize;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClSobel::priv, &gst_cl_sobel_parent_class>;
 
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output", "What to output: the gradient magnitude, "

@@ -3,6 +3,8 @@
  * element"). */
 #pragma once
 
+#include <glib-object.h>
+
 #include <mutex>
 
 namespace gstcl {
@@ -23,5 +25,24 @@ struct ElementPrivate {
     return settings;
   }
 };
+
+/* The instance type of a pointer to member. */
+template <typename T> struct MemberOf;
+template <typename Instance, typename Value> struct MemberOf<Value Instance::*> {
+  using instance = Instance;
+};
+
+/* GObjectClass::finalize of an element whose C++ part hangs from one
+ * pointer member (made with new in instance init): deletes it, then chains
+ * up. `ParentClass` is the parent_class variable of G_DEFINE_TYPE:
+ *   gobject_class->finalize =
+ *       gstcl::finalize_deleting<&GstClSobel::priv, &gst_cl_sobel_parent_class>; */
+template <auto Member, gpointer *ParentClass>
+void finalize_deleting (GObject * object)
+{
+  using Instance = typename MemberOf<decltype (Member)>::instance;
+  delete (reinterpret_cast<Instance *> (object)->*Member);
+  G_OBJECT_CLASS (*ParentClass)->finalize (object);
+}
 
 }  // namespace gstcl
