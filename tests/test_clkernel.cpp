@@ -10,6 +10,8 @@
 #include <gst/opencl/opencl.h>
 #include <gst/opencl/gstcl.hpp>
 #include <gst/app/gstappsink.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#include <gst/controller/gstinterpolationcontrolsource.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
 
@@ -608,12 +610,15 @@ static const char *const GAIN_LEVEL =
     "  return (float4) (p.xyz * gain + (float) level / 255.0f, p.w);\n"
     "}\n";
 
-/* Pushes a frame and checks out = round (v * gain + level) within 1. */
+/* Pushes a frame (at `pts`) and checks out = round (v * gain + level)
+ * within 1. */
 static void
-check_gain_level (GstHarness * h, double gain, int level, uint32_t seed)
+check_gain_level (GstHarness * h, double gain, int level, uint32_t seed,
+    GstClockTime pts = GST_CLOCK_TIME_NONE)
 {
   const GstVideoInfo info = video_info ("RGBA", 13, 5);
   GstBuffer *in = random_frame (&info, 0, seed);
+  GST_BUFFER_PTS (in) = pts;
   gst_buffer_ref (in);
   GstBuffer *out = push_built (h, in);
   GstMapInfo a, b;
@@ -640,13 +645,21 @@ set_parameters (GstElement * k, const char *text)
   gst_structure_free (s);
 }
 
+/* A clkernel running GAIN_LEVEL with `params`. */
+static GstHarness *
+gain_level_harness (const char *params, GstElement ** k, GstBus ** bus)
+{
+  GstHarness *h = harness ("clkernel name=k", k, bus);
+  g_object_set (*k, "source", GAIN_LEVEL, nullptr);
+  set_parameters (*k, params);
+  return h;
+}
+
 GST_START_TEST (test_parameters)
 {
   GstElement *k;
   GstBus *bus;
-  GstHarness *h = harness ("clkernel name=k", &k, &bus);
-  g_object_set (k, "source", GAIN_LEVEL, nullptr);
-  set_parameters (k, "p, gain=(float)0.5, level=(int)10");
+  GstHarness *h = gain_level_harness ("p, gain=(float)0.5, level=(int)10", &k, &bus);
   gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
   check_gain_level (h, 0.5, 10, 1);
 
@@ -688,6 +701,75 @@ GST_START_TEST (test_parameters)
 }
 GST_END_TEST
 
+/* The parameters' child (GstChildProxy) has one controllable property per
+ * parameter: a control binding changes the value frame by frame, with no
+ * build; `parameters` and the child's properties read the values in force;
+ * new names make a new child with their properties. */
+GST_START_TEST (test_parameters_follow_a_controller)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = gain_level_harness ("p, gain=(float)1.0, level=(int)0", &k, &bus);
+  fail_unless_equals_int (gst_child_proxy_get_children_count (GST_CHILD_PROXY (k)), 1);
+  GObject *child = gst_child_proxy_get_child_by_name (GST_CHILD_PROXY (k), "parameters");
+  fail_unless (child != nullptr);
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (child), "gain");
+  fail_unless (spec && (spec->flags & GST_PARAM_CONTROLLABLE));
+
+  GstControlSource *gain = gst_interpolation_control_source_new ();
+  GstControlSource *level = gst_interpolation_control_source_new ();
+  g_object_set (gain, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
+  g_object_set (level, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
+  const double gains[] = {0.5, 2.0, 1.25, 0.0};
+  const int levels[] = {10, -30, 3, 77};
+  for (guint i = 0; i < G_N_ELEMENTS (gains); i++) {
+    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (gain),
+        i * GST_SECOND, gains[i]);
+    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (level),
+        i * GST_SECOND, levels[i]);
+  }
+  gst_object_add_control_binding (GST_OBJECT (child),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (child), "gain", gain));
+  gst_object_add_control_binding (GST_OBJECT (child),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (child), "level", level));
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
+  check_gain_level (h, 0.5, 10, 1, 0);   /* the first frame builds the program */
+
+  const unsigned builds = gstcl::program_builds (), background = gstcl::background_builds ();
+  for (guint i = 1; i < G_N_ELEMENTS (gains); i++)
+    check_gain_level (h, gains[i], levels[i], 10 + i, i * GST_SECOND);
+  fail_unless_equals_int (gstcl::program_builds (), builds);
+  fail_unless_equals_int (gstcl::background_builds (), background);
+  /* the values in force, from the child and from `parameters` */
+  gint lv = 0;
+  g_object_get (child, "level", &lv, nullptr);
+  fail_unless_equals_int (lv, 77);
+  GstStructure *back = nullptr;
+  g_object_get (k, "parameters", &back, nullptr);
+  fail_unless (back && gst_structure_get_int (back, "level", &lv) && lv == 77);
+  gst_structure_free (back);
+  /* set by hand through the child proxy, as a launch line's k::parameters::x */
+  GstControlBinding *binding = gst_object_get_control_binding (GST_OBJECT (child), "level");
+  gst_object_remove_control_binding (GST_OBJECT (child), binding);
+  gst_object_unref (binding);
+  gst_child_proxy_set (GST_CHILD_PROXY (k), "parameters::level", 5, nullptr);
+  check_gain_level (h, 0.0, 5, 20, 3 * GST_SECOND);
+  g_object_unref (child);
+
+  /* new names: a new child, with their properties */
+  set_parameters (k, "p, gain=(float)1.0, level=(int)0, offset=(uint)4");
+  child = gst_child_proxy_get_child_by_name (GST_CHILD_PROXY (k), "parameters");
+  fail_unless (child && g_object_class_find_property (G_OBJECT_GET_CLASS (child), "offset"));
+  g_object_unref (child);
+  set_parameters (k, "p");
+  fail_unless_equals_int (gst_child_proxy_get_children_count (GST_CHILD_PROXY (k)), 0);
+  gst_object_unref (gain);
+  gst_object_unref (level);
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, ""), 0);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
 static Suite *
 clkernel_suite (void)
 {
@@ -714,6 +796,7 @@ clkernel_suite (void)
   tcase_add_test (tc, test_hostile_build_options);
   tcase_add_test (tc, test_live_changes);
   tcase_add_test (tc, test_parameters);
+  tcase_add_test (tc, test_parameters_follow_a_controller);
   tcase_add_test (tc, test_caps_change_keeps_running_program);
   tcase_add_test (tc, test_location);
   tcase_add_test (tc, test_chain_stays_on_device);

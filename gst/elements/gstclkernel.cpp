@@ -42,6 +42,8 @@
  * `parameters` (a GstStructure, e.g. "p, gain=(float)1.5, level=(int)3")
  * gives the code named values: each field is read by its name (through
  * img), and a new value applies from the next frame without a rebuild.
+ * Each is also a controllable property of the element's child `parameters`
+ * (GstChildProxy: `parameters::gain`), for GstController bindings.
  *
  * `build-options` takes `-D NAME[=VALUE]`, `-I DIR`, `-w`, `-Werror` and the
  * `-cl-*` options of OpenCL C 1.2 (not `-cl-std`): drivers parse options with
@@ -80,6 +82,7 @@
 #include "gstclelements.h"
 #include "gstclbuildoptions.hpp"
 #include "gstclparameters.hpp"
+#include "gstclparameterschild.hpp"
 #include "gstclsettings.hpp"
 #include <gst/opencl/gstclprivate.hpp>
 #include "cl-kernels.h"
@@ -148,9 +151,16 @@ struct KernelState {
 struct _GstClKernel {
   GstClFilter parent;
   gstcl::ElementPrivate<KernelSettings, KernelState> *priv;
+  /* The `parameters` child (controllable values), under priv->lock; made
+   * again when the names or types change. */
+  GstObject *parameters_child;
 };
 
-G_DEFINE_TYPE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER)
+static void gst_clkernel_child_proxy_init (GstChildProxyInterface * iface);
+static void renew_parameters_child (GstClKernel * self, const clparams::Params & params);
+
+G_DEFINE_TYPE_WITH_CODE (GstClKernel, gst_clkernel, GST_TYPE_CL_FILTER,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_CHILD_PROXY, gst_clkernel_child_proxy_init))
 GST_ELEMENT_REGISTER_DEFINE (clkernel, "clkernel", GST_RANK_NONE, GST_TYPE_CLKERNEL)
 
 enum { PROP_0, PROP_SOURCE, PROP_LOCATION, PROP_BUILD_OPTIONS, PROP_PARAMETERS };
@@ -466,7 +476,8 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
     return;
   }
   std::string refused;
-  bool running = false;
+  bool running = false, new_names = false;
+  clparams::Params params;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     KernelSettings *s = &self->priv->settings;
@@ -480,13 +491,13 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
         break;
       case PROP_PARAMETERS: {
         const GstStructure *st = gst_value_get_structure (value);
-        clparams::Params params;
         refused = st ? clparams::from_structure (st, &params) : "";
         if (refused.empty ()) {
           std::string signature = clparams::signature (params);
+          new_names = signature != s->signature || !self->parameters_child;
           if (signature != s->signature)
             s->generation++;   /* other names or types: another program */
-          s->parameters = std::move (params);
+          s->parameters = params;
           s->signature = std::move (signature);
           gchar *text = st ? gst_structure_to_string (st) : nullptr;
           s->parameters_text = text ? text : "";
@@ -511,12 +522,105 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
   }
+  if (new_names)
+    renew_parameters_child (self, params);
   /* Posted without the lock: a bus sync handler may read our properties. */
   if (!refused.empty ())
     clsettings::report (GST_ELEMENT (self), running, pspec->name,
         clsettings::describe_value (value), refused, prop_id == PROP_PARAMETERS ?
         "The previous parameters stay in force." :
         "The previous build options stay in force.");
+}
+
+/* The child's view of the parameters in force (clparams::Access). */
+static void
+set_parameter (GstElement * element, const clparams::Param & p)
+{
+  auto *self = GST_CLKERNEL (element);
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  KernelSettings *s = &self->priv->settings;
+  for (clparams::Param &q : s->parameters)
+    if (q.name == p.name && q.type == p.type)
+      q.value = p.value;
+  /* `parameters` reads back the values in force */
+  GstStructure *text = gst_structure_from_string (s->parameters_text.c_str (), nullptr);
+  if (!text)
+    return;
+  switch (p.type) {
+    case clparams::Type::FLOAT: gst_structure_set (text, p.name.c_str (), G_TYPE_FLOAT,
+          p.value.f, nullptr); break;
+    case clparams::Type::INT: gst_structure_set (text, p.name.c_str (), G_TYPE_INT,
+          p.value.i, nullptr); break;
+    case clparams::Type::UINT: gst_structure_set (text, p.name.c_str (), G_TYPE_UINT,
+          p.value.u, nullptr); break;
+  }
+  gchar *str = gst_structure_to_string (text);
+  s->parameters_text = str;
+  g_free (str);
+  gst_structure_free (text);
+}
+
+static bool
+get_parameter (GstElement * element, clparams::Param * p)
+{
+  auto *self = GST_CLKERNEL (element);
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  for (const clparams::Param &q : self->priv->settings.parameters)
+    if (q.name == p->name && q.type == p->type) {
+      p->value = q.value;
+      return true;
+    }
+  return false;
+}
+
+/* A child for new names or types (none without parameters); the old one
+ * is let go, with its control bindings. */
+static void
+renew_parameters_child (GstClKernel * self, const clparams::Params & params)
+{
+  GstObject *child = clparams::make_child (params, GST_ELEMENT (self),
+      clparams::Access {set_parameter, get_parameter});
+  if (child)
+    gst_object_set_parent (child, GST_OBJECT (self));
+  GstObject *old;
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    old = self->parameters_child;
+    self->parameters_child = child;
+  }
+  if (old)
+    gst_object_unparent (old);
+}
+
+static GObject *
+gst_clkernel_get_child_by_index (GstChildProxy * proxy, guint index)
+{
+  auto *self = GST_CLKERNEL (proxy);
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  return index == 0 && self->parameters_child ?
+      G_OBJECT (gst_object_ref (self->parameters_child)) : nullptr;
+}
+
+static guint
+gst_clkernel_get_children_count (GstChildProxy * proxy)
+{
+  auto *self = GST_CLKERNEL (proxy);
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  return self->parameters_child ? 1 : 0;
+}
+
+static void
+gst_clkernel_child_proxy_init (GstChildProxyInterface * iface)
+{
+  iface->get_child_by_index = gst_clkernel_get_child_by_index;
+  iface->get_children_count = gst_clkernel_get_children_count;
+}
+
+static void
+gst_clkernel_dispose (GObject * object)
+{
+  renew_parameters_child (GST_CLKERNEL (object), clparams::Params ());
+  G_OBJECT_CLASS (gst_clkernel_parent_class)->dispose (object);
 }
 
 static void
@@ -552,6 +656,7 @@ gst_clkernel_class_init (GstClKernelClass * klass)
 
   gobject_class->set_property = gst_clkernel_set_property;
   gobject_class->get_property = gst_clkernel_get_property;
+  gobject_class->dispose = gst_clkernel_dispose;
   gobject_class->finalize =
       gstcl::finalize_deleting<&GstClKernel::priv, &gst_clkernel_parent_class>;
 

@@ -318,14 +318,27 @@ gst_cl_filter_finalize (GObject * object)
 }
 
 /* Controllable properties (GST_PARAM_CONTROLLABLE) take the values of their
- * control bindings at each frame's stream time, before the frame runs. */
+ * control bindings at each frame's stream time, before the frame runs: the
+ * element's own and those of its children (a GstChildProxy such as
+ * clkernel's `parameters`). */
 static void
 gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
   const GstClockTime time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       GST_BUFFER_PTS (buffer));
-  if (GST_CLOCK_TIME_IS_VALID (time))
-    gst_object_sync_values (GST_OBJECT (trans), time);
+  if (!GST_CLOCK_TIME_IS_VALID (time))
+    return;
+  gst_object_sync_values (GST_OBJECT (trans), time);
+  if (!GST_IS_CHILD_PROXY (trans))
+    return;
+  GstChildProxy *proxy = GST_CHILD_PROXY (trans);
+  for (guint i = 0; i < gst_child_proxy_get_children_count (proxy); i++) {
+    GObject *child = gst_child_proxy_get_child_by_index (proxy, i);
+    if (child && GST_IS_OBJECT (child))
+      gst_object_sync_values (GST_OBJECT (child), time);
+    if (child)
+      g_object_unref (child);
+  }
 }
 
 static void
