@@ -110,7 +110,7 @@ struct KernelSettings {
   std::string build_options; /* checked with clbuildoptions::check */
   clparams::Params parameters;  /* values change without a rebuild */
   std::string signature;        /* their names and types (made when set) */
-  std::string parameters_text;  /* as set, for reading back */
+  std::string parameters_text;  /* as set; read back with the values in force */
   guint64 generation = 1;       /* changes that need a build: not a parameter's value */
   bool started = false;
   clsettings::Refusals refusals;   /* values refused before start */
@@ -538,26 +538,9 @@ set_parameter (GstElement * element, const clparams::Param & p)
 {
   auto *self = GST_CLKERNEL (element);
   std::lock_guard<std::mutex> lock (self->priv->lock);
-  KernelSettings *s = &self->priv->settings;
-  for (clparams::Param &q : s->parameters)
+  for (clparams::Param &q : self->priv->settings.parameters)
     if (q.name == p.name && q.type == p.type)
       q.value = p.value;
-  /* `parameters` reads back the values in force */
-  GstStructure *text = gst_structure_from_string (s->parameters_text.c_str (), nullptr);
-  if (!text)
-    return;
-  switch (p.type) {
-    case clparams::Type::FLOAT: gst_structure_set (text, p.name.c_str (), G_TYPE_FLOAT,
-          p.value.f, nullptr); break;
-    case clparams::Type::INT: gst_structure_set (text, p.name.c_str (), G_TYPE_INT,
-          p.value.i, nullptr); break;
-    case clparams::Type::UINT: gst_structure_set (text, p.name.c_str (), G_TYPE_UINT,
-          p.value.u, nullptr); break;
-  }
-  gchar *str = gst_structure_to_string (text);
-  s->parameters_text = str;
-  g_free (str);
-  gst_structure_free (text);
 }
 
 static bool
@@ -636,10 +619,17 @@ gst_clkernel_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_string (value, s->location.empty () ? nullptr : s->location.c_str ());
       break;
     case PROP_BUILD_OPTIONS: g_value_set_string (value, s->build_options.c_str ()); break;
-    case PROP_PARAMETERS:
-      g_value_take_boxed (value, s->parameters_text.empty () ? nullptr :
-          gst_structure_from_string (s->parameters_text.c_str (), nullptr));
+    case PROP_PARAMETERS: {
+      /* as set, with the values in force (a child's control binding may
+       * have changed them since) */
+      GstStructure *as_set = s->parameters_text.empty () ? nullptr :
+          gst_structure_from_string (s->parameters_text.c_str (), nullptr);
+      g_value_take_boxed (value, as_set ? clparams::with_values (as_set, s->parameters) :
+          nullptr);
+      if (as_set)
+        gst_structure_free (as_set);
       break;
+    }
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }

@@ -133,4 +133,29 @@ unused (const Params & params, const std::string & source)
   return "";
 }
 
+GstStructure *
+with_values (const GstStructure * as_set, const Params & params)
+{
+  Params before;
+  from_structure (as_set, &before);
+  GstStructure *out = gst_structure_copy (as_set);
+  for (const Param & p : params) {
+    auto same = std::find_if (before.begin (), before.end (), [&] (const Param & b) {
+          return b.name == p.name && b.type == p.type &&
+              memcmp (&b.value, &p.value, sizeof (p.value)) == 0;
+        });
+    if (same != before.end ())
+      continue;   /* as set: its own type (double, boolean) kept */
+    switch (p.type) {
+      case Type::FLOAT: gst_structure_set (out, p.name.c_str (), G_TYPE_FLOAT, p.value.f,
+            nullptr); break;
+      case Type::INT: gst_structure_set (out, p.name.c_str (), G_TYPE_INT, p.value.i,
+            nullptr); break;
+      case Type::UINT: gst_structure_set (out, p.name.c_str (), G_TYPE_UINT, p.value.u,
+            nullptr); break;
+    }
+  }
+  return out;
+}
+
 }  // namespace clparams

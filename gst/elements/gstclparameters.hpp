@@ -46,6 +46,9 @@ std::string undefs (const Params & params);
 /* The kernel argument: the struct's bytes (4 per field; one unused int when
  * there are none). */
 std::vector<guint8> bytes (const Params & params);
+/* `as_set` with the fields whose value in `params` differs from it set to
+ * that value (float, int, uint); the others as they were set. */
+GstStructure *with_values (const GstStructure * as_set, const Params & params);
 /* The first name the code never mentions (as a whole word), or "". */
 std::string unused (const Params & params, const std::string & source);
 
