@@ -543,17 +543,14 @@ set_parameter (GstElement * element, const clparams::Param & p)
       q.value = p.value;
 }
 
-static bool
+static void
 get_parameter (GstElement * element, clparams::Param * p)
 {
   auto *self = GST_CLKERNEL (element);
   std::lock_guard<std::mutex> lock (self->priv->lock);
   for (const clparams::Param &q : self->priv->settings.parameters)
-    if (q.name == p->name && q.type == p->type) {
+    if (q.name == p->name && q.type == p->type)
       p->value = q.value;
-      return true;
-    }
-  return false;
 }
 
 /* A child for new names or types (none without parameters); the old one

@@ -66,13 +66,11 @@ child_get_property (GObject * object, guint id, GValue * value, GParamSpec *)
   }
 }
 
-GObjectClass *child_parent_class;
-
 void
 child_finalize (GObject * object)
 {
   g_weak_ref_clear (&reinterpret_cast<Child *> (object)->element);
-  child_parent_class->finalize (object);
+  G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))->finalize (object);
 }
 
 void
@@ -81,7 +79,6 @@ child_class_init (gpointer klass, gpointer class_data)
   auto *gobject_class = G_OBJECT_CLASS (klass);
   const auto *d = static_cast<const TypeData *> (class_data);
   reinterpret_cast<ChildClass *> (klass)->data = d;
-  child_parent_class = G_OBJECT_CLASS (g_type_class_peek_parent (klass));
   gobject_class->set_property = child_set_property;
   gobject_class->get_property = child_get_property;
   gobject_class->finalize = child_finalize;

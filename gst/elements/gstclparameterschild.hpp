@@ -18,8 +18,8 @@ namespace clparams {
 struct Access {
   /* Sets the value of the parameter named p.name (same type) in force. */
   void (*set) (GstElement * element, const Param & p);
-  /* Fills p.value from the one in force; false when it is gone. */
-  bool (*get) (GstElement * element, Param * p);
+  /* Fills p.value from the one in force (left as it is when gone). */
+  void (*get) (GstElement * element, Param * p);
 };
 
 /* A new child for `params`, named "parameters", not yet parented; nullptr
