@@ -98,18 +98,28 @@ inline void store_pixel (__global uchar * at, __global const uchar * src_at, acc
 #endif
 }
 
-/* 16 bytes of 4-byte pixels in memory order: the colour bytes of `result`
- * and the alpha (or x) bytes of `centre`, the input. */
-inline uchar16 keep_alpha16 (uchar16 result, uchar16 centre)
+/* A segment: 16 samples in memory order (16 bytes of 8-bit pixels, 32 of
+ * 16-bit ones), the unit of the aligned kernels. */
+#if PX_SAMPLE == 2
+typedef ushort16 seg_t;
+#define SAMPLE_ONES 0xffff
+#else
+typedef uchar16 seg_t;
+#define SAMPLE_ONES 0xff
+#endif
+
+/* A segment of 4-sample pixels: the colour samples of `result` and the
+ * alpha (or x) samples of `centre`, the input. */
+inline seg_t keep_alpha_seg (seg_t result, seg_t centre)
 {
 #if LAYOUT == LAYOUT_ALPHA_LAST
-  const uchar4 a = (uchar4) (0, 0, 0, 0xff);
+  const sample4_t a = (sample4_t) (0, 0, 0, SAMPLE_ONES);
 #elif LAYOUT == LAYOUT_ALPHA_FIRST
-  const uchar4 a = (uchar4) (0xff, 0, 0, 0);
+  const sample4_t a = (sample4_t) (SAMPLE_ONES, 0, 0, 0);
 #else
-  const uchar4 a = (uchar4) (0);
+  const sample4_t a = (sample4_t) (0);
 #endif
-  const uchar16 alpha = (uchar16) (a, a, a, a);
+  const seg_t alpha = (seg_t) (a, a, a, a);
   return (result & ~alpha) | (centre & alpha);
 }
 
@@ -209,25 +219,40 @@ __kernel void convolve_3x3 (__global const uchar * in, int in_offset, int in_str
 }
 #endif
 
-#if N == 3 && (BPP == 1 || BPP == 4) && PX_SAMPLE == 1
+#if N == 3 && PX_CH != 3
 /* The 3x3 path for rows aligned to 16 bytes: each work-item reads and writes
- * one aligned 16-byte segment per row (16 GRAY8 or 4 RGBA pixels) through
- * vector pointers, which compilers emit as single 128-bit accesses (vloadN
- * of uchar only promises byte alignment and may become N byte loads). The
- * arithmetic runs on all 16 bytes in memory order, each lane as in
- * convolve_3x3. Only for buffers whose offsets and strides are multiples of
- * 16 bytes. */
-#define SEG_PIXELS (16 / BPP)
+ * one aligned segment of 16 samples per row (16 bytes of 8-bit pixels:
+ * 16 GRAY8 or 4 RGBA; 32 bytes of 16-bit ones: 16 GRAY16 or 4 RGBA64)
+ * through vector pointers, which compilers emit as single 128-bit accesses
+ * (vloadN of uchar or ushort only promises the sample's alignment, and
+ * NVIDIA splits it into N narrow accesses: the 16-bit formats ran at a fifth
+ * of the 8-bit ones' bytes/s through convolve_3x3). The arithmetic runs on
+ * all 16 samples in memory order, each lane as in convolve_3x3. Only for
+ * buffers whose offsets and strides are multiples of 16 bytes. */
+#define SEG_BYTES (16 * PX_SAMPLE)
+#define SEG_PIXELS (SEG_BYTES / BPP)
 
-#if BPP == 4
-typedef uchar4 raw_t;         /* one pixel's bytes in memory order */
-#define RAW_AT(row, x) (*(__global const uchar4 *) ((row) + (x) * 4))
-#define RAW_TO_FLOAT convert_float4
+#if PX_SAMPLE == 2
+#define SEG_TO_SAMPLES_SAT convert_ushort16_sat_rte
+/* Two 16-byte halves: the rows vouch for 16 bytes, not 32. */
+#define SEG_AT(p) ((seg_t) (*(__global const ushort8 *) (p), \
+      *(__global const ushort8 *) ((p) + 16)))
+#define SEG_STORE(p, v) do { *(__global ushort8 *) (p) = (v).lo; \
+      *(__global ushort8 *) ((p) + 16) = (v).hi; } while (0)
 #else
-typedef uchar raw_t;
-#define RAW_AT(row, x) ((row)[x])
-#define RAW_TO_FLOAT convert_float
+#define SEG_TO_SAMPLES_SAT convert_uchar16_sat_rte
+#define SEG_AT(p) (*(__global const uchar16 *) (p))
+#define SEG_STORE(p, v) (*(__global uchar16 *) (p) = (v))
 #endif
+
+#if PX_CH == 1
+typedef sample_t raw_t;       /* one pixel's samples in memory order */
+#define RAW_TO_FLOAT convert_float
+#else
+typedef sample4_t raw_t;
+#define RAW_TO_FLOAT convert_float4
+#endif
+#define RAW_AT(row, x) (*(__global const raw_t *) ((row) + (x) * BPP))
 
 /* The pixel x of a row (already chosen with the border applied), raw. */
 inline raw_t fetch_raw (__global const uchar * row, int x, int width, int border)
@@ -237,11 +262,11 @@ inline raw_t fetch_raw (__global const uchar * row, int x, int width, int border
   return RAW_AT (row, border_index (x, width, border));
 }
 
-/* A weight, scale or bias of lane order (colour in xyz) for 16 bytes of
+/* A weight, scale or bias of lane order (colour in xyz) for 16 samples of
  * memory. */
 inline float16 lanes_of (acc_t v)
 {
-#if BPP == 1
+#if PX_CH == 1
   return (float16) (v);
 #elif LAYOUT == LAYOUT_ALPHA_FIRST
   return (float16) (v.wxyz, v.wxyz, v.wxyz, v.wxyz);
@@ -250,12 +275,79 @@ inline float16 lanes_of (acc_t v)
 #endif
 }
 
+#ifndef ALIGNED_ROWS
+#define ALIGNED_ROWS 1          /* output rows a work-item (1 or 2) */
+#endif
+
+/* Input row yy of a segment at x0: the segment and its two neighbours, the
+ * border rule applied unless the caller knows the window is inside. */
+inline void load_window_row (__global const uchar * in, int in_stride, int x0, int yy,
+    int width, int height, int border, bool interior, bool whole, seg_t * seg,
+    raw_t * left, raw_t * right)
+{
+  *seg = 0;
+  *left = 0;
+  *right = 0;
+  if (interior) {
+    __global const uchar *row = in + (size_t) yy * in_stride;
+    *seg = SEG_AT (row + x0 * BPP);
+    *left = RAW_AT (row, x0 - 1);
+    *right = RAW_AT (row, x0 + SEG_PIXELS);
+  } else if (border != BORDER_CONSTANT || (yy >= 0 && yy < height)) {
+    __global const uchar *row = in + (size_t) border_index (yy, height, border) * in_stride;
+    if (whole) {
+      *seg = SEG_AT (row + x0 * BPP);
+    } else {
+      raw_t part[SEG_PIXELS];
+      for (int i = 0; i < SEG_PIXELS; i++)
+        part[i] = fetch_raw (row, x0 + i, width, border);
+      *seg = vload16 (0, (const sample_t *) part);
+    }
+    *left = fetch_raw (row, x0 - 1, width, border);
+    *right = fetch_raw (row, x0 + SEG_PIXELS, width, border);
+  }
+}
+
+/* One row's three taps (weights w0, w1, w2) over the 16 samples. */
+inline float16 row_taps (seg_t seg, raw_t left, raw_t right, acc_t w0, acc_t w1, acc_t w2)
+{
+  const float16 c = convert_float16 (seg);
+#if PX_CH == 1
+  const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab, c.scde);
+  const float16 r = (float16) (c.s1234, c.s5678, c.s9abc, c.sdef, RAW_TO_FLOAT (right));
+#else
+  const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab);
+  const float16 r = (float16) (c.s4567, c.s89ab, c.scdef, RAW_TO_FLOAT (right));
+#endif
+  return lanes_of (w0) * l + lanes_of (w1) * c + lanes_of (w2) * r;
+}
+
+/* The result of a row's sums into output row y. */
+inline void store_segment (__global uchar * out, int out_stride, int x0, int y, int width,
+    bool whole, float16 sum, seg_t centre, acc_t scale, acc_t bias)
+{
+  seg_t result = SEG_TO_SAMPLES_SAT (sum * lanes_of (scale) + lanes_of (bias));
+  result = keep_alpha_seg (result, centre);
+  __global uchar *dst = out + (size_t) y * out_stride + x0 * BPP;
+  if (whole) {
+    SEG_STORE (dst, result);
+  } else {
+    sample_t samples[16];
+    vstore16 (result, 0, samples);
+    __global sample_t *d = (__global sample_t *) dst;
+    for (int i = 0; i < (width - x0) * BPP / PX_SAMPLE; i++)
+      d[i] = samples[i];
+  }
+}
+
+/* ALIGNED_ROWS 2: output rows y and y + 1 from the 4 input rows around
+ * them, each input row loaded once (2 rows of loads an output row, not 3). */
 __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
     int in_stride, __global uchar * out, int out_offset, int out_stride, int width,
     int height, __constant acc_t * w, acc_t scale, acc_t bias, int border)
 {
   const int x0 = get_global_id (0) * SEG_PIXELS;
-  const int y = get_global_id (1);
+  const int y = get_global_id (1) * ALIGNED_ROWS;
   if (x0 >= width || y >= height)
     return;
   in += in_offset;
@@ -264,62 +356,39 @@ __kernel void convolve_3x3_aligned (__global const uchar * in, int in_offset,
   const bool whole = x0 + SEG_PIXELS <= width;
   /* Nearly every item: the window lies inside the image, no border rule
    * (twice as fast on GPUs as going through it). */
-  const bool interior = x0 >= 1 && x0 + SEG_PIXELS < width && y >= 1 && y + 1 < height;
+  const bool interior = x0 >= 1 && x0 + SEG_PIXELS < width && y >= 1 &&
+      y + ALIGNED_ROWS < height;
 
-  float16 sum = 0;
-  uchar16 centre = 0;
-#pragma unroll
-  for (int ky = 0; ky < 3; ky++) {
-    const int yy = y - 1 + ky;
-    uchar16 seg = 0;
-    raw_t left = 0, right = 0;
-    if (interior) {
-      __global const uchar *row = in + (size_t) yy * in_stride;
-      seg = *(__global const uchar16 *) (row + x0 * BPP);
-      left = RAW_AT (row, x0 - 1);
-      right = RAW_AT (row, x0 + SEG_PIXELS);
-    } else if (border != BORDER_CONSTANT || (yy >= 0 && yy < height)) {
-      __global const uchar *row = in + (size_t) border_index (yy, height, border) *
-          in_stride;
-      if (whole) {
-        seg = *(__global const uchar16 *) (row + x0 * BPP);
-      } else {
-        raw_t part[SEG_PIXELS];
-        for (int i = 0; i < SEG_PIXELS; i++)
-          part[i] = fetch_raw (row, x0 + i, width, border);
-        seg = vload16 (0, (const uchar *) part);
-      }
-      left = fetch_raw (row, x0 - 1, width, border);
-      right = fetch_raw (row, x0 + SEG_PIXELS, width, border);
-    }
-    if (ky == 1)
-      centre = seg;
-    const float16 c = convert_float16 (seg);
-#if BPP == 4
-    const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab);
-    const float16 r = (float16) (c.s4567, c.s89ab, c.scdef, RAW_TO_FLOAT (right));
-#else
-    const float16 l = (float16) (RAW_TO_FLOAT (left), c.s0123, c.s4567, c.s89ab, c.scde);
-    const float16 r = (float16) (c.s1234, c.s5678, c.s9abc, c.sdef, RAW_TO_FLOAT (right));
+  float16 sum0 = 0;
+  seg_t centre0 = 0;
+#if ALIGNED_ROWS == 2
+  float16 sum1 = 0;
+  seg_t centre1 = 0;
 #endif
-    sum += lanes_of (w[3 * ky]) * l + lanes_of (w[3 * ky + 1]) * c +
-        lanes_of (w[3 * ky + 2]) * r;
+#pragma unroll
+  for (int ky = 0; ky < 2 + ALIGNED_ROWS; ky++) {
+    seg_t seg;
+    raw_t left, right;
+    load_window_row (in, in_stride, x0, y - 1 + ky, width, height, border, interior, whole,
+        &seg, &left, &right);
+    if (ky < 3)
+      sum0 += row_taps (seg, left, right, w[3 * ky], w[3 * ky + 1], w[3 * ky + 2]);
+    if (ky == 1)
+      centre0 = seg;
+#if ALIGNED_ROWS == 2
+    if (ky >= 1)
+      sum1 += row_taps (seg, left, right, w[3 * ky - 3], w[3 * ky - 2], w[3 * ky - 1]);
+    if (ky == 2)
+      centre1 = seg;
+#endif
   }
-  uchar16 result = convert_uchar16_sat_rte (sum * lanes_of (scale) + lanes_of (bias));
-  result = keep_alpha16 (result, centre);
-
-  __global uchar *dst = out + (size_t) y * out_stride + x0 * BPP;
-  if (whole) {
-    *(__global uchar16 *) dst = result;
-  } else {
-    uchar bytes[16];
-    vstore16 (result, 0, bytes);
-    for (int i = 0; i < (width - x0) * BPP; i++)
-      dst[i] = bytes[i];
-  }
+  store_segment (out, out_stride, x0, y, width, whole, sum0, centre0, scale, bias);
+#if ALIGNED_ROWS == 2
+  if (y + 1 < height)
+    store_segment (out, out_stride, x0, y + 1, width, whole, sum1, centre1, scale, bias);
+#endif
 }
 #endif
-
 #if N == 3 && BPP == 4 && PX_SAMPLE == 1
 /* GPUs, 3x3 rank-1 kernels with small non-negative integer factors on
  * 4-byte pixels (`fx`: row[0 .. 3) then col[0 .. 3); the host checks
@@ -921,7 +990,7 @@ inline void fx_store (__global uchar * out, int out_stride, __global const uchar
 {
 #if LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST
   /* xb is a multiple of 4: alpha and x bytes at fixed lanes, copied. */
-  c = keep_alpha16 (c, FX_LOAD (in + (size_t) y * in_stride + xb));
+  c = keep_alpha_seg (c, FX_LOAD (in + (size_t) y * in_stride + xb));
 #endif
   ((__global fx_bytes16 *) (out + (size_t) y * out_stride + xb))->v = c;
 }

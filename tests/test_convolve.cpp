@@ -308,30 +308,34 @@ GST_START_TEST (test_large_frames)
 }
 GST_END_TEST
 
-/* The 3x3 path has a variant for rows at 16-byte boundaries (GRAY8 and 4-byte
- * formats, input and output offsets and strides multiples of 16). Widths
- * and paddings on both sides of that: 64 and 68 aligned (pad 16 too), 65
- * and pad 7 not; GRAY8 77 (stride 80) aligned with a segment of 16 pixels
- * cut by the right edge; 16x1 and 4x1 a single segment. */
+/* The 3x3 path has a variant for rows at 16-byte boundaries (1- and
+ * 4-sample formats of 8 and 16 bits, input and output offsets and strides
+ * multiples of 16). Widths and paddings on both sides of that: 64 and 68
+ * aligned (pad 16 too), 65 and pad 7 not; GRAY8 77 (stride 80) aligned with
+ * a segment of 16 pixels cut by the right edge; 16x1 and 4x1 a single
+ * segment (GRAY16: 8 of its 16 pixels; RGBA64: one segment). */
 GST_START_TEST (test_3x3_alignment)
 {
-  static const int test_formats[] = {kGray, kRGBA, 7 /* ARGB */, 10 /* xBGR */};
-  static const int sizes[][2] = {{64, 9}, {65, 9}, {68, 3}, {77, 5}, {16, 1}, {4, 1}};
+  const Format *test_formats[] = {&formats[kGray], &formats[kRGBA], &formats[7] /* ARGB */,
+    &formats[10] /* xBGR */, &deep_and_yuv_formats[0] /* GRAY16_LE */,
+    &deep_and_yuv_formats[1] /* RGBA64_LE */};
+  static const int sizes[][2] = {{64, 9}, {65, 9}, {68, 3}, {77, 5}, {20, 2}, {16, 1}, {4, 1}};
   std::mt19937 rng (321);
   uint32_t seed = 2000;
-  for (int fi : test_formats) {
-    const Format &f = formats[fi];
+  for (const Format *f : test_formats) {
     for (auto &s : sizes) {
       for (bool cl_input : {false, true}) {
         GstElement *c;
         GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
             "clconvolve name=c", &c);
-        gst_harness_set_src_caps_str (h, caps_string (f.name, s[0], s[1]).c_str ());
+        gst_harness_set_src_caps_str (h, caps_string (f->name, s[0], s[1]).c_str ());
         for (int pad : {0, 16, 7})
           for (int border = 0; border < 3; border++) {
             Conv conv = random_conv (3, border == 1 ? 2 : 0, border, rng);
+            if (f->sample == 2)
+              conv.bias *= 257;   /* the same bias in 16-bit units */
             apply (c, conv);
-            push_and_check (h, f, s[0], s[1], pad, seed++, conv, "3x3 alignment");
+            push_and_check (h, *f, s[0], s[1], pad, seed++, conv, "3x3 alignment");
           }
         gst_object_unref (c);
         gst_harness_teardown (h);

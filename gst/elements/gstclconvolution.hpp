@@ -61,7 +61,7 @@ private:
   bool uses_fixed () const;
 
   void build (GstClContext * ctx);
-  std::string options_for (int n) const;
+  std::string options_for (GstClContext * ctx, int n) const;
   void use_program (GstClContext * ctx, const cl::Program & program, int n);
   void take_background_build (GstClContext * ctx);
   void upload (GstClContext * ctx);
