@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Sobel edges on 8-bit luma (and, one pixel a work-item, on the luma of
- * 16-bit GRAY16_LE and RGBA64_LE: sobel_deep).
+/* Sobel edges on 8-bit luma and on the luma of 16-bit GRAY16_LE and
+ * RGBA64_LE (on GPUs with aligned rows sobel_narrow, else sobel_deep).
  *
  * Each work-item computes PX = 16 consecutive outputs of one row. Interior
  * items work on whole vectors, as the founding sample did: each of the three
@@ -222,13 +222,30 @@ __kernel void sobel (__global const uchar * in, int in_offset, int in_stride,
       threshold);
 }
 
+/* The luma of every pixel into a GRAY8 plane (CPUs: one pixel per work-item,
+ * vectorised across work-items by PoCL; then the IN_BPP=1 kernel runs on it). */
+__kernel void luma_plane (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  out[out_offset + (size_t) y * out_stride + x] =
+      (uchar) luma_of (in + in_offset + (size_t) y * in_stride + (size_t) x * IN_BPP);
+}
+#endif  /* IN_SAMPLE == 1 */
+
 #if ALIGNED
-/* GPUs: 4 pixels per work-item, one row. A 16-pixel item keeps 9 windows of
- * 16 lanes in registers and leaves few warps to hide memory latency; 4-pixel
- * items run 1.4x (GRAY8) to 3x (RGBA) faster on an H200 (docs/benchmarks.md).
- * Rows are read with one aligned access per row (4, 12 or 16 bytes), the
- * two neighbours byte-wise; the vertical sums S = t + 2m + b and differences
- * D = t - b are shared by the horizontally adjacent outputs. */
+/* GPUs: 4 x 2 pixels per work-item (4 pixels of two rows: the 4 input rows
+ * around them loaded once), for every input depth. A 16-pixel item keeps 9
+ * windows of 16 lanes in registers and leaves few warps to hide memory
+ * latency; 4-pixel items run 1.4x (GRAY8) to 3x (RGBA) faster on an H200,
+ * and the second row 1.1x (RGBA) to 1.17x (RGBA64) more on an H100
+ * (docs/benchmarks.md). Rows are read with one aligned access per row (4, 8,
+ * 12 or 16 bytes; two 16-byte ones for RGBA64), the two neighbours with one
+ * access each; the vertical sums S = t + 2m + b and differences D = t - b
+ * are shared by the horizontally adjacent outputs. */
+#if IN_SAMPLE == 1
 inline int pixel_luma (uint p)  /* a pixel's bytes, little-endian */
 {
 #if IN_BPP == 1
@@ -238,6 +255,7 @@ inline int pixel_luma (uint p)  /* a pixel's bytes, little-endian */
       29 * (int) ((p >> (8 * IN_B)) & 0xff) + 128) >> 8;
 #endif
 }
+#endif
 
 #if IN_BPP == 3
 /* A 3-byte pixel's luma; the channel order as IN_R, IN_G, IN_B say. */
@@ -248,10 +266,26 @@ inline int rgb_luma (uchar4 p)
 }
 #endif
 
+#if IN_SAMPLE == 2 && IN_CH == 4
+/* A 16-bit RGBA pixel's luma, as luma_of computes it. */
+inline int deep_luma (ushort4 p)
+{
+  const int c[4] = { p.s0, p.s1, p.s2, p.s3 };
+  return (77 * c[IN_R] + 150 * c[IN_G] + 29 * c[IN_B] + 128) >> 8;
+}
+#endif
+
 /* Luma of the pixels x .. x+3 (x a multiple of 4) of a row. */
 inline int4 luma4 (__global const uchar * row, int x)
 {
-#if IN_BPP == 1
+#if IN_SAMPLE == 2 && IN_CH == 1
+  return convert_int4 (*(__global const ushort4 *) (row + 2 * x));
+#elif IN_SAMPLE == 2
+  /* two 16-byte loads (NVIDIA keeps 8-byte vector loads 8 bytes wide) */
+  __global const ushort8 *p = (__global const ushort8 *) (row + (size_t) 8 * x);
+  const ushort8 a = p[0], b = p[1];
+  return (int4) (deep_luma (a.lo), deep_luma (a.hi), deep_luma (b.lo), deep_luma (b.hi));
+#elif IN_BPP == 1
   return convert_int4 (*(__global const uchar4 *) (row + x));
 #elif IN_BPP == 4
   const uint4 v = *(__global const uint4 *) (row + 4 * x);
@@ -267,30 +301,38 @@ inline int4 luma4 (__global const uchar * row, int x)
 #endif
 }
 
-__kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height,
+/* The luma of an edge neighbour in an aligned row: one access a pixel. */
+inline int luma_aligned (__global const uchar * row, int x)
+{
+#if IN_SAMPLE == 2 && IN_CH == 4
+  return deep_luma (*(__global const ushort4 *) (row + (size_t) 8 * x));
+#else
+  return luma_of (row + (size_t) x * IN_BPP);
+#endif
+}
+
+/* A row's luma at x0-1 .. x0+4: the 4 pixels and their neighbours. */
+typedef struct {
+  int4 c;
+  int l, r;
+} luma_row;
+
+inline luma_row luma_row_at (__global const uchar * row, int x0)
+{
+  luma_row v;
+  v.c = luma4 (row, x0);
+  v.l = luma_aligned (row, x0 - 1);
+  v.r = luma_aligned (row, x0 + 4);
+  return v;
+}
+
+/* Outputs x0 .. x0+3 of the row between t and b. */
+inline void sobel4 (luma_row t, luma_row m, luma_row b, __global out_t * orow, int x0,
     float scale, float threshold)
 {
-  const int x0 = get_global_id (0) * 4;
-  const int y = get_global_id (1);
-  if (x0 >= width || y >= height)
-    return;
-  in += in_offset;
-  __global out_t *orow = (__global out_t *) (out + out_offset + (size_t) y * out_stride);
-  if (x0 < 1 || x0 + 4 >= width || y < 1 || y + 1 >= height) {
-    sobel_scalar (in, in_stride, orow, x0, min (4, width - x0), y, width, height, scale,
-        threshold);
-    return;
-  }
-  __global const uchar *rt = in + (size_t) (y - 1) * in_stride;
-  __global const uchar *rm = rt + in_stride, *rb = rm + in_stride;
-  const int4 t = luma4 (rt, x0), m = luma4 (rm, x0), b = luma4 (rb, x0);
-  const int tl = luma_of (rt + (x0 - 1) * IN_BPP), tr = luma_of (rt + (x0 + 4) * IN_BPP);
-  const int ml = luma_of (rm + (x0 - 1) * IN_BPP), mr = luma_of (rm + (x0 + 4) * IN_BPP);
-  const int bl = luma_of (rb + (x0 - 1) * IN_BPP), br = luma_of (rb + (x0 + 4) * IN_BPP);
-  const int4 S = t + 2 * m + b, D = t - b;
-  const int sl = tl + 2 * ml + bl, sr = tr + 2 * mr + br;
-  const int dl = tl - bl, dr = tr - br;
+  const int4 S = t.c + 2 * m.c + b.c, D = t.c - b.c;
+  const int sl = t.l + 2 * m.l + b.l, sr = t.r + 2 * m.r + b.r;
+  const int dl = t.l - b.l, dr = t.r - b.r;
   const int4 dx = (int4) (S.s123, sr) - (int4) (sl, S.s012);
   const int4 dy = (int4) (dl, D.s012) + 2 * D + (int4) (D.s123, dr);
 #if OUTPUT == 1
@@ -300,7 +342,9 @@ __kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_str
 #elif NORM == 1
   const float4 value = convert_float4 (abs (dx) + abs (dy));
 #else
-  const float4 value = sqrt (convert_float4 (dx * dx + dy * dy));
+  /* in float, as sobel_result: 16-bit squares overflow an int */
+  const float4 fx = convert_float4 (dx), fy = convert_float4 (dy);
+  const float4 value = sqrt (fx * fx + fy * fy);
 #endif
   const float4 scaled = (float4) (scale) * value;
 #if OUT_SAMPLE == 2
@@ -315,20 +359,34 @@ __kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_str
   *(__global uchar4 *) (orow + x0) = r;
 #endif
 }
-#endif
 
-/* The luma of every pixel into a GRAY8 plane (CPUs: one pixel per work-item,
- * vectorised across work-items by PoCL; then the IN_BPP=1 kernel runs on it). */
-__kernel void luma_plane (__global const uchar * in, int in_offset, int in_stride,
-    __global uchar * out, int out_offset, int out_stride, int width, int height)
+__kernel void sobel_narrow (__global const uchar * in, int in_offset, int in_stride,
+    __global uchar * out, int out_offset, int out_stride, int width, int height,
+    float scale, float threshold)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
+  const int x0 = get_global_id (0) * 4;
+  const int y = get_global_id (1) * 2;
+  if (x0 >= width || y >= height)
     return;
-  out[out_offset + (size_t) y * out_stride + x] =
-      (uchar) luma_of (in + in_offset + (size_t) y * in_stride + (size_t) x * IN_BPP);
+  in += in_offset;
+  out += out_offset;
+  __global out_t *orow = (__global out_t *) (out + (size_t) y * out_stride);
+  if (x0 < 1 || x0 + 4 >= width || y < 1 || y + 2 >= height) {
+    for (int i = 0; i < 2 && y + i < height; i++)
+      sobel_scalar (in, in_stride, (__global out_t *) (out + (size_t) (y + i) * out_stride),
+          x0, min (4, width - x0), y + i, width, height, scale, threshold);
+    return;
+  }
+  __global const uchar *rt = in + (size_t) (y - 1) * in_stride;
+  const luma_row t = luma_row_at (rt, x0);
+  const luma_row m = luma_row_at (rt + in_stride, x0);
+  const luma_row b = luma_row_at (rt + 2 * in_stride, x0);
+  sobel4 (t, m, b, orow, x0, scale, threshold);
+  const luma_row b2 = luma_row_at (rt + 3 * in_stride, x0);
+  sobel4 (m, b, b2, (__global out_t *) ((__global uchar *) orow + out_stride), x0, scale,
+      threshold);
 }
-#endif  /* IN_SAMPLE == 1 */
+#endif
 
 #if IN_SAMPLE == 2
 /* 16-bit input: one output a work-item, the border rule everywhere. Sums of

@@ -191,13 +191,13 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   }
   /* Pool buffers of common sizes have 16-byte aligned rows. */
   const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
-  /* GPUs take 4 pixels per work-item, CPUs 16 (kernels/sobel.cl); 16-bit
-   * input one. */
-  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx) && !st->deep;
+  /* GPUs take 4 x 2 pixels per work-item (any depth), CPUs 16 (kernels/sobel.cl);
+   * 16-bit input elsewhere one. */
+  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx);
   std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
       " -D ALIGNED=" + (aligned ? "1" : "0");
-  const char *entry = st->deep ? "sobel_deep" : narrow ? "sobel_narrow" : "sobel";
+  const char *entry = narrow ? "sobel_narrow" : st->deep ? "sobel_deep" : "sobel";
   if (options + entry != st->built_options) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
     st->kernel = cl::Kernel (gstcl::program (ctx, source, options), entry);
@@ -210,10 +210,10 @@ gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   cl::Kernel &k = st->kernel;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_float) s.scale,
       (cl_float) s.threshold);
-  if (st->deep)
+  if (narrow)
+    gstcl::enqueue_2d (ctx, k, (width + 3) / 4, (height + 1) / 2, 64, 4);
+  else if (st->deep)
     gstcl::enqueue_2d (ctx, k, width, height);
-  else if (narrow)
-    gstcl::enqueue_2d (ctx, k, (width + 3) / 4, height, 64, 4);
   else
     gstcl::enqueue_2d (ctx, k, (width + 15) / 16, height, 16, 4);
   return GST_FLOW_OK;
