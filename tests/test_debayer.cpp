@@ -301,20 +301,21 @@ GST_START_TEST (test_too_small_is_refused)
 }
 GST_END_TEST
 
-/* 16-bit rows at odd addresses, and buffers shorter than the caps say, are
- * element errors. */
+/* Buffers shorter than the caps say are element errors; 16-bit rows at odd
+ * addresses in system memory are repacked on upload (GPUs fault on
+ * misaligned 16-bit loads) and give the right picture. */
 GST_START_TEST (test_bad_buffers_are_errors)
 {
   std::string error;
   const Mosaic m = random_mosaic (16, 8, 3, 12, 1);
-  fail_unless_equals_int (push_expecting_error (m, mosaic_buffer (m, 3), &error),
-      GST_FLOW_ERROR);
-  fail_unless (error.find ("aligned") != std::string::npos, "error '%s'", error.c_str ());
-
   GstBuffer *short_buf = gst_buffer_new_allocate (nullptr, 16 * 2 * 7, nullptr);
   gst_buffer_memset (short_buf, 0, 0, gst_buffer_get_size (short_buf));
   fail_unless_equals_int (push_expecting_error (m, short_buf, &error), GST_FLOW_ERROR);
   fail_unless (!error.empty ());
+
+  Debayer d (out_formats[0], false);
+  d.check (m, 3, MALVAR, "odd rows ");
+  d.check (random_mosaic (17, 9, 0, 16, 2), 5, BILINEAR, "odd rows ");
 }
 GST_END_TEST
 

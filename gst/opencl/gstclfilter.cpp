@@ -5,6 +5,9 @@
 #include "gstcl.hpp"
 #include "gstcl-debug.h"
 
+#include <cstring>
+#include <vector>
+
 #define GST_CAT_DEFAULT gst_cl_runtime_debug
 
 struct GstClFilterPrivate {
@@ -165,16 +168,50 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   return ok;
 }
 
+/* Whether a plane of `info` starts or steps off its samples' alignment (an
+ * odd offset or stride of 16-bit samples, which a GstVideoMeta may give):
+ * kernels read samples with typed loads, and GPUs fault on misaligned ones. */
+static bool
+misaligned_for_samples (const GstVideoInfo * info)
+{
+  const gsize sample = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 2 : 1;
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    if (GST_VIDEO_INFO_PLANE_OFFSET (info, i) % sample ||
+        GST_VIDEO_INFO_PLANE_STRIDE (info, i) % sample)
+      return true;
+  return false;
+}
+
+/* The rows of the frame `from` lays out in `data`, in the layout `to`. */
+static std::vector<guint8>
+repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to)
+{
+  std::vector<guint8> packed (GST_VIDEO_INFO_SIZE (to));
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (to); i++) {
+    const gint comp = i == 0 ? 0 : (gint) i;
+    const gsize row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (to, comp) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (to, comp);
+    for (gint r = 0; r < GST_VIDEO_INFO_COMP_HEIGHT (to, comp); r++)
+      memcpy (packed.data () + GST_VIDEO_INFO_PLANE_OFFSET (to, i) +
+          (gsize) r * GST_VIDEO_INFO_PLANE_STRIDE (to, i),
+          data + GST_VIDEO_INFO_PLANE_OFFSET (from, i) +
+          (gsize) r * GST_VIDEO_INFO_PLANE_STRIDE (from, i), row_bytes);
+  }
+  return packed;
+}
+
 /* The input as one GstClMemory of our context: the buffer's own, or a device
- * copy of system memory. Returns NULL (error posted) on failure. */
+ * copy of system memory; a copy of misaligned rows is repacked into the caps'
+ * default layout, and *info says so. Returns NULL (error posted) on failure. */
 static GstMemory *
-input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf)
+input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info)
 {
   auto *p = priv_of (self);
   if (gst_buffer_n_memory (inbuf) == 1 && gst_cl_buffer_is_on_context (inbuf, ctx))
     return gst_buffer_peek_memory (inbuf, 0);
 
-  gsize size = gst_buffer_get_size (inbuf);
+  const bool misaligned = misaligned_for_samples (info);
+  gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
   if (p->upload_mem && p->upload_mem->maxsize < size) {
     gst_memory_unref (p->upload_mem);
     p->upload_mem = nullptr;
@@ -190,7 +227,14 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf)
         ("%" G_GSIZE_FORMAT " bytes", size));
     return nullptr;
   }
-  gboolean ok = gst_cl_memory_write_from_host (p->upload_mem, map.data, map.size);
+  gboolean ok;
+  if (misaligned) {
+    const std::vector<guint8> packed = repack (map.data, info, &p->in_info);
+    ok = gst_cl_memory_write_from_host (p->upload_mem, packed.data (), packed.size ());
+    *info = p->in_info;
+  } else {
+    ok = gst_cl_memory_write_from_host (p->upload_mem, map.data, map.size);
+  }
   gst_buffer_unmap (inbuf, &map);
   if (!ok) {
     GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not upload the input frame"),
@@ -253,7 +297,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   }
 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
-  GstMemory *in_mem = input_memory (self, ctx, inbuf);
+  GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info);
   if (!in_mem) {
     gst_object_unref (ctx);
     return GST_FLOW_ERROR;
