@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* NxN convolution of 8- or 16-bit pixels (PX_SAMPLE 1 or 2), each colour
- * channel with its own weights. The integer and one-pass kernels are for
- * 8-bit pixels only; 16-bit ones take the float paths (direct, 3x3, tiled,
- * two-pass).
+ * channel with its own weights. The integer kernels are for 8-bit pixels
+ * only; 16-bit ones take the float paths (direct, 3x3, tiled, the one-pass
+ * and two-pass rank-1 kernels).
  * Every kernel computes, per colour lane,
  *   out = saturate (rint (sum (w * pixel) * scale + bias))
  * and copies the alpha (or x) byte of 4-byte formats from the input.
@@ -579,26 +579,38 @@ __kernel void convolve_columns (__global const acc_t * tmp, __global const uchar
   store_result (out, out_stride, in, in_stride, x, y, sum, scale, bias);
 }
 
-#if defined (SEP_TW) && PX_SAMPLE == 1
+#if defined (SEP_TW)
 /* GPU path for rank-1 kernels, in one pass (no intermediate image in global
- * memory). A work-group of SEP_TW x SEP_TH items makes a tile of SEP_TW x
- * (SEP_TH * SEP_S) outputs:
+ * memory), for 8- and 16-bit samples. A work-group of SEP_TW x SEP_TH items
+ * makes a tile of SEP_TW x (SEP_TH * SEP_S) outputs:
  *   1. the row pass: the tile's SEP_TW columns of its SEP_ROWS input rows,
- *      SEP_PX adjacent outputs per step, each step reading its SEP_PX + 2R pixels
- *      in whole 16-byte (or 4- or 12-byte) groups when rows are aligned, into
+ *      SEP_PX adjacent outputs per step, each step reading its SEP_PX + 2R
+ *      pixels in whole groups of 4 pixels when rows are aligned (4, 12 or 16
+ *      bytes of 8-bit pixels; 8, 24 or 32 bytes of 16-bit ones, through
+ *      vector pointers: vloadN of ushort promises 2-byte alignment only and
+ *      NVIDIA splits it into N 16-bit loads), into
  *      local memory as one float plane per colour channel (planes, not float4:
  *      four adjacent floats of one plane are one conflict-free 16-byte store);
  *   2. the column pass: each item one column, SEP_S outputs, reading its
  *      SEP_S + N - 1 row sums once each.
  * Borders are separable (each axis clamps, mirrors or zeroes on its own), so
  * the row pass applies the horizontal rule, the choice of input row the
- * vertical one. Colour lanes only: alpha and x bytes are copied, through
- * local memory too (the row pass has them; a 4-byte load per output in the
+ * vertical one. Colour lanes only: alpha and x samples are copied, through
+ * local memory too (the row pass has them; a pixel load per output in the
  * column pass would leave its latency exposed). */
 #define SEP_ROWS (SEP_TH * SEP_S + N - 1)
 #define SEP_STEPS (SEP_ROWS * (SEP_TW / SEP_PX))  /* row-pass steps */
 #define SEP_G ((R + 3) / 4)                  /* 4-pixel groups read each side */
 #define SEP_SPAN (SEP_PX + 8 * SEP_G)        /* pixels a step reads */
+/* Whether pixels have an alpha or x sample, copied */
+#define SEP_ALPHA (LAYOUT == LAYOUT_ALPHA_LAST || LAYOUT == LAYOUT_ALPHA_FIRST)
+#if PX_SAMPLE == 2
+typedef ushort3 sample3_t;
+#define TO_SAMPLE3_SAT convert_ushort3_sat_rte
+#else
+typedef uchar3 sample3_t;
+#define TO_SAMPLE3_SAT convert_uchar3_sat_rte
+#endif
 #if LAYOUT == LAYOUT_GRAY
 #define SEP_PLANES 1
 typedef float sep_t;
@@ -615,16 +627,34 @@ typedef float3 sep_t;
  * xyz as load_pixel() gives them. */
 inline void load_group (__global const uchar * row, int x, pix_t * q)
 {
-#if BPP == 4
+#if PX_SAMPLE == 2 && BPP == 8
+  /* 32 bytes as two 16-byte halves (rows vouch for 16 bytes, not 32) */
+  __global const ushort8 *p = (__global const ushort8 *) (row + 8 * x);
+  const ushort8 a = p[0], b = p[1];
+  q[0] = a.lo;
+  q[1] = a.hi;
+  q[2] = b.lo;
+  q[3] = b.hi;
+#elif PX_SAMPLE == 2 && BPP == 6
+  /* 24 bytes as three 8-byte words, regrouped sample-wise */
+  __global const ushort4 *p = (__global const ushort4 *) (row + 6 * x);
+  const ushort4 a = p[0], b = p[1], c = p[2];
+  q[0] = (ushort4) (a.s012, 0);
+  q[1] = (ushort4) (a.s3, b.s01, 0);
+  q[2] = (ushort4) (b.s23, c.s0, 0);
+  q[3] = (ushort4) (c.s123, 0);
+#elif PX_SAMPLE == 2
+  const ushort4 v = *(__global const ushort4 *) (row + 2 * x);
+  q[0] = v.s0;
+  q[1] = v.s1;
+  q[2] = v.s2;
+  q[3] = v.s3;
+#elif BPP == 4
   const uint4 v = *(__global const uint4 *) (row + 4 * x);
   q[0] = as_uchar4 (v.x);
   q[1] = as_uchar4 (v.y);
   q[2] = as_uchar4 (v.z);
   q[3] = as_uchar4 (v.w);
-#if LAYOUT == LAYOUT_ALPHA_FIRST
-  for (int i = 0; i < 4; i++)
-    q[i] = q[i].yzwx;
-#endif
 #elif BPP == 3
   /* 12 bytes as three words, regrouped byte-wise (see sobel.cl's luma4) */
   __global const uint *p = (__global const uint *) (row + 3 * x);
@@ -640,13 +670,17 @@ inline void load_group (__global const uchar * row, int x, pix_t * q)
   q[2] = v.s2;
   q[3] = v.s3;
 #endif
+#if LAYOUT == LAYOUT_ALPHA_FIRST
+  for (int i = 0; i < 4; i++)
+    q[i] = q[i].yzwx;
+#endif
 }
 
 /* Row pass, float weights: the sums of outputs x .. x+SEP_PX-1 of `row`, and
- * their alpha (or x) bytes for 4-byte pixels. `fast`: the step's groups lie
- * inside the row and are aligned. */
+ * their alpha (or x) samples for 4-sample pixels. `fast`: the step's groups
+ * lie inside the row and are aligned. */
 inline void row_sums (__global const uchar * row, int x, int width, int border, bool fast,
-    const sep_t * wr, sep_t * s, uchar * alpha)
+    const sep_t * wr, sep_t * s, sample_t * alpha)
 {
   pix_t q[SEP_SPAN];   /* the pixels x - 4G .. x + 3 + 4G */
   if (!row) {
@@ -665,7 +699,7 @@ inline void row_sums (__global const uchar * row, int x, int width, int border, 
   sep_t p[SEP_PX + 2 * R];
   for (int i = 0; i < SEP_PX + 2 * R; i++)
     p[i] = SEP_OF (q[4 * SEP_G - R + i]);
-#if BPP == 4
+#if SEP_ALPHA
   for (int i = 0; i < SEP_PX; i++)
     alpha[i] = q[4 * SEP_G + i].w;   /* load_pixel() moved it there */
 #endif
@@ -694,18 +728,18 @@ inline void store_sums (__local float4 * sums, int r, int c, const sep_t * s)
 
 #define SEP_OUT_ROWS (SEP_TH * SEP_S)
 
-/* Row r of the tile's input rows is output row r - R: its alpha bytes into
- * `alphas`. */
-inline void store_alpha (__local uchar * alphas, int r, int c, const uchar * alpha)
+/* Row r of the tile's input rows is output row r - R: its alpha samples
+ * into `alphas`. */
+inline void store_alpha (__local sample_t * alphas, int r, int c, const sample_t * alpha)
 {
-#if BPP == 4
+#if SEP_ALPHA
   if (r >= R && r < R + SEP_OUT_ROWS)
     vstore8 (vload8 (0, alpha), 0, alphas + (r - R) * SEP_TW + c);
 #endif
 }
 
 /* Column pass of item (lx, ly): column tx + lx, rows ty + ly * SEP_S on. */
-inline void column_pass (__local const float4 * sums, __local const uchar * alphas,
+inline void column_pass (__local const float4 * sums, __local const sample_t * alphas,
     __global uchar * out, int out_stride, int width, int height, int tx, int ty,
     const sep_t * wc, sep_t scale, sep_t bias, int aligned)
 {
@@ -732,29 +766,31 @@ inline void column_pass (__local const float4 * sums, __local const uchar * alph
     for (int k = 0; k < N; k++)
       sum += wc[k] * v[o + k];
     const sep_t value = sum * scale + bias;
-    __global uchar *dst = out + (size_t) y * out_stride + (size_t) x * BPP;
+    __global sample_t *dst = (__global sample_t *) (out + (size_t) y * out_stride +
+        (size_t) x * BPP);
 #if LAYOUT == LAYOUT_GRAY
-    dst[0] = convert_uchar_sat_rte (value);
+    dst[0] = TO_SAMPLE_SAT (value);
 #elif LAYOUT == LAYOUT_RGB
-    vstore3 (convert_uchar3_sat_rte (value), 0, dst);
+    vstore3 (TO_SAMPLE3_SAT (value), 0, dst);
 #else
-    const uchar3 rgb = convert_uchar3_sat_rte (value);
-    const uchar a = alphas[(ly * SEP_S + o) * SEP_TW + lx];
+    const sample3_t rgb = TO_SAMPLE3_SAT (value);
+    const sample_t a = alphas[(ly * SEP_S + o) * SEP_TW + lx];
 #if LAYOUT == LAYOUT_ALPHA_LAST
-    const uchar4 px = (uchar4) (rgb, a);
+    const sample4_t px = (sample4_t) (rgb, a);
 #else
-    const uchar4 px = (uchar4) (a, rgb);
+    const sample4_t px = (sample4_t) (a, rgb);
 #endif
-    /* one 4-byte store when aligned (vstore4 promises byte alignment only) */
+    /* one 4- or 8-byte store when aligned (vstore4 promises the sample's
+     * alignment only) */
     if (aligned)
-      *(__global uchar4 *) dst = px;
+      *(__global sample4_t *) dst = px;
     else
       vstore4 (px, 0, dst);
 #endif
   }
 }
 
-#if BPP == 4
+#if BPP == 4 && PX_SAMPLE == 1
 /* 4-byte pixels, rank-1 kernels whose row factors are small non-negative
  * integers (`fx`: row[0 .. N) then col[0 .. N), as for convolve_fixed; the
  * host checks 255 * sum row < 2^16 and 255 * sum row * sum |col| < 2^24):
@@ -814,7 +850,7 @@ inline void row_sums_int (__global const uchar * row, int x, int width, int bord
 inline void separable_tile (__global const uchar * in, int in_stride, __global uchar * out,
     int out_stride, int width, int height, int border, int aligned, bool integer,
     const sep_t * wr, const uint * k, const sep_t * wc, sep_t scale, sep_t bias,
-    __local float4 * sums, __local uchar * alphas)
+    __local float4 * sums, __local sample_t * alphas)
 {
   const int tx = get_group_id (0) * SEP_TW, ty = get_group_id (1) * SEP_TH * SEP_S;
   /* Whether every group the tile's steps read lies in the row. */
@@ -824,8 +860,8 @@ inline void separable_tile (__global const uchar * in, int in_stride, __global u
     const int r = step / (SEP_TW / SEP_PX), c = (step % (SEP_TW / SEP_PX)) * SEP_PX;
     __global const uchar *row = row_at (in, in_stride, ty - R + r, height, border);
     sep_t s[SEP_PX];
-    uchar alpha[SEP_PX];
-#if BPP == 4
+    sample_t alpha[SEP_PX];
+#if BPP == 4 && PX_SAMPLE == 1
     if (integer)
       row_sums_int (row, tx + c, width, border, fast, k, s, alpha);
     else
@@ -846,7 +882,7 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
 {
   /* float4 so that every 4-float run is 16-byte aligned */
   __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
-  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
+  __local sample_t alphas[SEP_ALPHA ? SEP_OUT_ROWS * SEP_TW : 1];
   sep_t wr[N], wc[N];
   for (int j = 0; j < N; j++) {
     wr[j] = SEP_W (w[W_ROWS + j]);
@@ -856,7 +892,7 @@ void convolve_separable (__global const uchar * in, int in_offset, int in_stride
       border, aligned, false, wr, 0, wc, SEP_W (scale), SEP_W (bias), sums, alphas);
 }
 
-#if BPP == 4
+#if BPP == 4 && PX_SAMPLE == 1
 /* The integer variant: `fx` as for convolve_fixed, one scale and bias for
  * the colour channels. */
 __kernel __attribute__ ((reqd_work_group_size (SEP_TW, SEP_TH, 1)))
@@ -865,7 +901,7 @@ void convolve_separable_int (__global const uchar * in, int in_offset, int in_st
     __constant int *fx, float scale, float bias, int border, int aligned)
 {
   __local float4 sums[SEP_PLANES * SEP_ROWS * (SEP_TW / 4)];
-  __local uchar alphas[BPP == 4 ? SEP_OUT_ROWS * SEP_TW : 1];
+  __local sample_t alphas[SEP_ALPHA ? SEP_OUT_ROWS * SEP_TW : 1];
   uint k[N];
   sep_t wc[N];
   for (int j = 0; j < N; j++) {

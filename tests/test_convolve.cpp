@@ -383,7 +383,7 @@ push_integer_case (GstHarness * h, GstElement * c, const Format & f, int width, 
 }
 
 /* Set by the log function below when the engine logs its integer paths. */
-static gint integer_path_logged, one_pass_int_logged, int3x3_logged;
+static gint integer_path_logged, one_pass_int_logged, int3x3_logged, one_pass_logged;
 
 static void
 watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gchar *,
@@ -398,6 +398,9 @@ watch_path (GstDebugCategory * category, GstDebugLevel, const gchar *, const gch
   if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
       strstr (gst_debug_message_get (message), "3x3 integer path"))
     g_atomic_int_set (&int3x3_logged, 1);
+  if (g_strcmp0 (gst_debug_category_get_name (category), "clconvolution") == 0 &&
+      strstr (gst_debug_message_get (message), "one-pass separable path"))
+    g_atomic_int_set (&one_pass_logged, 1);
 }
 
 /* Kernels with small integer factors (binomial Gaussians, boxes, negative
@@ -507,6 +510,57 @@ GST_START_TEST (test_3x3_integer_gpu)
         gst_harness_teardown (h);
       }
     fail_unless (g_atomic_int_get (&int3x3_logged), "%s: 3x3 integer path not taken", f.name);
+  }
+  gst_debug_remove_log_function (watch_path);
+  use_tuning (nullptr);
+}
+GST_END_TEST
+
+/* The GPU variant's one-pass rank-1 kernel on 16-bit samples (GRAY16_LE,
+ * RGBA64_LE): the benchmark's 7x7 binomial Gaussian, random rank-1 kernels
+ * (negative weights, gains up to 3.7 that saturate, biases, one per
+ * channel) and a 15x15 one (two 4-pixel groups each side); 104x40 with rows
+ * at 16-byte boundaries (pad 16 too: the tiles inside read whole groups),
+ * 101x37 and pad 6 not, 3x2; every border, system and OpenCL memory. The
+ * kernel must be taken and match the double reference. */
+GST_START_TEST (test_separable_deep_gpu)
+{
+  use_tuning ("gpu");
+  gst_debug_set_threshold_for_name ("clconvolution", GST_LEVEL_DEBUG);
+  gst_debug_add_log_function (watch_path, nullptr, nullptr);
+  const std::vector<double> binomial7 = {1, 6, 15, 20, 15, 6, 1};
+  std::mt19937 rng (4242);
+  std::vector<Conv> convs;
+  Conv gauss;
+  gauss.main = integer_kernel (binomial7, binomial7, 4096.0);
+  gauss.normalize = false;
+  convs.push_back (gauss);
+  convs.push_back (random_conv (7, 1, 0, rng));
+  convs.push_back (random_conv (7, 3, 0, rng));
+  convs.push_back (random_conv (15, 1, 0, rng));
+  static const int sizes[][2] = {{104, 40}, {101, 37}, {3, 2}};
+  uint32_t seed = 9500;
+  for (const Format &f : {deep_and_yuv_formats[0], deep_and_yuv_formats[1]}) {
+    g_atomic_int_set (&one_pass_logged, 0);
+    for (auto &sz : sizes)
+      for (bool cl_input : {false, true}) {
+        GstElement *c;
+        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+            "clconvolve name=c", &c);
+        gst_harness_set_src_caps_str (h, caps_string (f.name, sz[0], sz[1]).c_str ());
+        for (int pad : {0, 16, 6})
+          for (Conv conv : convs) {
+            conv.border = (int) (seed % 3);
+            conv.bias *= 257;   /* the same bias in 16-bit units */
+            apply (c, conv);
+            push_and_check (h, f, sz[0], sz[1], pad, seed++, conv,
+                "one-pass separable, 16-bit, GPU variant");
+          }
+        gst_object_unref (c);
+        gst_harness_teardown (h);
+      }
+    fail_unless (g_atomic_int_get (&one_pass_logged), "%s: one-pass separable path not taken",
+        f.name);
   }
   gst_debug_remove_log_function (watch_path);
   use_tuning (nullptr);
@@ -1078,6 +1132,7 @@ convolve_suite (void)
   tcase_add_test (tc, test_integer_kernels);
   tcase_add_test (tc, test_integer_gaussian_1080p);
   tcase_add_test (tc, test_3x3_integer_gpu);
+  tcase_add_test (tc, test_separable_deep_gpu);
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_bias_follows_a_controller);

@@ -118,7 +118,8 @@ Engine::uses_one_pass () const
   if (cpu_variant_ || !one_pass_usable_ || weights_.n < 3)
     return false;
   /* At 3x3 GRAY8 the 16-pixel direct kernel is a little faster (H200, 4K:
-   * 19 against 21 us); for 4-byte pixels the one pass is (34 against 49). */
+   * 19 against 21 us); for 4-byte pixels the one pass is (34 against 49).
+   * 16-bit pixels keep the 3x3 kernels at 3x3 (not measured against it). */
   if (weights_.n == 3 && px_.pixel_bytes () != 4)
     return false;
   return all_separable ();
@@ -170,7 +171,7 @@ Engine::uses_fixed () const
 bool
 Engine::uses_one_pass_int () const
 {
-  if (!uses_one_pass () || px_.pixel_bytes () != 4)
+  if (!uses_one_pass () || px_.sample_bytes != 1 || px_.pixel_bytes () != 4)
     return false;
   /* Two bytes per 32-bit word: the row factors must not go negative. */
   const ChannelWeights *c = shared_integer_factors ();
@@ -227,17 +228,18 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
 {
   direct_ = cl::Kernel (program, "convolve_direct");
   fast3x3_ = n == 3 ? cl::Kernel (program, "convolve_3x3") : cl::Kernel ();
-  /* The integer and one-pass kernels are for 8-bit samples; the aligned
-   * 3x3 one for 1- and 4-sample pixels of either depth. */
+  /* The integer kernels are for 8-bit samples; the one-pass rank-1 kernel
+   * for either depth, the aligned 3x3 one for 1- and 4-sample pixels of
+   * either depth. */
   const bool bytes = px_.sample_bytes == 1;
   fast3x3_aligned_ = n == 3 && px_.channels != 3 ?
       cl::Kernel (program, "convolve_3x3_aligned") : cl::Kernel ();
   rows_ = cl::Kernel (program, "convolve_rows");
   columns_ = cl::Kernel (program, "convolve_columns");
   tiled_ = cl::Kernel (program, "convolve_tiled");
-  one_pass_ = bytes ? cl::Kernel (program, "convolve_separable") : cl::Kernel ();
-  one_pass_int_ = px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_separable_int") :
-      cl::Kernel ();
+  one_pass_ = cl::Kernel (program, "convolve_separable");
+  one_pass_int_ = bytes && px_.pixel_bytes () == 4 ?
+      cl::Kernel (program, "convolve_separable_int") : cl::Kernel ();
   int3x3_ = n == 3 && px_.pixel_bytes () == 4 ? cl::Kernel (program, "convolve_3x3_int") :
       cl::Kernel ();
   /* PoCL vectorises across work-items, so CPUs want byte-wide straight-line
@@ -252,7 +254,7 @@ Engine::use_program (GstClContext * ctx, const cl::Program & program, int n)
       tiled_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   /* (the integer variant has the same group and local memory) */
-  one_pass_usable_ = bytes && one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
+  one_pass_usable_ = one_pass_.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE> (device) >=
       (size_t) kSepW * kSepH &&
       one_pass_.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE> (device) <=
       device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
