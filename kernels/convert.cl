@@ -340,6 +340,162 @@ __kernel void convert (CONVERT_ARGS)
 #endif
 }
 
+/* ------------------------------------------------------------------ GPUs
+ * convert_yuv_rgb4: 8-bit 4:2:0 or 4:2:2 to 4-byte R'G'B' (RGBA, BGRx, ARGB,
+ * ...) without scaling, direction or borders, the common case of a decoder
+ * or camera into RGB. 4 pixels of 2 rows a work-item: both rows share the
+ * chroma they need (4:2:0), luma comes in 32-bit words (64-bit for 4:2:2,
+ * chroma with it) and each row of 4 pixels goes out as one 128-bit store,
+ * so a warp reads and writes whole contiguous segments (the byte loads and
+ * stores of `convert` are split into one access a byte on NVIDIA). Rows
+ * that do not start on a 16 (or 8, 4)-byte boundary take narrower accesses:
+ * the test is uniform over a row, so within a warp. It covers the columns
+ * up to the last multiple of 4; `convert` does the rest (first_block).
+ * The colour formulas are kernels/color.cl's, folded by the host into
+ * codes-to-codes coefficients (`fold`), rounded once at the end. */
+#if FAST && IN_YUV && IN_SAMPLE == 1 && !OUT_YUV && OUT_CH == 4 && OUT_SAMPLE == 1
+
+/* bit position of byte i of a word as it lies in memory */
+#ifdef __ENDIAN_LITTLE__
+#define BYTE_SHIFT(i) (8 * (i))
+#else
+#define BYTE_SHIFT(i) (8 * (3 - (i)))
+#endif
+#define BYTE_OF(w, i) ((float) (((w) >> BYTE_SHIFT (i)) & 255u))
+
+inline uint word_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 3) == 0)
+    return *(__global const uint *) p;
+  return as_uint (vload4 (0, p));
+}
+
+inline uint2 words2_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 7) == 0)
+    return *(__global const uint2 *) p;
+  return (uint2) (word_at (p), word_at (p + 4));
+}
+
+inline void store_words4 (__global uchar * p, uint4 v)
+{
+  if (((uintptr_t) p & 15) == 0)
+    *(__global uint4 *) p = v;
+  else if (((uintptr_t) p & 3) == 0)
+    vstore4 (v, 0, (__global uint *) p);
+  else
+    vstore16 (as_uchar16 (v), 0, p);
+}
+
+#if IN_420
+/* Cb, Cr samples i-1 .. i+2 (clamped) of chroma row j, i even */
+inline void chroma4 (__global const uchar * in, int off1, int off2, int stride1, int stride2,
+    int i, int j, int cw, float4 * cb, float4 * cr)
+{
+  const int il = max (i - 1, 0), ir = min (i + 2, cw - 1);
+#if IN_YUV == YUV_NV12
+  __global const uchar *p = in + off1 + (size_t) j * stride1;
+  const uint w = word_at (p + 2 * i);
+  *cb = (float4) ((float) p[2 * il], BYTE_OF (w, 0), BYTE_OF (w, 2), (float) p[2 * ir]);
+  *cr = (float4) ((float) p[2 * il + 1], BYTE_OF (w, 1), BYTE_OF (w, 3), (float) p[2 * ir + 1]);
+#else
+  __global const uchar *u = in + off1 + (size_t) j * stride1;
+  __global const uchar *v = in + off2 + (size_t) j * stride2;
+  *cb = convert_float4 ((uchar4) (u[il], u[i], u[i + 1], u[ir]));
+  *cr = convert_float4 ((uchar4) (v[il], v[i], v[i + 1], v[ir]));
+#endif
+}
+#endif
+
+/* Four pixels from their luma codes and the chroma codes of samples i-1 ..
+ * i+2 (c.s1 under the first two pixels, c.s2 under the others), as words
+ * in the output's order: 3/4 of a pixel's own chroma sample, 1/4 of the
+ * neighbour on its side. fold: Y scale, Y offset (with the rounding 1/2),
+ * Cr to R, Cb to B, Cr to G, Cb to G, all for codes 0..255. */
+inline uint4 rgb4 (float4 luma, float4 cb, float4 cr, float8 fold, int out_r, int out_g,
+    int out_b, int out_a)
+{
+  const float4 b = 0.75f * cb.s1122 + 0.25f * cb.s0213 - 128.0f;
+  const float4 r = 0.75f * cr.s1122 + 0.25f * cr.s0213 - 128.0f;
+  const float4 y = fold.s0 * luma + fold.s1;
+  const uint4 ur = convert_uint4 (convert_uchar4_sat (y + fold.s2 * r));
+  const uint4 ub = convert_uint4 (convert_uchar4_sat (y + fold.s3 * b));
+  const uint4 ug = convert_uint4 (convert_uchar4_sat (y + fold.s4 * r + fold.s5 * b));
+  return ur << (uint) BYTE_SHIFT (out_r) | ug << (uint) BYTE_SHIFT (out_g) |
+      ub << (uint) BYTE_SHIFT (out_b) | (uint4) (255u << BYTE_SHIFT (out_a));
+}
+
+__kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_off1,
+    int in_off2, int in_stride0, int in_stride1, int in_stride2, __global uchar * out,
+    int out_off0, int out_stride0, int quads, int out_w, int out_h, int out_r, int out_g,
+    int out_b, int out_a, float8 fold)
+{
+  const int q = get_global_id (0), pair = get_global_id (1);
+  if (q >= quads || 2 * pair >= out_h)
+    return;
+  const int x = 4 * q, i = 2 * q, cw = (out_w + 1) >> 1;
+  /* the second row is the first again at an odd height's end */
+  const int y0 = 2 * pair, y1 = min (y0 + 1, out_h - 1);
+  __global const uchar *row0 = in + in_off0 + (size_t) y0 * in_stride0;
+  __global const uchar *row1 = in + in_off0 + (size_t) y1 * in_stride0;
+  float4 l0, l1, cb0, cr0, cb1, cr1;
+#if IN_420
+  const uint w0 = word_at (row0 + x), w1 = word_at (row1 + x);
+  l0 = (float4) (BYTE_OF (w0, 0), BYTE_OF (w0, 1), BYTE_OF (w0, 2), BYTE_OF (w0, 3));
+  l1 = (float4) (BYTE_OF (w1, 0), BYTE_OF (w1, 1), BYTE_OF (w1, 2), BYTE_OF (w1, 3));
+  /* chroma row `pair` (3/4) and the one above (row y0) or below (row y1,
+   * if odd), clamped (1/4) */
+  const int ch = (out_h + 1) >> 1;
+  float4 cb, cr, cba, cra, cbb, crb;
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, pair, cw, &cb, &cr);
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, max (pair - 1, 0), cw, &cba, &cra);
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i,
+      y1 > y0 ? min (pair + 1, ch - 1) : max (pair - 1, 0), cw, &cbb, &crb);
+  cb0 = 0.75f * cb + 0.25f * cba;
+  cr0 = 0.75f * cr + 0.25f * cra;
+  cb1 = 0.75f * cb + 0.25f * cbb;
+  cr1 = 0.75f * cr + 0.25f * crb;
+#else
+  /* byte offsets in a pixel pair */
+#if IN_YUV == YUV_YUY2
+#define Y0_AT 0
+#define CB_AT 1
+#define Y1_AT 2
+#define CR_AT 3
+#else
+#define CB_AT 0
+#define Y0_AT 1
+#define CR_AT 2
+#define Y1_AT 3
+#endif
+  const int il = 4 * max (i - 1, 0), ir = 4 * min (i + 2, cw - 1);
+  const uint2 w0 = words2_at (row0 + 2 * x), w1 = words2_at (row1 + 2 * x);
+  const uint n0l = word_at (row0 + il), n0r = word_at (row0 + ir);
+  const uint n1l = word_at (row1 + il), n1r = word_at (row1 + ir);
+  l0 = (float4) (BYTE_OF (w0.x, Y0_AT), BYTE_OF (w0.x, Y1_AT), BYTE_OF (w0.y, Y0_AT),
+      BYTE_OF (w0.y, Y1_AT));
+  l1 = (float4) (BYTE_OF (w1.x, Y0_AT), BYTE_OF (w1.x, Y1_AT), BYTE_OF (w1.y, Y0_AT),
+      BYTE_OF (w1.y, Y1_AT));
+  cb0 = (float4) (BYTE_OF (n0l, CB_AT), BYTE_OF (w0.x, CB_AT), BYTE_OF (w0.y, CB_AT),
+      BYTE_OF (n0r, CB_AT));
+  cr0 = (float4) (BYTE_OF (n0l, CR_AT), BYTE_OF (w0.x, CR_AT), BYTE_OF (w0.y, CR_AT),
+      BYTE_OF (n0r, CR_AT));
+  cb1 = (float4) (BYTE_OF (n1l, CB_AT), BYTE_OF (w1.x, CB_AT), BYTE_OF (w1.y, CB_AT),
+      BYTE_OF (n1r, CB_AT));
+  cr1 = (float4) (BYTE_OF (n1l, CR_AT), BYTE_OF (w1.x, CR_AT), BYTE_OF (w1.y, CR_AT),
+      BYTE_OF (n1r, CR_AT));
+#undef Y0_AT
+#undef CB_AT
+#undef Y1_AT
+#undef CR_AT
+#endif
+  store_words4 (out + out_off0 + (size_t) y0 * out_stride0 + 4 * x,
+      rgb4 (l0, cb0, cr0, fold, out_r, out_g, out_b, out_a));
+  store_words4 (out + out_off0 + (size_t) y1 * out_stride0 + 4 * x,
+      rgb4 (l1, cb1, cr1, fold, out_r, out_g, out_b, out_a));
+}
+#endif
+
 /* ------------------------------------------------------------------ CPUs
  * convert_rows: the same conversion without scaling, direction or borders,
  * for 8-bit formats, 8 pixels of a row (a row pair for 4:2:0 output) a
