@@ -227,7 +227,8 @@ inline px_t to_rgb (px_t v, coef_t k)
     int d0, int d1, int d2, int d3, int d4, int d5, int uw, int uh, float sx, float sy, \
     int method, int in_r, int in_g, int in_b, int in_a, int out_r, int out_g, int out_b, \
     int out_a, int alphas, int one, float ik0, float ik1, float ik2, float ik3, float ik4, \
-    float ok0, float ok1, float ok2, float ok3, float ok4, int first_block
+    float ok0, float ok1, float ok2, float ok3, float ok4, float f0, float f1, float f2, \
+    float f3, float f4, float f5, int first_block
 
 /* The output blocks from column first_block on. */
 __kernel void convert (CONVERT_ARGS)
@@ -548,13 +549,21 @@ __attribute__ ((always_inline)) inline void chroma_row (__global const uchar * i
 }
 #endif
 
+/* Y'CbCr input to R'G'B' output: load8 gives the output's codes (0..255,
+ * with the rounding 1/2) straight from the input's, through the host's
+ * folded coefficients (convert_yuv_rgb4's), rather than R'G'B' in 0..1. */
+#define RGB_CODES (IN_YUV && !OUT_YUV && OUT_CH > 1)
+
+/* the folded coefficients as scalars (see px_t) */
+typedef struct { float s0, s1, s2, s3, s4, s5; } coef8_t;
+
 /* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y (always inlined:
  * PoCL otherwise calls it, its results through the stack) */
 __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, int in_off0,
     int in_off1, int in_off2, int in_stride0, int in_stride1, int in_stride2, int in_w,
     int in_h, int x, int y,
-    int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, float8 * r, float8 * g,
-    float8 * b, float8 * a)
+    int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, coef8_t fold, float8 * r,
+    float8 * g, float8 * b, float8 * a)
 {
   __global const uchar *row = in + in_off0 + (size_t) y * in_stride0;
 #if IN_YUV
@@ -618,12 +627,22 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
   l = 0.75f * l + 0.25f * l2;
   rr = 0.75f * rr + 0.25f * r2;
 #endif
+#if RGB_CODES
+  /* codes to codes in one step (the host's folded coefficients) */
+  const float8 yc = fold.s0 * luma + fold.s1;
+  const float8 ccb = upsample8 (cb - 128.0f, l.x - 128.0f, rr.x - 128.0f);
+  const float8 ccr = upsample8 (cr - 128.0f, l.y - 128.0f, rr.y - 128.0f);
+  *r = yc + fold.s2 * ccr;
+  *b = yc + fold.s3 * ccb;
+  *g = yc + fold.s4 * ccr + fold.s5 * ccb;
+#else
   const float8 yy = YCBCR_Y_OF_CODE (k, luma);
   const float8 ccb = YCBCR_C_OF_CODE (k, upsample8 (cb, l.x, rr.x));
   const float8 ccr = YCBCR_C_OF_CODE (k, upsample8 (cr, l.y, rr.y));
   *r = YCBCR_RED (k, yy, ccr);
   *b = YCBCR_BLUE (k, yy, ccb);
   *g = YCBCR_GREEN (k, yy, *r, *b);
+#endif
   *a = 255.0f;
 #elif IN_CH == 1
   *r = *g = *b = convert_float8 (vload8 (0, row + x)) * (1.0f / 255.0f);
@@ -669,15 +688,17 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
 __kernel void convert_rows (CONVERT_ARGS)
 {
   const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  const coef8_t fold = { f0, f1, f2, f3, f4, f5 };
   (void) in_k;   /* (unused by some formats) */
   (void) out_k;
+  (void) fold;
   /* first_block: here the number of 8-pixel runs; items past them redo the
    * last */
   const int x = min ((int) get_global_id (0), first_block - 1) * 8;
   const int y0 = min ((int) get_global_id (1), (out_h - 1) / BH) * BH;
   float8 r, g, b, a;
   load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y0,
-      in_r, in_g, in_b, in_a, alphas, in_k, &r, &g, &b, &a);
+      in_r, in_g, in_b, in_a, alphas, in_k, fold, &r, &g, &b, &a);
   __global uchar *row = out + out_off0 + (size_t) y0 * out_stride0;
 #if OUT_YUV
   const float8 y = YCBCR_LUMA (out_k, r, g, b);
@@ -688,7 +709,7 @@ __kernel void convert_rows (CONVERT_ARGS)
   const int y1 = min (y0 + 1, out_h - 1);
   float8 r1, g1, b1, a1;
   load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y1,
-      in_r, in_g, in_b, in_a, alphas, in_k, &r1, &g1, &b1, &a1);
+      in_r, in_g, in_b, in_a, alphas, in_k, fold, &r1, &g1, &b1, &a1);
   const float8 yb = YCBCR_LUMA (out_k, r1, g1, b1);
   cb += YCBCR_CB (out_k, b1, yb);
   cr += YCBCR_CR (out_k, r1, yb);
@@ -719,7 +740,14 @@ __kernel void convert_rows (CONVERT_ARGS)
 #elif OUT_CH == 1
   vstore8 (SAT8 (YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, r, g, b))), 0, row + x);
 #else
+#if RGB_CODES
+  /* (the rounding 1/2 is in the codes) */
+#define CODE8(v) convert_uchar8 (clamp (v, 0.0f, 255.0f))
+  const uchar8 ur = CODE8 (r), ug = CODE8 (g), ub = CODE8 (b);
+#undef CODE8
+#else
   const uchar8 ur = SAT8 (r * 255.0f), ug = SAT8 (g * 255.0f), ub = SAT8 (b * 255.0f);
+#endif
 #if OUT_CH == 3
   /* the sample at index i: the colour whose index it is */
 #define AT(i) (out_r == (i) ? ur : out_g == (i) ? ug : ub)

@@ -423,7 +423,9 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         st->out_order.s[3], st->alphas | words, (cl_int) 1);
     for (const cl_float8 *c : { &st->in_k, &st->out_k })
       arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
-    gstcl::set_args (k, arg, (cl_int) first_block);
+    const cl_float8 &f = st->fold;
+    gstcl::set_args (k, arg, f.s[0], f.s[1], f.s[2], f.s[3], f.s[4], f.s[5],
+        (cl_int) first_block);
   };
   if (quads > 0) {
     cl::Kernel &k = found->second.yuv_rgb4;
