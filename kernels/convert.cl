@@ -344,8 +344,9 @@ __kernel void convert (CONVERT_ARGS)
 /* ------------------------------------------------------------------ GPUs
  * convert_yuv_rgb4: 8-bit 4:2:0 or 4:2:2 to 4-byte R'G'B' (RGBA, BGRx, ARGB,
  * ...) without scaling, direction or borders, the common case of a decoder
- * or camera into RGB. 4 pixels of 2 rows a work-item: both rows share the
- * chroma they need (4:2:0), luma comes in 32-bit words (64-bit for 4:2:2,
+ * or camera into RGB. 4 pixels of 2 rows a work-item: for 4:2:0 an odd
+ * row and the even one below it, which take the same two chroma rows (16-bit
+ * loads for the neighbour samples), luma in 32-bit words (64-bit for 4:2:2,
  * chroma with it) and each row of 4 pixels goes out as one 128-bit store,
  * so a warp reads and writes whole contiguous segments (the byte loads and
  * stores of `convert` are split into one access a byte on NVIDIA). Rows
@@ -378,6 +379,14 @@ inline uint2 words2_at (__global const uchar * p)
   return (uint2) (word_at (p), word_at (p + 4));
 }
 
+/* 2 bytes from p, in memory order: one load where p is 2-byte aligned */
+inline uchar2 pair_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 1) == 0)
+    return as_uchar2 (*(__global const ushort *) p);
+  return vload2 (0, p);
+}
+
 inline void store_words4 (__global uchar * p, uint4 v)
 {
   if (((uintptr_t) p & 15) == 0)
@@ -397,13 +406,15 @@ inline void chroma4 (__global const uchar * in, int off1, int off2, int stride1,
 #if IN_YUV == YUV_NV12
   __global const uchar *p = in + off1 + (size_t) j * stride1;
   const uint w = word_at (p + 2 * i);
-  *cb = (float4) ((float) p[2 * il], BYTE_OF (w, 0), BYTE_OF (w, 2), (float) p[2 * ir]);
-  *cr = (float4) ((float) p[2 * il + 1], BYTE_OF (w, 1), BYTE_OF (w, 3), (float) p[2 * ir + 1]);
+  const uchar2 l = pair_at (p + 2 * il), r = pair_at (p + 2 * ir);
+  *cb = (float4) ((float) l.s0, BYTE_OF (w, 0), BYTE_OF (w, 2), (float) r.s0);
+  *cr = (float4) ((float) l.s1, BYTE_OF (w, 1), BYTE_OF (w, 3), (float) r.s1);
 #else
   __global const uchar *u = in + off1 + (size_t) j * stride1;
   __global const uchar *v = in + off2 + (size_t) j * stride2;
-  *cb = convert_float4 ((uchar4) (u[il], u[i], u[i + 1], u[ir]));
-  *cr = convert_float4 ((uchar4) (v[il], v[i], v[i + 1], v[ir]));
+  const uchar2 cu = pair_at (u + i), cv = pair_at (v + i);
+  *cb = convert_float4 ((uchar4) (u[il], cu, u[ir]));
+  *cr = convert_float4 ((uchar4) (v[il], cv, v[ir]));
 #endif
 }
 #endif
@@ -432,11 +443,21 @@ __kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_o
     int out_b, int out_a, float8 fold)
 {
   const int q = get_global_id (0), pair = get_global_id (1);
+#if IN_420
+  /* rows 2 pair - 1 and 2 pair: both take chroma rows pair - 1 and pair
+   * (3/4 of the nearer), so a work-item reads two of them. The first and
+   * the last work-item of a column have one row (written twice: at the
+   * edge both formulas give the one clamped chroma row). */
+  if (q >= quads || pair > out_h / 2)
+    return;
+  const int y0 = max (2 * pair - 1, 0), y1 = min (2 * pair, out_h - 1);
+#else
   if (q >= quads || 2 * pair >= out_h)
     return;
-  const int x = 4 * q, i = 2 * q, cw = (out_w + 1) >> 1;
   /* the second row is the first again at an odd height's end */
   const int y0 = 2 * pair, y1 = min (y0 + 1, out_h - 1);
+#endif
+  const int x = 4 * q, i = 2 * q, cw = (out_w + 1) >> 1;
   __global const uchar *row0 = in + in_off0 + (size_t) y0 * in_stride0;
   __global const uchar *row1 = in + in_off0 + (size_t) y1 * in_stride0;
   float4 l0, l1, cb0, cr0, cb1, cr1;
@@ -444,18 +465,15 @@ __kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_o
   const uint w0 = word_at (row0 + x), w1 = word_at (row1 + x);
   l0 = (float4) (BYTE_OF (w0, 0), BYTE_OF (w0, 1), BYTE_OF (w0, 2), BYTE_OF (w0, 3));
   l1 = (float4) (BYTE_OF (w1, 0), BYTE_OF (w1, 1), BYTE_OF (w1, 2), BYTE_OF (w1, 3));
-  /* chroma row `pair` (3/4) and the one above (row y0) or below (row y1,
-   * if odd), clamped (1/4) */
   const int ch = (out_h + 1) >> 1;
-  float4 cb, cr, cba, cra, cbb, crb;
-  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, pair, cw, &cb, &cr);
-  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, max (pair - 1, 0), cw, &cba, &cra);
-  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i,
-      y1 > y0 ? min (pair + 1, ch - 1) : max (pair - 1, 0), cw, &cbb, &crb);
-  cb0 = 0.75f * cb + 0.25f * cba;
-  cr0 = 0.75f * cr + 0.25f * cra;
-  cb1 = 0.75f * cb + 0.25f * cbb;
-  cr1 = 0.75f * cr + 0.25f * crb;
+  float4 cba, cra, cbb, crb;
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, clamp (pair - 1, 0, ch - 1), cw,
+      &cba, &cra);
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, min (pair, ch - 1), cw, &cbb, &crb);
+  cb0 = 0.75f * cba + 0.25f * cbb;
+  cr0 = 0.75f * cra + 0.25f * crb;
+  cb1 = 0.75f * cbb + 0.25f * cba;
+  cr1 = 0.75f * crb + 0.25f * cra;
 #else
   /* byte offsets in a pixel pair */
 #if IN_YUV == YUV_YUY2

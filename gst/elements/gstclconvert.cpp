@@ -434,8 +434,11 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0), (cl_int) quads, out_w, out_h,
         st->out_order.s[0], st->out_order.s[1], st->out_order.s[2], st->out_order.s[3],
         st->fold);
-    /* 64 blocks of a row a group: each warp stores 2 KiB of one row */
-    gstcl::enqueue_2d (ctx, k, quads, (out_h + 1) / 2, 64, 4);
+    /* 64 blocks of a row a group: each warp stores 2 KiB of one row. 4:2:0
+     * pairs rows 2n - 1 and 2n, n = 0 .. h / 2 (kernels/convert.cl) */
+    const gstcl::PixelLayout in_layout = gstcl::pixel_layout (&in->info);
+    const bool in420 = in_layout.yuv == gstcl::YUV_NV12 || in_layout.yuv == gstcl::YUV_I420;
+    gstcl::enqueue_2d (ctx, k, quads, in420 ? out_h / 2 + 1 : (out_h + 1) / 2, 64, 4);
   } else if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
     /* PoCL: one row of 64 work-items a group (taller or narrower groups
