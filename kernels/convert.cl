@@ -227,7 +227,8 @@ inline px_t to_rgb (px_t v, coef_t k)
     int d0, int d1, int d2, int d3, int d4, int d5, int uw, int uh, float sx, float sy, \
     int method, int in_r, int in_g, int in_b, int in_a, int out_r, int out_g, int out_b, \
     int out_a, int alphas, int one, float ik0, float ik1, float ik2, float ik3, float ik4, \
-    float ok0, float ok1, float ok2, float ok3, float ok4, int first_block
+    float ok0, float ok1, float ok2, float ok3, float ok4, float f0, float f1, float f2, \
+    float f3, float f4, float f5, int first_block
 
 /* The output blocks from column first_block on. */
 __kernel void convert (CONVERT_ARGS)
@@ -340,6 +341,180 @@ __kernel void convert (CONVERT_ARGS)
 #endif
 }
 
+/* ------------------------------------------------------------------ GPUs
+ * convert_yuv_rgb4: 8-bit 4:2:0 or 4:2:2 to 4-byte R'G'B' (RGBA, BGRx, ARGB,
+ * ...) without scaling, direction or borders, the common case of a decoder
+ * or camera into RGB. 4 pixels of 2 rows a work-item: for 4:2:0 an odd
+ * row and the even one below it, which take the same two chroma rows (16-bit
+ * loads for the neighbour samples), luma in 32-bit words (64-bit for 4:2:2,
+ * chroma with it) and each row of 4 pixels goes out as one 128-bit store,
+ * so a warp reads and writes whole contiguous segments (the byte loads and
+ * stores of `convert` are split into one access a byte on NVIDIA). Rows
+ * that do not start on a 16 (or 8, 4)-byte boundary take narrower accesses:
+ * the test is uniform over a row, so within a warp. It covers the columns
+ * up to the last multiple of 4; `convert` does the rest (first_block).
+ * The colour formulas are kernels/color.cl's, folded by the host into
+ * codes-to-codes coefficients (`fold`), rounded once at the end. */
+#if FAST && IN_YUV && IN_SAMPLE == 1 && !OUT_YUV && OUT_CH == 4 && OUT_SAMPLE == 1
+
+/* bit position of byte i of a word as it lies in memory */
+#ifdef __ENDIAN_LITTLE__
+#define BYTE_SHIFT(i) (8 * (i))
+#else
+#define BYTE_SHIFT(i) (8 * (3 - (i)))
+#endif
+#define BYTE_OF(w, i) ((float) (((w) >> BYTE_SHIFT (i)) & 255u))
+
+inline uint word_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 3) == 0)
+    return *(__global const uint *) p;
+  return as_uint (vload4 (0, p));
+}
+
+inline uint2 words2_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 7) == 0)
+    return *(__global const uint2 *) p;
+  return (uint2) (word_at (p), word_at (p + 4));
+}
+
+/* 2 bytes from p, in memory order: one load where p is 2-byte aligned */
+inline uchar2 pair_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 1) == 0)
+    return as_uchar2 (*(__global const ushort *) p);
+  return vload2 (0, p);
+}
+
+inline void store_words4 (__global uchar * p, uint4 v)
+{
+  if (((uintptr_t) p & 15) == 0)
+    *(__global uint4 *) p = v;
+  else if (((uintptr_t) p & 3) == 0)
+    vstore4 (v, 0, (__global uint *) p);
+  else
+    vstore16 (as_uchar16 (v), 0, p);
+}
+
+#if IN_420
+/* Cb, Cr samples i-1 .. i+2 (clamped) of chroma row j, i even */
+inline void chroma4 (__global const uchar * in, int off1, int off2, int stride1, int stride2,
+    int i, int j, int cw, float4 * cb, float4 * cr)
+{
+  const int il = max (i - 1, 0), ir = min (i + 2, cw - 1);
+#if IN_YUV == YUV_NV12
+  __global const uchar *p = in + off1 + (size_t) j * stride1;
+  const uint w = word_at (p + 2 * i);
+  const uchar2 l = pair_at (p + 2 * il), r = pair_at (p + 2 * ir);
+  *cb = (float4) ((float) l.s0, BYTE_OF (w, 0), BYTE_OF (w, 2), (float) r.s0);
+  *cr = (float4) ((float) l.s1, BYTE_OF (w, 1), BYTE_OF (w, 3), (float) r.s1);
+#else
+  __global const uchar *u = in + off1 + (size_t) j * stride1;
+  __global const uchar *v = in + off2 + (size_t) j * stride2;
+  const uchar2 cu = pair_at (u + i), cv = pair_at (v + i);
+  *cb = convert_float4 ((uchar4) (u[il], cu, u[ir]));
+  *cr = convert_float4 ((uchar4) (v[il], cv, v[ir]));
+#endif
+}
+#endif
+
+/* Four pixels from their luma codes and the chroma codes of samples i-1 ..
+ * i+2 (c.s1 under the first two pixels, c.s2 under the others), as words
+ * in the output's order: 3/4 of a pixel's own chroma sample, 1/4 of the
+ * neighbour on its side. fold: Y scale, Y offset (with the rounding 1/2),
+ * Cr to R, Cb to B, Cr to G, Cb to G, all for codes 0..255. */
+inline uint4 rgb4 (float4 luma, float4 cb, float4 cr, float8 fold, int out_r, int out_g,
+    int out_b, int out_a)
+{
+  const float4 b = 0.75f * cb.s1122 + 0.25f * cb.s0213 - 128.0f;
+  const float4 r = 0.75f * cr.s1122 + 0.25f * cr.s0213 - 128.0f;
+  const float4 y = fold.s0 * luma + fold.s1;
+  const uint4 ur = convert_uint4 (convert_uchar4_sat (y + fold.s2 * r));
+  const uint4 ub = convert_uint4 (convert_uchar4_sat (y + fold.s3 * b));
+  const uint4 ug = convert_uint4 (convert_uchar4_sat (y + fold.s4 * r + fold.s5 * b));
+  return ur << (uint) BYTE_SHIFT (out_r) | ug << (uint) BYTE_SHIFT (out_g) |
+      ub << (uint) BYTE_SHIFT (out_b) | (uint4) (255u << BYTE_SHIFT (out_a));
+}
+
+__kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_off1,
+    int in_off2, int in_stride0, int in_stride1, int in_stride2, __global uchar * out,
+    int out_off0, int out_stride0, int quads, int out_w, int out_h, int out_r, int out_g,
+    int out_b, int out_a, float8 fold)
+{
+  const int q = get_global_id (0), pair = get_global_id (1);
+#if IN_420
+  /* rows 2 pair - 1 and 2 pair: both take chroma rows pair - 1 and pair
+   * (3/4 of the nearer), so a work-item reads two of them. The first and
+   * the last work-item of a column have one row (written twice: at the
+   * edge both formulas give the one clamped chroma row). */
+  if (q >= quads || pair > out_h / 2)
+    return;
+  const int y0 = max (2 * pair - 1, 0), y1 = min (2 * pair, out_h - 1);
+#else
+  if (q >= quads || 2 * pair >= out_h)
+    return;
+  /* the second row is the first again at an odd height's end */
+  const int y0 = 2 * pair, y1 = min (y0 + 1, out_h - 1);
+#endif
+  const int x = 4 * q, i = 2 * q, cw = (out_w + 1) >> 1;
+  __global const uchar *row0 = in + in_off0 + (size_t) y0 * in_stride0;
+  __global const uchar *row1 = in + in_off0 + (size_t) y1 * in_stride0;
+  float4 l0, l1, cb0, cr0, cb1, cr1;
+#if IN_420
+  const uint w0 = word_at (row0 + x), w1 = word_at (row1 + x);
+  l0 = (float4) (BYTE_OF (w0, 0), BYTE_OF (w0, 1), BYTE_OF (w0, 2), BYTE_OF (w0, 3));
+  l1 = (float4) (BYTE_OF (w1, 0), BYTE_OF (w1, 1), BYTE_OF (w1, 2), BYTE_OF (w1, 3));
+  const int ch = (out_h + 1) >> 1;
+  float4 cba, cra, cbb, crb;
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, clamp (pair - 1, 0, ch - 1), cw,
+      &cba, &cra);
+  chroma4 (in, in_off1, in_off2, in_stride1, in_stride2, i, min (pair, ch - 1), cw, &cbb, &crb);
+  cb0 = 0.75f * cba + 0.25f * cbb;
+  cr0 = 0.75f * cra + 0.25f * crb;
+  cb1 = 0.75f * cbb + 0.25f * cba;
+  cr1 = 0.75f * crb + 0.25f * cra;
+#else
+  /* byte offsets in a pixel pair */
+#if IN_YUV == YUV_YUY2
+#define Y0_AT 0
+#define CB_AT 1
+#define Y1_AT 2
+#define CR_AT 3
+#else
+#define CB_AT 0
+#define Y0_AT 1
+#define CR_AT 2
+#define Y1_AT 3
+#endif
+  const int il = 4 * max (i - 1, 0), ir = 4 * min (i + 2, cw - 1);
+  const uint2 w0 = words2_at (row0 + 2 * x), w1 = words2_at (row1 + 2 * x);
+  const uint n0l = word_at (row0 + il), n0r = word_at (row0 + ir);
+  const uint n1l = word_at (row1 + il), n1r = word_at (row1 + ir);
+  l0 = (float4) (BYTE_OF (w0.x, Y0_AT), BYTE_OF (w0.x, Y1_AT), BYTE_OF (w0.y, Y0_AT),
+      BYTE_OF (w0.y, Y1_AT));
+  l1 = (float4) (BYTE_OF (w1.x, Y0_AT), BYTE_OF (w1.x, Y1_AT), BYTE_OF (w1.y, Y0_AT),
+      BYTE_OF (w1.y, Y1_AT));
+  cb0 = (float4) (BYTE_OF (n0l, CB_AT), BYTE_OF (w0.x, CB_AT), BYTE_OF (w0.y, CB_AT),
+      BYTE_OF (n0r, CB_AT));
+  cr0 = (float4) (BYTE_OF (n0l, CR_AT), BYTE_OF (w0.x, CR_AT), BYTE_OF (w0.y, CR_AT),
+      BYTE_OF (n0r, CR_AT));
+  cb1 = (float4) (BYTE_OF (n1l, CB_AT), BYTE_OF (w1.x, CB_AT), BYTE_OF (w1.y, CB_AT),
+      BYTE_OF (n1r, CB_AT));
+  cr1 = (float4) (BYTE_OF (n1l, CR_AT), BYTE_OF (w1.x, CR_AT), BYTE_OF (w1.y, CR_AT),
+      BYTE_OF (n1r, CR_AT));
+#undef Y0_AT
+#undef CB_AT
+#undef Y1_AT
+#undef CR_AT
+#endif
+  store_words4 (out + out_off0 + (size_t) y0 * out_stride0 + 4 * x,
+      rgb4 (l0, cb0, cr0, fold, out_r, out_g, out_b, out_a));
+  store_words4 (out + out_off0 + (size_t) y1 * out_stride0 + 4 * x,
+      rgb4 (l1, cb1, cr1, fold, out_r, out_g, out_b, out_a));
+}
+#endif
+
 /* ------------------------------------------------------------------ CPUs
  * convert_rows: the same conversion without scaling, direction or borders,
  * for 8-bit formats, 8 pixels of a row (a row pair for 4:2:0 output) a
@@ -392,13 +567,21 @@ __attribute__ ((always_inline)) inline void chroma_row (__global const uchar * i
 }
 #endif
 
+/* Y'CbCr input to R'G'B' output: load8 gives the output's codes (0..255,
+ * with the rounding 1/2) straight from the input's, through the host's
+ * folded coefficients (convert_yuv_rgb4's), rather than R'G'B' in 0..1. */
+#define RGB_CODES (IN_YUV && !OUT_YUV && OUT_CH > 1)
+
+/* the folded coefficients as scalars (see px_t) */
+typedef struct { float s0, s1, s2, s3, s4, s5; } coef8_t;
+
 /* R'G'B'A (A in 0..255) of pixels x .. x+7 of input row y (always inlined:
  * PoCL otherwise calls it, its results through the stack) */
 __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, int in_off0,
     int in_off1, int in_off2, int in_stride0, int in_stride1, int in_stride2, int in_w,
     int in_h, int x, int y,
-    int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, float8 * r, float8 * g,
-    float8 * b, float8 * a)
+    int in_r, int in_g, int in_b, int in_a, int alphas, coef_t k, coef8_t fold, float8 * r,
+    float8 * g, float8 * b, float8 * a)
 {
   __global const uchar *row = in + in_off0 + (size_t) y * in_stride0;
 #if IN_YUV
@@ -462,12 +645,22 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
   l = 0.75f * l + 0.25f * l2;
   rr = 0.75f * rr + 0.25f * r2;
 #endif
+#if RGB_CODES
+  /* codes to codes in one step (the host's folded coefficients) */
+  const float8 yc = fold.s0 * luma + fold.s1;
+  const float8 ccb = upsample8 (cb - 128.0f, l.x - 128.0f, rr.x - 128.0f);
+  const float8 ccr = upsample8 (cr - 128.0f, l.y - 128.0f, rr.y - 128.0f);
+  *r = yc + fold.s2 * ccr;
+  *b = yc + fold.s3 * ccb;
+  *g = yc + fold.s4 * ccr + fold.s5 * ccb;
+#else
   const float8 yy = YCBCR_Y_OF_CODE (k, luma);
   const float8 ccb = YCBCR_C_OF_CODE (k, upsample8 (cb, l.x, rr.x));
   const float8 ccr = YCBCR_C_OF_CODE (k, upsample8 (cr, l.y, rr.y));
   *r = YCBCR_RED (k, yy, ccr);
   *b = YCBCR_BLUE (k, yy, ccb);
   *g = YCBCR_GREEN (k, yy, *r, *b);
+#endif
   *a = 255.0f;
 #elif IN_CH == 1
   *r = *g = *b = convert_float8 (vload8 (0, row + x)) * (1.0f / 255.0f);
@@ -513,15 +706,17 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
 __kernel void convert_rows (CONVERT_ARGS)
 {
   const coef_t in_k = { ik0, ik1, ik2, ik3, ik4 }, out_k = { ok0, ok1, ok2, ok3, ok4 };
+  const coef8_t fold = { f0, f1, f2, f3, f4, f5 };
   (void) in_k;   /* (unused by some formats) */
   (void) out_k;
+  (void) fold;
   /* first_block: here the number of 8-pixel runs; items past them redo the
    * last */
   const int x = min ((int) get_global_id (0), first_block - 1) * 8;
   const int y0 = min ((int) get_global_id (1), (out_h - 1) / BH) * BH;
   float8 r, g, b, a;
   load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y0,
-      in_r, in_g, in_b, in_a, alphas, in_k, &r, &g, &b, &a);
+      in_r, in_g, in_b, in_a, alphas, in_k, fold, &r, &g, &b, &a);
   __global uchar *row = out + out_off0 + (size_t) y0 * out_stride0;
 #if OUT_YUV
   const float8 y = YCBCR_LUMA (out_k, r, g, b);
@@ -532,7 +727,7 @@ __kernel void convert_rows (CONVERT_ARGS)
   const int y1 = min (y0 + 1, out_h - 1);
   float8 r1, g1, b1, a1;
   load8 (in, in_off0, in_off1, in_off2, in_stride0, in_stride1, in_stride2, in_w, in_h, x, y1,
-      in_r, in_g, in_b, in_a, alphas, in_k, &r1, &g1, &b1, &a1);
+      in_r, in_g, in_b, in_a, alphas, in_k, fold, &r1, &g1, &b1, &a1);
   const float8 yb = YCBCR_LUMA (out_k, r1, g1, b1);
   cb += YCBCR_CB (out_k, b1, yb);
   cr += YCBCR_CR (out_k, r1, yb);
@@ -563,7 +758,14 @@ __kernel void convert_rows (CONVERT_ARGS)
 #elif OUT_CH == 1
   vstore8 (SAT8 (YCBCR_Y_CODE (out_k, YCBCR_LUMA (out_k, r, g, b))), 0, row + x);
 #else
+#if RGB_CODES
+  /* (the rounding 1/2 is in the codes) */
+#define CODE8(v) convert_uchar8 (clamp (v, 0.0f, 255.0f))
+  const uchar8 ur = CODE8 (r), ug = CODE8 (g), ub = CODE8 (b);
+#undef CODE8
+#else
   const uchar8 ur = SAT8 (r * 255.0f), ug = SAT8 (g * 255.0f), ub = SAT8 (b * 255.0f);
+#endif
 #if OUT_CH == 3
   /* the sample at index i: the colour whose index it is */
 #define AT(i) (out_r == (i) ? ur : out_g == (i) ? ug : ub)

@@ -135,6 +135,35 @@ PAIRS_TEST (5) PAIRS_TEST (6) PAIRS_TEST (7) PAIRS_TEST (8) PAIRS_TEST (9)
 PAIRS_TEST (10) PAIRS_TEST (11) PAIRS_TEST (12) PAIRS_TEST (13) PAIRS_TEST (14)
 PAIRS_TEST (15) PAIRS_TEST (16)
 
+/* GPUs' block kernel (8-bit 4:2:0 and 4:2:2 to 4-byte RGB, 4x2 pixels a
+ * work-item, `convert` for the last columns), forced on any device: rows
+ * aligned to 16 bytes (20 wide) and not (padded input, 19 and 37 wide), a
+ * single block (4x1), none (3x3), odd heights, both memories, the output
+ * orders with the padding byte first and last, and other matrices and
+ * ranges (its coefficients are folded on the host). */
+GST_START_TEST (test_yuv_rgb4_blocks)
+{
+  use_tuning ("gpu");
+  struct Case { int w, h, pad; bool cl_out; const char *out, *colorimetry; };
+  static const Case cases[] = { {20, 6, 0, true, "BGRx", "bt709"}, {19, 5, 3, false, "RGBA",
+      "bt601"}, {37, 9, 1, false, "xBGR", "1:4:0:0"}, {4, 1, 0, true, "ARGB", "bt2020"},
+    {3, 3, 0, false, "BGRA", "2:3:5:1"} };
+  uint32_t seed = 90000;
+  for (const char *yuv : { "NV12", "I420", "YUY2", "UYVY" }) {
+    GstElement *conv;
+    GstHarness *h = convert_harness (false, &conv);
+    for (const Case &c : cases) {
+      set_output (h, out_caps (c.out, c.w, c.h, c.cl_out));
+      gst_buffer_unref (check_frame (h, caps_string (yuv, c.w, c.h) + ",colorimetry=" +
+              c.colorimetry, c.pad, seed++, BILINEAR, 0, std::string (yuv) + " " +
+              std::to_string (c.w) + "x" + std::to_string (c.h) + " " + c.colorimetry));
+    }
+    gst_object_unref (conv);
+    gst_harness_teardown (h);
+  }
+}
+GST_END_TEST
+
 /* BT.709, BT.601, BT.2020, limited and full range, both ways between RGB
  * and each Y'CbCr format, and between two Y'CbCr colorimetries. */
 GST_START_TEST (test_colorimetry)
@@ -388,9 +417,8 @@ static Suite *
 convert_suite (void)
 {
   Suite *s = suite_create ("clconvert");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, drop_shared_context);
+  /* (restore_tuning drops the shared context after each test too) */
+  TCase *tc = tuning_tcase (s);
   tcase_add_test (tc, test_pairs_0);
   tcase_add_test (tc, test_pairs_1);
   tcase_add_test (tc, test_pairs_2);
@@ -408,6 +436,7 @@ convert_suite (void)
   tcase_add_test (tc, test_pairs_14);
   tcase_add_test (tc, test_pairs_15);
   tcase_add_test (tc, test_pairs_16);
+  tcase_add_test (tc, test_yuv_rgb4_blocks);
   tcase_add_test (tc, test_colorimetry);
   tcase_add_test (tc, test_scaling);
   tcase_add_test (tc, test_directions);

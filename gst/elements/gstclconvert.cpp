@@ -93,9 +93,13 @@ struct ConvertState {
   struct Kernels {
     cl::Kernel any;     /* convert: every case, GPUs and the CPU's right rim */
     cl::Kernel rows;    /* convert_rows: 8-bit, no scale, direction or borders, CPUs */
+    cl::Kernel yuv_rgb4;   /* convert_yuv_rgb4: 8-bit Y'CbCr to 4-byte RGB, the same, GPUs */
   };
   std::map<std::string, Kernels> kernels;
   bool in8 = false, out8 = false;   /* 8-bit samples */
+  /* 8-bit 4:2:0 or 4:2:2 in, 8-bit 4-byte RGB out: convert_yuv_rgb4 on GPUs */
+  bool yuv_to_rgb4 = false;
+  cl_float8 fold {};            /* its coefficients (folded_coefficients) */
   cl_int4 in_order {}, out_order {};
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
   cl_float8 in_k {}, out_k {};  /* gstclcolor.hpp */
@@ -244,6 +248,24 @@ coefficients (const GstVideoInfo * info)
   return cl_float8 {};
 }
 
+/* Y'CbCr codes to R'G'B' codes (0..255) in one step, from the coefficients
+ * (Kr, Kb, Y offset, Y scale, C scale) of gstclcolor.hpp, kernels/color.cl's
+ * formulas multiplied out: with Cb, Cr less 128,
+ *   R = s0 Y + s1 + s2 Cr    B = s0 Y + s1 + s3 Cb    G = s0 Y + s1 + s4 Cr + s5 Cb
+ * (s1 holds the rounding 1/2). */
+static cl_float8
+folded_coefficients (const cl_float8 & k)
+{
+  const double kr = k.s[0], kb = k.s[1], kg = 1.0 - kr - kb;
+  if (k.s[3] == 0.0f || k.s[4] == 0.0f || kg == 0.0)
+    return cl_float8 {};   /* not Y'CbCr */
+  const double ys = 255.0 / k.s[3], cs = 255.0 / k.s[4];
+  return cl_float8 { { (cl_float) ys, (cl_float) (0.5 - ys * k.s[2]),
+      (cl_float) (2.0 * (1.0 - kr) * cs), (cl_float) (2.0 * (1.0 - kb) * cs),
+      (cl_float) (-2.0 * kr * (1.0 - kr) / kg * cs), (cl_float) (-2.0 * kb * (1.0 - kb) / kg * cs),
+      0.0f, 0.0f } };
+}
+
 static void
 gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps, const GstVideoInfo * out_info)
@@ -263,6 +285,9 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->out8 = out.sample_bytes == 1;
   st->in_k = coefficients (in_info);
   st->out_k = coefficients (out_info);
+  st->yuv_to_rgb4 = st->in8 && st->out8 && in.yuv != gstcl::YUV_NONE &&
+      out.yuv == gstcl::YUV_NONE && out.channels == 4;
+  st->fold = folded_coefficients (st->in_k);
   st->same_caps = gst_caps_is_equal (incaps, outcaps);
   update_passthrough (self);
 }
@@ -346,16 +371,21 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
       rect.s[3] != out_h;
   /* CPUs: whole 8-pixel runs of 8-bit frames in vectors (convert_rows) */
   const bool cpu_rows = st->in8 && st->out8 && !gstcl::tuned_for_gpu (ctx);
+  /* GPUs: Y'CbCr to 4-byte RGB by blocks of 4x2 pixels (convert_yuv_rgb4) */
+  const bool gpu_fast = st->yuv_to_rgb4 && !scale && !borders && gstcl::tuned_for_gpu (ctx);
   const std::string options = st->shape_options + (scale ? " -D SCALE=1" : " -D SCALE=0") +
-      (borders ? " -D BORDERS=1" : " -D BORDERS=0") + (cpu_rows ? " -D ROWS=1" : "");
+      (borders ? " -D BORDERS=1" : " -D BORDERS=0") + (cpu_rows ? " -D ROWS=1" : "") +
+      (gpu_fast ? " -D FAST=1" : "");
   auto found = st->kernels.find (options);
   if (found == st->kernels.end ()) {
     static const std::string source = std::string (gst_cl_kernel_common) +
         gst_cl_kernel_color + gst_cl_kernel_convert;
     const cl::Program program = gstcl::program (ctx, source, options);
-    ConvertState::Kernels k { cl::Kernel (program, "convert"), cl::Kernel () };
+    ConvertState::Kernels k { cl::Kernel (program, "convert"), cl::Kernel (), cl::Kernel () };
     if (cpu_rows)
       k.rows = cl::Kernel (program, "convert_rows");
+    if (gpu_fast)
+      k.yuv_rgb4 = cl::Kernel (program, "convert_yuv_rgb4");
     found = st->kernels.emplace (options, k).first;
     GST_DEBUG_OBJECT (self, "variant%s", options.c_str ());
   }
@@ -372,9 +402,13 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   };
   const bool word_out = layout.pixel_bytes () == 4 || layout.yuv == gstcl::YUV_YUY2 ||
       layout.yuv == gstcl::YUV_UYVY;
-  /* the runs of 8 by convert_rows, the rest by convert */
-  const int vector_w = found->second.rows () && !scale && !borders &&
-      d == GST_VIDEO_ORIENTATION_IDENTITY && (!word_out || aligned4 (out)) ? out_w / 8 * 8 : 0;
+  const bool plain = !scale && !borders && d == GST_VIDEO_ORIENTATION_IDENTITY;
+  /* GPUs: the blocks of 4 by convert_yuv_rgb4 (any alignment: the kernel
+   * takes narrower accesses where rows are not aligned), the rest by convert */
+  const int quads = found->second.yuv_rgb4 () && plain ? out_w / 4 : 0;
+  /* CPUs: the runs of 8 by convert_rows, the rest by convert */
+  const int vector_w = quads > 0 ? quads * 4 : found->second.rows () && plain &&
+      (!word_out || aligned4 (out)) ? out_w / 8 * 8 : 0;
   const cl_int words = aligned4 (in) ? 4 : 0;
   const cl_int8 m = direction_map (d, uw, uh);
   /* scalars only (kernels/convert.cl says why) */
@@ -389,9 +423,23 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         st->out_order.s[3], st->alphas | words, (cl_int) 1);
     for (const cl_float8 *c : { &st->in_k, &st->out_k })
       arg = gstcl::set_args (k, arg, c->s[0], c->s[1], c->s[2], c->s[3], c->s[4]);
-    gstcl::set_args (k, arg, (cl_int) first_block);
+    const cl_float8 &f = st->fold;
+    gstcl::set_args (k, arg, f.s[0], f.s[1], f.s[2], f.s[3], f.s[4], f.s[5],
+        (cl_int) first_block);
   };
-  if (vector_w > 0) {
+  if (quads > 0) {
+    cl::Kernel &k = found->second.yuv_rgb4;
+    cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
+    gstcl::set_args (k, arg, out->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0),
+        (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0), (cl_int) quads, out_w, out_h,
+        st->out_order.s[0], st->out_order.s[1], st->out_order.s[2], st->out_order.s[3],
+        st->fold);
+    /* 64 blocks of a row a group: each warp stores 2 KiB of one row. 4:2:0
+     * pairs rows 2n - 1 and 2n, n = 0 .. h / 2 (kernels/convert.cl) */
+    const gstcl::PixelLayout in_layout = gstcl::pixel_layout (&in->info);
+    const bool in420 = in_layout.yuv == gstcl::YUV_NV12 || in_layout.yuv == gstcl::YUV_I420;
+    gstcl::enqueue_2d (ctx, k, quads, in420 ? out_h / 2 + 1 : (out_h + 1) / 2, 64, 4);
+  } else if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
     /* PoCL: one row of 64 work-items a group (taller or narrower groups
      * measured 2x slower at 1080p); narrow frames 8, so that few redo the
