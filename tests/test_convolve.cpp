@@ -145,6 +145,23 @@ make_harness (const std::string & description, GstElement ** element)
   return h;
 }
 
+/* Calls body (h, c) with clconvolve named "c" fed w x hgt frames of `f`, from
+ * system memory and then through clupload, and tears each harness down. */
+template <typename Body>
+static void
+with_both_memories (const Format & f, int w, int hgt, Body body)
+{
+  for (bool cl_input : {false, true}) {
+    GstElement *c;
+    GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
+        "clconvolve name=c", &c);
+    gst_harness_set_src_caps_str (h, caps_string (f.name, w, hgt).c_str ());
+    body (h, c);
+    gst_object_unref (c);
+    gst_harness_teardown (h);
+  }
+}
+
 static GstVideoInfo
 negotiated_output (GstHarness * h)
 {
@@ -323,12 +340,8 @@ GST_START_TEST (test_3x3_alignment)
   std::mt19937 rng (321);
   uint32_t seed = 2000;
   for (const Format *f : test_formats) {
-    for (auto &s : sizes) {
-      for (bool cl_input : {false, true}) {
-        GstElement *c;
-        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
-            "clconvolve name=c", &c);
-        gst_harness_set_src_caps_str (h, caps_string (f->name, s[0], s[1]).c_str ());
+    for (auto &s : sizes)
+      with_both_memories (*f, s[0], s[1], [&] (GstHarness * h, GstElement * c) {
         for (int pad : {0, 16, 7})
           for (int border = 0; border < 3; border++) {
             Conv conv = random_conv (3, border == 1 ? 2 : 0, border, rng);
@@ -337,10 +350,7 @@ GST_START_TEST (test_3x3_alignment)
             apply (c, conv);
             push_and_check (h, *f, s[0], s[1], pad, seed++, conv, "3x3 alignment");
           }
-        gst_object_unref (c);
-        gst_harness_teardown (h);
-      }
-    }
+      });
   }
 }
 GST_END_TEST
@@ -497,18 +507,12 @@ GST_START_TEST (test_3x3_integer_gpu)
     const Format &f = formats[fi];
     g_atomic_int_set (&int3x3_logged, 0);
     for (auto &sz : sizes)
-      for (bool cl_input : {false, true}) {
-        GstElement *c;
-        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
-            "clconvolve name=c", &c);
-        gst_harness_set_src_caps_str (h, caps_string (f.name, sz[0], sz[1]).c_str ());
+      with_both_memories (f, sz[0], sz[1], [&] (GstHarness * h, GstElement * c) {
         for (int pad : {0, 16, 7})
           for (const IntegerCase &kc : kernels)
             push_integer_case (h, c, f, sz[0], sz[1], pad, seed++, kc,
                 "3x3 integer, GPU variant");
-        gst_object_unref (c);
-        gst_harness_teardown (h);
-      }
+      });
     fail_unless (g_atomic_int_get (&int3x3_logged), "%s: 3x3 integer path not taken", f.name);
   }
   gst_debug_remove_log_function (watch_path);
@@ -543,11 +547,7 @@ GST_START_TEST (test_separable_deep_gpu)
   for (const Format &f : {deep_and_yuv_formats[0], deep_and_yuv_formats[1]}) {
     g_atomic_int_set (&one_pass_logged, 0);
     for (auto &sz : sizes)
-      for (bool cl_input : {false, true}) {
-        GstElement *c;
-        GstHarness *h = make_harness (cl_input ? "clupload ! clconvolve name=c" :
-            "clconvolve name=c", &c);
-        gst_harness_set_src_caps_str (h, caps_string (f.name, sz[0], sz[1]).c_str ());
+      with_both_memories (f, sz[0], sz[1], [&] (GstHarness * h, GstElement * c) {
         for (int pad : {0, 16, 6})
           for (Conv conv : convs) {
             conv.border = (int) (seed % 3);
@@ -556,9 +556,7 @@ GST_START_TEST (test_separable_deep_gpu)
             push_and_check (h, f, sz[0], sz[1], pad, seed++, conv,
                 "one-pass separable, 16-bit, GPU variant");
           }
-        gst_object_unref (c);
-        gst_harness_teardown (h);
-      }
+      });
     fail_unless (g_atomic_int_get (&one_pass_logged), "%s: one-pass separable path not taken",
         f.name);
   }
