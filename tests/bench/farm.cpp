@@ -640,6 +640,23 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
 
 /* ---- N processes ---- */
 
+
+gchar **startup_environment = nullptr;   /* farm_keep_environment () */
+
+/* The environment now, with the ICD loader's variables as at startup. */
+static gchar **
+child_environment ()
+{
+  gchar **env = g_get_environ ();
+  for (const char *name : {"OCL_ICD_FILENAMES", "OCL_ICD_VENDORS"}) {
+    const gchar *kept = startup_environment ?
+        g_environ_getenv (startup_environment, name) : nullptr;
+    if (kept)
+      env = g_environ_setenv (env, name, kept, TRUE);
+  }
+  return env;
+}
+
 struct Child {
   GPid pid = 0;
   int in = -1, out = -1;
@@ -713,8 +730,11 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
     argv.push_back (nullptr);
     Child c;
     GError *err = nullptr;
-    if (!g_spawn_async_with_pipes (nullptr, argv.data (), nullptr, G_SPAWN_DO_NOT_REAP_CHILD,
-            nullptr, nullptr, &c.pid, &c.in, &c.out, nullptr, &err)) {
+    gchar **envp = child_environment ();
+    const gboolean spawned = g_spawn_async_with_pipes (nullptr, argv.data (), envp,
+        G_SPAWN_DO_NOT_REAP_CHILD, nullptr, nullptr, &c.pid, &c.in, &c.out, nullptr, &err);
+    g_strfreev (envp);
+    if (!spawned) {
       r.status = "error";
       r.message = std::string ("cannot start a process: ") + (err ? err->message : "?");
       g_clear_error (&err);
@@ -821,6 +841,13 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
 }
 
 }  // namespace
+
+void
+farm_keep_environment ()
+{
+  if (!startup_environment)
+    startup_environment = g_get_environ ();
+}
 
 int
 farm_child (const FarmOptions &o, bool paced, int index, int count)

@@ -51,6 +51,13 @@ struct FarmResult {
   Json json;
 };
 
+/* Keeps a copy of the environment for the child processes; call first in
+ * main, before any OpenCL call. Some ICD loaders (the Khronos loader of CUDA
+ * toolkits) split OCL_ICD_FILENAMES in place with strtok, leaving only its
+ * first entry in the process environment: children spawned after that saw
+ * PoCL and not the NVIDIA platform. */
+void farm_keep_environment ();
+
 /* Runs every point of `opt` (paced first, for each way), printing progress
  * to stderr. `shared` is the application's context for the one-process way. */
 std::vector<FarmResult> run_farm (const FarmOptions &opt, GstClContext *shared,

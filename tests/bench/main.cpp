@@ -384,6 +384,7 @@ write_file (const std::string &path, const std::string &text)
 int
 main (int argc, char **argv)
 {
+  farm_keep_environment ();
   Suite suite;
   bool list = false;
   std::string error;
