@@ -28,6 +28,7 @@ struct ClMemPriv {
   bool device_valid = true;
   bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
+  gint64 read_us = 0;        /* how long recent reads into staging took */
   /* unified */
   void *mapped_ptr = nullptr;
   bool host_dirty = false;   /* the host wrote through the current mapping */
@@ -95,6 +96,45 @@ count_download (GstMemory * mem)
   GST_LOG ("download %p, %" G_GSIZE_FORMAT " bytes", mem, mem->maxsize);
 }
 
+/* Whether downloads sleep before they wait (GST_OPENCL_WAIT=spin: not). */
+static bool
+sleep_before_wait ()
+{
+  static const bool sleep = g_strcmp0 (g_getenv ("GST_OPENCL_WAIT"), "spin") != 0;
+  return sleep;
+}
+
+/* The device's data into the staging area. A blocking read (and
+ * clWaitForEvents) has NVIDIA's driver spin (sched_yield, clock_gettime)
+ * for the transfer and the queue ahead of it: most of an element's CPU time
+ * a frame in a camera farm (docs/scale.md). So the read is queued, the
+ * thread sleeps for 3/4 of the time this buffer's recent reads took (an
+ * over-sleep shortens the next one), then looks at the event every eighth
+ * of that time (20 to 200 us) until the read is over. */
+static void
+read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
+{
+  if (!sleep_before_wait ()) {
+    q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
+    return;
+  }
+  cl::Event done;
+  q.enqueueReadBuffer (p->device, CL_FALSE, 0, size, p->staging_ptr, nullptr, &done);
+  q.flush ();
+  const gint64 start = g_get_monotonic_time ();
+  auto status = [&done] { return done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> (); };
+  if (p->read_us >= 100 && status () > CL_COMPLETE)
+    g_usleep (p->read_us * 3 / 4);
+  const gulong step = (gulong) CLAMP (p->read_us / 8, 20, 200);
+  cl_int s;
+  while ((s = status ()) > CL_COMPLETE)
+    g_usleep (step);
+  if (s < 0)
+    done.wait ();   /* throws the read's error */
+  const gint64 took = g_get_monotonic_time () - start;
+  p->read_us = p->read_us ? (p->read_us + took) / 2 : took;
+}
+
 /* Returns the host pointer, current for reading. */
 static void *
 host_access (GstClMemory * m, bool write)
@@ -123,7 +163,7 @@ host_access (GstClMemory * m, bool write)
     p->zero_staging = false;
   }
   if (!p->host_valid) {
-    q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
+    read_to_staging (q, p, size);
     count_download (&m->mem);
     p->host_valid = true;
   } else if (p->host_busy ()) {
