@@ -881,9 +881,11 @@ farm_child (const FarmOptions &o, bool paced, int index, int count)
   std::printf ("ready\n");
   std::fflush (stdout);
   long long w0 = 0, w1 = 0;
-  if (std::scanf ("%lld %lld", &w0, &w1) != 2) {
+  if (std::scanf ("%lld %lld", &w0, &w1) != 2) {   /* the parent went away */
     stop_pacing = true;
-    pacer.join ();
+    if (pacer.joinable ())   /* none when unpaced */
+      pacer.join ();
+    gst_element_set_state (p.pipeline, GST_STATE_NULL);
     return 1;
   }
   const Window w = measure (pipes, w0, w1);
