@@ -115,6 +115,20 @@ inline void chroma_at (IN_FRAME, int i, int j, float *cb, float *cr)
 }
 #endif
 
+/* 4:2:2 input: the byte offsets of a pixel pair's samples (YUY2: Y0 Cb Y1
+ * Cr; UYVY: Cb Y0 Cr Y1). */
+#if IN_YUV == YUV_YUY2
+#define Y0_AT 0
+#define CB_AT 1
+#define Y1_AT 2
+#define CR_AT 3
+#elif IN_YUV == YUV_UYVY
+#define CB_AT 0
+#define Y0_AT 1
+#define CR_AT 2
+#define Y1_AT 3
+#endif
+
 /* The input's pixel (x, y) in its own samples: R G B A (A the maximum when
  * the input has none), G G G max for grey, Y Cb Cr max for Y'CbCr. */
 inline px_t fetch (IN_FRAME, int x, int y, int or, int og, int ob, int oa, int alpha)
@@ -475,18 +489,6 @@ __kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_o
   cb1 = 0.75f * cbb + 0.25f * cba;
   cr1 = 0.75f * crb + 0.25f * cra;
 #else
-  /* byte offsets in a pixel pair */
-#if IN_YUV == YUV_YUY2
-#define Y0_AT 0
-#define CB_AT 1
-#define Y1_AT 2
-#define CR_AT 3
-#else
-#define CB_AT 0
-#define Y0_AT 1
-#define CR_AT 2
-#define Y1_AT 3
-#endif
   const int il = 4 * max (i - 1, 0), ir = 4 * min (i + 2, cw - 1);
   const uint2 w0 = words2_at (row0 + 2 * x), w1 = words2_at (row1 + 2 * x);
   const uint n0l = word_at (row0 + il), n0r = word_at (row0 + ir);
@@ -503,10 +505,6 @@ __kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_o
       BYTE_OF (n1r, CB_AT));
   cr1 = (float4) (BYTE_OF (n1l, CR_AT), BYTE_OF (w1.x, CR_AT), BYTE_OF (w1.y, CR_AT),
       BYTE_OF (n1r, CR_AT));
-#undef Y0_AT
-#undef CB_AT
-#undef Y1_AT
-#undef CR_AT
 #endif
   store_words4 (out + out_off0 + (size_t) y0 * out_stride0 + 4 * x,
       rgb4 (l0, cb0, cr0, fold, out_r, out_g, out_b, out_a));
@@ -590,18 +588,6 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
   float4 cb, cr;
   float2 l, rr;
 #if IN_YUV == YUV_YUY2 || IN_YUV == YUV_UYVY
-  /* byte offsets in a pixel pair */
-#if IN_YUV == YUV_YUY2
-#define Y0_AT 0
-#define CB_AT 1
-#define Y1_AT 2
-#define CR_AT 3
-#else
-#define CB_AT 0
-#define Y0_AT 1
-#define CR_AT 2
-#define Y1_AT 3
-#endif
   const int i = x >> 1, il = max (i - 1, 0), ir = min (i + 4, cw - 1);
 #ifdef __ENDIAN_LITTLE__
   if (alphas & 4) {
@@ -628,10 +614,6 @@ __attribute__ ((always_inline)) inline void load8 (__global const uchar * in, in
   }
   l = (float2) (row[4 * il + CB_AT], row[4 * il + CR_AT]);
   rr = (float2) (row[4 * ir + CB_AT], row[4 * ir + CR_AT]);
-#undef Y0_AT
-#undef CB_AT
-#undef Y1_AT
-#undef CR_AT
 #else
   luma = convert_float8 (vload8 (0, row + x));
   const int j = y >> 1, j2 = clamp ((y & 1) ? j + 1 : j - 1, 0, ((in_h + 1) >> 1) - 1);
