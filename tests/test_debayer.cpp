@@ -264,9 +264,12 @@ GST_END_TEST
 /* Pushes `m` into a fresh cldebayer and returns the flow and the text of the
  * element error it posted ("" if none). */
 static GstFlowReturn
-push_expecting_error (const Mosaic & m, GstBuffer * buf, std::string *error)
+push_expecting_error (const Mosaic & m, GstBuffer * buf, std::string *error,
+    bool shared = false)
 {
   GstHarness *h = gst_harness_new ("cldebayer");
+  if (shared)   /* buf's OpenCL memory is then the element's own */
+    share_context (h->element);
   GstBus *bus = gst_bus_new ();
   gst_element_set_bus (h->element, bus);
   gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
@@ -303,7 +306,8 @@ GST_END_TEST
 
 /* Buffers shorter than the caps say are element errors; 16-bit rows at odd
  * addresses in system memory are repacked on upload (GPUs fault on
- * misaligned 16-bit loads) and give the right picture. */
+ * misaligned 16-bit loads) and give the right picture; in OpenCL memory,
+ * which kernels read where it lies, they are element errors. */
 GST_START_TEST (test_bad_buffers_are_errors)
 {
   std::string error;
@@ -312,6 +316,18 @@ GST_START_TEST (test_bad_buffers_are_errors)
   gst_buffer_memset (short_buf, 0, 0, gst_buffer_get_size (short_buf));
   fail_unless_equals_int (push_expecting_error (m, short_buf, &error), GST_FLOW_ERROR);
   fail_unless (!error.empty ());
+
+  GstAllocator *allocator = gst_cl_allocator_new (shared_context ());
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 1 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 2 * m.w + 1 };
+  GstBuffer *odd = gst_buffer_new ();
+  gst_buffer_append_memory (odd, gst_allocator_alloc (allocator,
+          offset[0] + (gsize) stride[0] * m.h, nullptr));
+  gst_buffer_add_video_meta_full (odd, GST_VIDEO_FRAME_FLAG_NONE, GST_VIDEO_FORMAT_GRAY16_LE,
+      m.w, m.h, 1, offset, stride);
+  gst_object_unref (allocator);
+  fail_unless_equals_int (push_expecting_error (m, odd, &error, true), GST_FLOW_ERROR);
+  fail_unless (error.find ("aligned") != std::string::npos, "error '%s'", error.c_str ());
 
   Debayer d (out_formats[0], false);
   d.check (m, 3, MALVAR, "odd rows ");

@@ -739,13 +739,6 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = &self->priv->state;
 
-  const gint in_offset = (gint) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
-  const gint in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
-  if (st->maxv > 255 && ((in_offset | in_stride) & 1)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("16-bit Bayer rows must be 2-byte aligned"),
-        ("offset %d, stride %d", in_offset, in_stride));
-    return GST_FLOW_ERROR;
-  }
   const Settings settings = settings_of (self);
   Variant v = plan (st, settings, in, out);
   if (!prepare (self, ctx, v, in, out))

@@ -6,7 +6,6 @@
 #include "gstcl-debug.h"
 
 #include <cstring>
-#include <vector>
 
 #define GST_CAT_DEFAULT gst_cl_runtime_debug
 
@@ -16,6 +15,7 @@ struct GstClFilterPrivate {
   gboolean out_cl;              /* downstream negotiated memory:OpenCLMemory */
   GstAllocator *upload_allocator;
   GstMemory *upload_mem;        /* device copy of system-memory input */
+  GByteArray *repacked;         /* misaligned input rows, repacked for upload_mem */
   GstCaps *failed_in, *failed_out;  /* the caps set_info last failed on */
 };
 
@@ -114,6 +114,9 @@ release_upload (GstClFilterPrivate * p)
   if (p->upload_allocator)
     gst_object_unref (p->upload_allocator);
   p->upload_allocator = nullptr;
+  if (p->repacked)
+    g_byte_array_unref (p->repacked);
+  p->repacked = nullptr;
 }
 
 static gboolean
@@ -168,36 +171,21 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
   return ok;
 }
 
-/* Whether a plane of `info` starts or steps off its samples' alignment (an
- * odd offset or stride of 16-bit samples, which a GstVideoMeta may give):
- * kernels read samples with typed loads, and GPUs fault on misaligned ones. */
-static bool
-misaligned_for_samples (const GstVideoInfo * info)
+/* The rows of the frame `from` lays out in `data`, into `packed` in the
+ * layout `to`. */
+static void
+repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to,
+    GByteArray * packed)
 {
-  const gsize sample = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 2 : 1;
-  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
-    if (GST_VIDEO_INFO_PLANE_OFFSET (info, i) % sample ||
-        GST_VIDEO_INFO_PLANE_STRIDE (info, i) % sample)
-      return true;
-  return false;
-}
-
-/* The rows of the frame `from` lays out in `data`, in the layout `to`. */
-static std::vector<guint8>
-repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to)
-{
-  std::vector<guint8> packed (GST_VIDEO_INFO_SIZE (to));
+  g_byte_array_set_size (packed, (guint) GST_VIDEO_INFO_SIZE (to));
   for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (to); i++) {
-    const gint comp = i == 0 ? 0 : (gint) i;
-    const gsize row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (to, comp) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (to, comp);
-    for (gint r = 0; r < GST_VIDEO_INFO_COMP_HEIGHT (to, comp); r++)
-      memcpy (packed.data () + GST_VIDEO_INFO_PLANE_OFFSET (to, i) +
+    const gsize row_bytes = gst_cl_video_plane_row_bytes (to, i);
+    for (gint r = 0; r < GST_VIDEO_INFO_COMP_HEIGHT (to, (gint) i); r++)
+      memcpy (packed->data + GST_VIDEO_INFO_PLANE_OFFSET (to, i) +
           (gsize) r * GST_VIDEO_INFO_PLANE_STRIDE (to, i),
           data + GST_VIDEO_INFO_PLANE_OFFSET (from, i) +
           (gsize) r * GST_VIDEO_INFO_PLANE_STRIDE (from, i), row_bytes);
   }
-  return packed;
 }
 
 /* The input as one GstClMemory of our context: the buffer's own, or a device
@@ -207,10 +195,17 @@ static GstMemory *
 input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info)
 {
   auto *p = priv_of (self);
-  if (gst_buffer_n_memory (inbuf) == 1 && gst_cl_buffer_is_on_context (inbuf, ctx))
+  const bool misaligned = !gst_cl_video_info_sample_aligned (info);
+  if (gst_buffer_n_memory (inbuf) == 1 && gst_cl_buffer_is_on_context (inbuf, ctx)) {
+    if (misaligned) {   /* device memory is read where it lies */
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("16-bit rows must be 2-byte aligned"),
+          ("OpenCL memory with offset %" G_GSIZE_FORMAT ", stride %d",
+              GST_VIDEO_INFO_PLANE_OFFSET (info, 0), GST_VIDEO_INFO_PLANE_STRIDE (info, 0)));
+      return nullptr;
+    }
     return gst_buffer_peek_memory (inbuf, 0);
+  }
 
-  const bool misaligned = misaligned_for_samples (info);
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
   if (p->upload_mem && p->upload_mem->maxsize < size) {
     gst_memory_unref (p->upload_mem);
@@ -229,8 +224,10 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
   }
   gboolean ok;
   if (misaligned) {
-    const std::vector<guint8> packed = repack (map.data, info, &p->in_info);
-    ok = gst_cl_memory_write_from_host (p->upload_mem, packed.data (), packed.size ());
+    if (!p->repacked)
+      p->repacked = g_byte_array_new ();
+    repack (map.data, info, &p->in_info, p->repacked);
+    ok = gst_cl_memory_write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
     *info = p->in_info;
   } else {
     ok = gst_cl_memory_write_from_host (p->upload_mem, map.data, map.size);

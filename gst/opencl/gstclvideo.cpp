@@ -81,15 +81,34 @@ gst_cl_buffer_frame_info (GstBuffer * buffer, const GstVideoInfo * info, GstVide
   gsize size = gst_buffer_get_size (buffer);
   for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (out); i++) {
     gint stride = GST_VIDEO_INFO_PLANE_STRIDE (out, i);
-    gint rows = GST_VIDEO_INFO_COMP_HEIGHT (out, i == 0 ? 0 : (gint) i);
-    gint row_bytes = GST_VIDEO_INFO_COMP_WIDTH (out, i == 0 ? 0 : (gint) i) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (out, i == 0 ? 0 : (gint) i);
+    gint rows = GST_VIDEO_INFO_COMP_HEIGHT (out, (gint) i);
+    gint row_bytes = (gint) gst_cl_video_plane_row_bytes (out, i);
     if (stride < row_bytes)
       return FALSE;
     gsize end = GST_VIDEO_INFO_PLANE_OFFSET (out, i) + (gsize) stride * (rows - 1) + row_bytes;
     if (end > size)
       return FALSE;
   }
+  return TRUE;
+}
+
+gsize
+gst_cl_video_plane_row_bytes (const GstVideoInfo * info, guint plane)
+{
+  /* plane i holds component i in every format this project takes (NV12's
+   * plane 1 starts with Cb, whose pixel stride covers the CbCr pair) */
+  return (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, (gint) plane) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, (gint) plane);
+}
+
+gboolean
+gst_cl_video_info_sample_aligned (const GstVideoInfo * info)
+{
+  const gsize sample = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 2 : 1;
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    if (GST_VIDEO_INFO_PLANE_OFFSET (info, i) % sample ||
+        GST_VIDEO_INFO_PLANE_STRIDE (info, i) % sample)
+      return FALSE;
   return TRUE;
 }
 

@@ -42,6 +42,14 @@ GST_CL_API gboolean gst_cl_bayer_format_parse (const gchar * format, gint * patt
 GST_CL_API gboolean gst_cl_buffer_frame_info (GstBuffer * buffer, const GstVideoInfo * info,
     GstVideoInfo * out);
 
+/* The bytes of one row of `plane`'s pixels (its stride less padding). */
+GST_CL_API gsize gst_cl_video_plane_row_bytes (const GstVideoInfo * info, guint plane);
+
+/* Whether every plane starts and steps on its samples' alignment (an odd
+ * offset or stride of 16-bit samples, which a GstVideoMeta may give, is
+ * not: kernels read samples with typed loads, and GPUs fault on those). */
+GST_CL_API gboolean gst_cl_video_info_sample_aligned (const GstVideoInfo * info);
+
 /* Whether every plane of `a` starts at the same offset with the same stride
  * as in `b` (the same format and size assumed). */
 GST_CL_API gboolean gst_cl_video_info_same_layout (const GstVideoInfo * a,
