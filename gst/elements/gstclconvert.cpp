@@ -99,6 +99,7 @@ struct ConvertState {
   bool in8 = false, out8 = false;   /* 8-bit samples */
   /* 8-bit 4:2:0 or 4:2:2 in, 8-bit 4-byte RGB out: convert_yuv_rgb4 on GPUs */
   bool yuv_to_rgb4 = false;
+  bool in420 = false;           /* NV12 or I420 in: it pairs rows 2n - 1, 2n */
   cl_float8 fold {};            /* its coefficients (folded_coefficients) */
   cl_int4 in_order {}, out_order {};
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
@@ -288,6 +289,7 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->yuv_to_rgb4 = st->in8 && st->out8 && in.yuv != gstcl::YUV_NONE &&
       out.yuv == gstcl::YUV_NONE && out.channels == 4;
   st->fold = folded_coefficients (st->in_k);
+  st->in420 = in.yuv == gstcl::YUV_NV12 || in.yuv == gstcl::YUV_I420;
   st->same_caps = gst_caps_is_equal (incaps, outcaps);
   update_passthrough (self);
 }
@@ -436,9 +438,7 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         st->fold);
     /* 64 blocks of a row a group: each warp stores 2 KiB of one row. 4:2:0
      * pairs rows 2n - 1 and 2n, n = 0 .. h / 2 (kernels/convert.cl) */
-    const gstcl::PixelLayout in_layout = gstcl::pixel_layout (&in->info);
-    const bool in420 = in_layout.yuv == gstcl::YUV_NV12 || in_layout.yuv == gstcl::YUV_I420;
-    gstcl::enqueue_2d (ctx, k, quads, in420 ? out_h / 2 + 1 : (out_h + 1) / 2, 64, 4);
+    gstcl::enqueue_2d (ctx, k, quads, st->in420 ? out_h / 2 + 1 : (out_h + 1) / 2, 64, 4);
   } else if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
     /* PoCL: one row of 64 work-items a group (taller or narrower groups

@@ -467,14 +467,14 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
       break;
     }
     case FAST_3X3_ALIGNED:
-      set_float_args (fast3x3_aligned_);
-      /* 16 samples a work-item */
     {
-      const int rows = aligned_rows (!cpu_variant_);
+      /* 16 samples of `rows` rows a work-item, as options_for built it */
+      const int rows = aligned_rows (gstcl::tuned_for_gpu (ctx));
+      set_float_args (fast3x3_aligned_);
       gstcl::enqueue_2d (ctx, fast3x3_aligned_, (width * px_.channels + 15) / 16,
           (height + rows - 1) / rows);
-    }
       break;
+    }
     case FAST_3X3:
       set_float_args (fast3x3_);
       gstcl::enqueue_2d (ctx, fast3x3_, (width + 3) / 4, height);
