@@ -356,20 +356,22 @@ __kernel void convert (CONVERT_ARGS)
 }
 
 /* ------------------------------------------------------------------ GPUs
- * convert_yuv_rgb4: 8-bit 4:2:0 or 4:2:2 to 4-byte R'G'B' (RGBA, BGRx, ARGB,
- * ...) without scaling, direction or borders, the common case of a decoder
- * or camera into RGB. 4 pixels of 2 rows a work-item: for 4:2:0 an odd
- * row and the even one below it, which take the same two chroma rows (16-bit
- * loads for the neighbour samples), luma in 32-bit words (64-bit for 4:2:2,
- * chroma with it) and each row of 4 pixels goes out as one 128-bit store,
- * so a warp reads and writes whole contiguous segments (the byte loads and
- * stores of `convert` are split into one access a byte on NVIDIA). Rows
- * that do not start on a 16 (or 8, 4)-byte boundary take narrower accesses:
- * the test is uniform over a row, so within a warp. It covers the columns
- * up to the last multiple of 4; `convert` does the rest (first_block).
- * The colour formulas are kernels/color.cl's, folded by the host into
- * codes-to-codes coefficients (`fold`), rounded once at the end. */
-#if FAST && IN_YUV && IN_SAMPLE == 1 && !OUT_YUV && OUT_CH == 4 && OUT_SAMPLE == 1
+ * Two block kernels for the common case of 8-bit frames without scaling,
+ * direction or borders (FAST, chosen on GPUs): 4 pixels of 2 rows a
+ * work-item, whole words in and out, so that a warp reads and writes
+ * whole contiguous segments (the byte loads and stores of `convert` are
+ * split into one access a byte on NVIDIA). Rows that do not start on a
+ * 16 (or 8, 4)-byte boundary take narrower accesses: the test is uniform
+ * over a row, so within a warp. They cover the columns up to the last
+ * multiple of 4; `convert` does the rest (first_block). */
+#if FAST && IN_SAMPLE == 1 && OUT_SAMPLE == 1
+
+/* The arguments of both: the frames' planes, the number of 4-pixel
+ * columns, the size, the RGB side's channel order and its coefficients */
+#define BLOCK_ARGS __global const uchar * in, int in_off0, int in_off1, int in_off2, \
+    int in_stride0, int in_stride1, int in_stride2, __global uchar * out, int out_off0, \
+    int out_off1, int out_off2, int out_stride0, int out_stride1, int out_stride2, \
+    int quads, int out_w, int out_h, int ord_r, int ord_g, int ord_b, int ord_a, float8 k
 
 /* bit position of byte i of a word as it lies in memory */
 #ifdef __ENDIAN_LITTLE__
@@ -401,6 +403,16 @@ inline uchar2 pair_at (__global const uchar * p)
   return vload2 (0, p);
 }
 
+/* 16 bytes from p as 4 words in memory order */
+inline uint4 words4_at (__global const uchar * p)
+{
+  if (((uintptr_t) p & 15) == 0)
+    return *(__global const uint4 *) p;
+  if (((uintptr_t) p & 3) == 0)
+    return vload4 (0, (__global const uint *) p);
+  return as_uint4 (vload16 (0, p));
+}
+
 inline void store_words4 (__global uchar * p, uint4 v)
 {
   if (((uintptr_t) p & 15) == 0)
@@ -411,6 +423,32 @@ inline void store_words4 (__global uchar * p, uint4 v)
     vstore16 (as_uchar16 (v), 0, p);
 }
 
+inline void store_word (__global uchar * p, uint v)
+{
+  if (((uintptr_t) p & 3) == 0)
+    *(__global uint *) p = v;
+  else
+    vstore4 (as_uchar4 (v), 0, p);
+}
+
+inline void store_pair (__global uchar * p, uchar2 v)
+{
+  if (((uintptr_t) p & 1) == 0)
+    *(__global ushort *) p = as_ushort (v);
+  else
+    vstore2 (v, 0, p);
+}
+
+#endif
+
+/* convert_yuv_rgb4: 8-bit 4:2:0 or 4:2:2 to 4-byte R'G'B' (RGBA, BGRx, ARGB,
+ * ...), the common case of a decoder or camera into RGB. For 4:2:0 the 2
+ * rows are an odd row and the even one below it, which take the same two
+ * chroma rows (16-bit loads for the neighbour samples); luma in 32-bit
+ * words (64-bit for 4:2:2, chroma with it), and each row of 4 pixels goes
+ * out as one 128-bit store. The colour formulas are kernels/color.cl's, folded by the host into
+ * codes-to-codes coefficients (`fold`), rounded once at the end. */
+#if FAST && IN_YUV && !OUT_YUV && OUT_CH == 4
 #if IN_420
 /* Cb, Cr samples i-1 .. i+2 (clamped) of chroma row j, i even */
 inline void chroma4 (__global const uchar * in, int off1, int off2, int stride1, int stride2,
@@ -451,11 +489,11 @@ inline uint4 rgb4 (float4 luma, float4 cb, float4 cr, float8 fold, int out_r, in
       ub << (uint) BYTE_SHIFT (out_b) | (uint4) (255u << BYTE_SHIFT (out_a));
 }
 
-__kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_off1,
-    int in_off2, int in_stride0, int in_stride1, int in_stride2, __global uchar * out,
-    int out_off0, int out_stride0, int quads, int out_w, int out_h, int out_r, int out_g,
-    int out_b, int out_a, float8 fold)
+/* k: the folded coefficients, ord: the output's order */
+__kernel void convert_yuv_rgb4 (BLOCK_ARGS)
 {
+  const float8 fold = k;
+  const int out_r = ord_r, out_g = ord_g, out_b = ord_b, out_a = ord_a;
   const int q = get_global_id (0), pair = get_global_id (1);
 #if IN_420
   /* rows 2 pair - 1 and 2 pair: both take chroma rows pair - 1 and pair
@@ -510,6 +548,72 @@ __kernel void convert_yuv_rgb4 (__global const uchar * in, int in_off0, int in_o
       rgb4 (l0, cb0, cr0, fold, out_r, out_g, out_b, out_a));
   store_words4 (out + out_off0 + (size_t) y1 * out_stride0 + 4 * x,
       rgb4 (l1, cb1, cr1, fold, out_r, out_g, out_b, out_a));
+}
+#endif
+
+/* convert_rgb4_420: 8-bit 4-byte R'G'B' (RGBA, BGRx, ARGB, ...) to NV12 or
+ * I420, the common case of RGB into an encoder. The 2 rows are a block row
+ * (the second the first again at an odd height's end): each row of 4
+ * pixels comes in as one 128-bit load, the luma of each goes out as a
+ * 32-bit word, the Cb and Cr of the two 2x2 blocks as one word (NV12) or
+ * two 16-bit pairs (I420). kernels/color.cl's formulas, with `convert`'s
+ * order of operations: R'G'B' in 0..1, Y, Cb and Cr of each pixel, the
+ * block's mean of Cb and Cr; k: the output's coefficients, ord: the
+ * input's order. */
+#if FAST && !IN_YUV && IN_CH == 4 && OUT_420
+
+/* The luma codes of a row's 4 pixels (words w) and the sums of Cb, Cr over
+ * its 2 pixel pairs added to cb, cr */
+inline float4 luma_chroma4 (uint4 w, float8 k, int ord_r, int ord_g, int ord_b, float2 * cb,
+    float2 * cr)
+{
+  const float m = 1.0f / 255.0f;
+  const float4 r = convert_float4 (w >> (uint) BYTE_SHIFT (ord_r) & 255u) * m;
+  const float4 g = convert_float4 (w >> (uint) BYTE_SHIFT (ord_g) & 255u) * m;
+  const float4 b = convert_float4 (w >> (uint) BYTE_SHIFT (ord_b) & 255u) * m;
+  const float4 y = YCBCR_LUMA (k, r, g, b);
+  const float4 u = YCBCR_CB (k, b, y), v = YCBCR_CR (k, r, y);
+  *cb += u.even + u.odd;
+  *cr += v.even + v.odd;
+  return YCBCR_Y_CODE (k, y);
+}
+
+/* 4 codes, rounded and saturated, as a word in memory order */
+inline uint codes_word (float4 c)
+{
+  const uint4 u = convert_uint4 (convert_uchar4_sat (c + 0.5f));
+  return u.s0 << BYTE_SHIFT (0) | u.s1 << BYTE_SHIFT (1) | u.s2 << BYTE_SHIFT (2) |
+      u.s3 << BYTE_SHIFT (3);
+}
+
+__kernel void convert_rgb4_420 (BLOCK_ARGS)
+{
+  (void) ord_a;
+  (void) in_off1;
+  (void) in_off2;
+  (void) in_stride1;
+  (void) in_stride2;
+  const int q = get_global_id (0), pair = get_global_id (1);
+  if (q >= quads || 2 * pair >= out_h)
+    return;
+  const int y0 = 2 * pair, y1 = min (y0 + 1, out_h - 1), x = 4 * q;
+  const uint4 w0 = words4_at (in + in_off0 + (size_t) y0 * in_stride0 + 4 * x);
+  const uint4 w1 = words4_at (in + in_off0 + (size_t) y1 * in_stride0 + 4 * x);
+  float2 cb = 0.0f, cr = 0.0f;
+  const float4 l0 = luma_chroma4 (w0, k, ord_r, ord_g, ord_b, &cb, &cr);
+  const float4 l1 = luma_chroma4 (w1, k, ord_r, ord_g, ord_b, &cb, &cr);
+  store_word (out + out_off0 + (size_t) y0 * out_stride0 + x, codes_word (l0));
+  store_word (out + out_off0 + (size_t) y1 * out_stride0 + x, codes_word (l1));
+  const float2 ucb = YCBCR_C_CODE (k, cb * 0.25f), ucr = YCBCR_C_CODE (k, cr * 0.25f);
+#if OUT_YUV == YUV_NV12
+  store_word (out + out_off1 + (size_t) pair * out_stride1 + x,
+      codes_word ((float4) (ucb.s0, ucr.s0, ucb.s1, ucr.s1)));
+#else
+  store_pair (out + out_off1 + (size_t) pair * out_stride1 + 2 * q,
+      convert_uchar2_sat (ucb + 0.5f));
+  store_pair (out + out_off2 + (size_t) pair * out_stride2 + 2 * q,
+      convert_uchar2_sat (ucr + 0.5f));
+#endif
 }
 #endif
 

@@ -164,6 +164,41 @@ GST_START_TEST (test_yuv_rgb4_blocks)
 }
 GST_END_TEST
 
+/* The reverse block kernel (8-bit 4-byte RGB to NV12 and I420, 4x2 pixels
+ * a work-item, `convert` for the last columns), forced on any device: every
+ * 4-byte input order, rows aligned to 16 bytes (20 wide), to 4 (8 wide with
+ * 4 bytes of padding) and not (19, 37 wide with odd padding), odd widths and
+ * heights, a single block row (4x1), no block (3x2, 1x1), input in system
+ * and OpenCL memory, output to both, BT.709 and BT.601 in limited and full
+ * range. */
+GST_START_TEST (test_rgb4_420_blocks)
+{
+  use_tuning ("gpu");
+  struct Case { int w, h, pad; bool cl_out; const char *colorimetry; };
+  static const Case cases[] = { {20, 6, 0, true, "bt709"}, {19, 5, 3, false, "bt601"},
+    {37, 9, 1, false, "1:4:0:0"}, {8, 3, 4, true, "2:3:5:1"}, {4, 1, 0, false, "bt709"},
+    {3, 2, 0, true, "bt601"}, {1, 1, 0, false, "2:3:5:1"} };
+  uint32_t seed = 95000;
+  bool cl_in = false;
+  for (const char *rgb : { "RGBA", "BGRA", "RGBx", "BGRx", "ARGB", "ABGR", "xRGB", "xBGR" }) {
+    GstElement *conv;
+    GstHarness *h = convert_harness (cl_in, &conv);
+    for (const char *yuv : { "NV12", "I420" })
+      for (const Case &c : cases) {
+        set_output (h, out_caps (yuv, c.w, c.h, c.cl_out, std::string (",colorimetry=") +
+                c.colorimetry));
+        gst_buffer_unref (check_frame (h, caps_string (rgb, c.w, c.h), c.pad, seed++,
+                BILINEAR, 0, std::string (rgb) + (cl_in ? " cl " : " sys ") +
+                std::to_string (c.w) + "x" + std::to_string (c.h) + " pad " +
+                std::to_string (c.pad) + " " + c.colorimetry));
+      }
+    gst_object_unref (conv);
+    gst_harness_teardown (h);
+    cl_in = !cl_in;
+  }
+}
+GST_END_TEST
+
 /* BT.709, BT.601, BT.2020, limited and full range, both ways between RGB
  * and each Y'CbCr format, and between two Y'CbCr colorimetries. */
 GST_START_TEST (test_colorimetry)
@@ -437,6 +472,7 @@ convert_suite (void)
   tcase_add_test (tc, test_pairs_15);
   tcase_add_test (tc, test_pairs_16);
   tcase_add_test (tc, test_yuv_rgb4_blocks);
+  tcase_add_test (tc, test_rgb4_420_blocks);
   tcase_add_test (tc, test_colorimetry);
   tcase_add_test (tc, test_scaling);
   tcase_add_test (tc, test_directions);

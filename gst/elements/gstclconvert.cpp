@@ -89,18 +89,22 @@ struct ConvertSettings {
 struct ConvertState {
   GstVideoInfo in_info, out_info;
   std::string shape_options;    /* -D options of the two pixel shapes */
-  /* kernels/convert.cl's two kernels, by build options (SCALE, BORDERS) */
+  /* kernels/convert.cl's kernels, by build options (SCALE, BORDERS, ...) */
   struct Kernels {
     cl::Kernel any;     /* convert: every case, GPUs and the CPU's right rim */
     cl::Kernel rows;    /* convert_rows: 8-bit, no scale, direction or borders, CPUs */
-    cl::Kernel yuv_rgb4;   /* convert_yuv_rgb4: 8-bit Y'CbCr to 4-byte RGB, the same, GPUs */
+    /* the same on GPUs, 4x2 pixels a work-item: convert_yuv_rgb4 or convert_rgb4_420 */
+    cl::Kernel block;
   };
   std::map<std::string, Kernels> kernels;
   bool in8 = false, out8 = false;   /* 8-bit samples */
-  /* 8-bit 4:2:0 or 4:2:2 in, 8-bit 4-byte RGB out: convert_yuv_rgb4 on GPUs */
-  bool yuv_to_rgb4 = false;
-  bool in420 = false;           /* NV12 or I420 in: it pairs rows 2n - 1, 2n */
-  cl_float8 fold {};            /* its coefficients (folded_coefficients) */
+  /* GPUs' block kernel for this pair of formats (8-bit 4:2:0 or 4:2:2 to
+   * 4-byte RGB, 4-byte RGB to 4:2:0), or null */
+  const char *block_kernel = nullptr;
+  bool block_420_in = false;    /* it pairs rows 2n - 1 and 2n (4:2:0 input) */
+  cl_int4 block_order {};       /* its arguments: the RGB side's order and */
+  cl_float8 block_k {};         /* coefficients (fold, or the output's) */
+  cl_float8 fold {};            /* Y'CbCr input to RGB (folded_coefficients) */
   cl_int4 in_order {}, out_order {};
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
   cl_float8 in_k {}, out_k {};  /* gstclcolor.hpp */
@@ -286,10 +290,16 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->out8 = out.sample_bytes == 1;
   st->in_k = coefficients (in_info);
   st->out_k = coefficients (out_info);
-  st->yuv_to_rgb4 = st->in8 && st->out8 && in.yuv != gstcl::YUV_NONE &&
-      out.yuv == gstcl::YUV_NONE && out.channels == 4;
+  const bool yuv_rgb4 = in.yuv != gstcl::YUV_NONE && out.yuv == gstcl::YUV_NONE &&
+      out.channels == 4;
+  const bool rgb4_420 = in.yuv == gstcl::YUV_NONE && in.channels == 4 &&
+      (out.yuv == gstcl::YUV_NV12 || out.yuv == gstcl::YUV_I420);
+  st->block_kernel = !(st->in8 && st->out8) ? nullptr : yuv_rgb4 ? "convert_yuv_rgb4" :
+      rgb4_420 ? "convert_rgb4_420" : nullptr;
+  st->block_420_in = in.yuv == gstcl::YUV_NV12 || in.yuv == gstcl::YUV_I420;
+  st->block_order = yuv_rgb4 ? st->out_order : st->in_order;
   st->fold = folded_coefficients (st->in_k);
-  st->in420 = in.yuv == gstcl::YUV_NV12 || in.yuv == gstcl::YUV_I420;
+  st->block_k = rgb4_420 ? st->out_k : st->fold;
   st->same_caps = gst_caps_is_equal (incaps, outcaps);
   update_passthrough (self);
 }
@@ -373,8 +383,8 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
       rect.s[3] != out_h;
   /* CPUs: whole 8-pixel runs of 8-bit frames in vectors (convert_rows) */
   const bool cpu_rows = st->in8 && st->out8 && !gstcl::tuned_for_gpu (ctx);
-  /* GPUs: Y'CbCr to 4-byte RGB by blocks of 4x2 pixels (convert_yuv_rgb4) */
-  const bool gpu_fast = st->yuv_to_rgb4 && !scale && !borders && gstcl::tuned_for_gpu (ctx);
+  /* GPUs: Y'CbCr to 4-byte RGB and back by blocks of 4x2 pixels */
+  const bool gpu_fast = st->block_kernel && !scale && !borders && gstcl::tuned_for_gpu (ctx);
   const std::string options = st->shape_options + (scale ? " -D SCALE=1" : " -D SCALE=0") +
       (borders ? " -D BORDERS=1" : " -D BORDERS=0") + (cpu_rows ? " -D ROWS=1" : "") +
       (gpu_fast ? " -D FAST=1" : "");
@@ -387,7 +397,7 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     if (cpu_rows)
       k.rows = cl::Kernel (program, "convert_rows");
     if (gpu_fast)
-      k.yuv_rgb4 = cl::Kernel (program, "convert_yuv_rgb4");
+      k.block = cl::Kernel (program, st->block_kernel);
     found = st->kernels.emplace (options, k).first;
     GST_DEBUG_OBJECT (self, "variant%s", options.c_str ());
   }
@@ -405,9 +415,9 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const bool word_out = layout.pixel_bytes () == 4 || layout.yuv == gstcl::YUV_YUY2 ||
       layout.yuv == gstcl::YUV_UYVY;
   const bool plain = !scale && !borders && d == GST_VIDEO_ORIENTATION_IDENTITY;
-  /* GPUs: the blocks of 4 by convert_yuv_rgb4 (any alignment: the kernel
-   * takes narrower accesses where rows are not aligned), the rest by convert */
-  const int quads = found->second.yuv_rgb4 () && plain ? out_w / 4 : 0;
+  /* GPUs: the blocks of 4 by the block kernel (any alignment: it takes
+   * narrower accesses where rows are not aligned), the rest by convert */
+  const int quads = found->second.block () && plain ? out_w / 4 : 0;
   /* CPUs: the runs of 8 by convert_rows, the rest by convert */
   const int vector_w = quads > 0 ? quads * 4 : found->second.rows () && plain &&
       (!word_out || aligned4 (out)) ? out_w / 8 * 8 : 0;
@@ -430,15 +440,17 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
         (cl_int) first_block);
   };
   if (quads > 0) {
-    cl::Kernel &k = found->second.yuv_rgb4;
+    cl::Kernel &k = found->second.block;
     cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
-    gstcl::set_args (k, arg, out->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&out->info, 0),
-        (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&out->info, 0), (cl_int) quads, out_w, out_h,
-        st->out_order.s[0], st->out_order.s[1], st->out_order.s[2], st->out_order.s[3],
-        st->fold);
-    /* 64 blocks of a row a group: each warp stores 2 KiB of one row. 4:2:0
-     * pairs rows 2n - 1 and 2n, n = 0 .. h / 2 (kernels/convert.cl) */
-    gstcl::enqueue_2d (ctx, k, quads, st->in420 ? out_h / 2 + 1 : (out_h + 1) / 2, 64, 4);
+    arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
+    const cl_int4 &o = st->block_order;
+    gstcl::set_args (k, arg, (cl_int) quads, out_w, out_h, o.s[0], o.s[1], o.s[2], o.s[3],
+        st->block_k);
+    /* 64 blocks of a row a group: each warp reads or writes 2 KiB of a
+     * 4-byte RGB row. 4:2:0 input pairs rows 2n - 1 and 2n, n = 0 .. h / 2
+     * (kernels/convert.cl) */
+    gstcl::enqueue_2d (ctx, k, quads, st->block_420_in ? out_h / 2 + 1 : (out_h + 1) / 2,
+        64, 4);
   } else if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
     /* PoCL: one row of 64 work-items a group (taller or narrower groups
