@@ -19,7 +19,8 @@
  *
  * Build options: IN_* and OUT_* pixel shapes (gstclpixel.hpp); SCALE 1 when
  * the input size differs from the scaled size; BORDERS 1 when the picture
- * does not fill the output (add-borders); ROWS 1 (CPUs) adds convert_rows
+ * does not fill the output (add-borders); ROWS 1 (CPUs) adds convert_rows,
+ * FAST 1 (GPUs) the block kernels convert_yuv_rgb4 and convert_rgb4_420
  * (below). The channel orders, alpha,
  * method and coefficients are arguments, so one program serves every
  * format of a shape. */
