@@ -41,6 +41,12 @@ struct RunSpec {
    * the kernel counters cover exactly the timed frames. Only for a pipeline
    * that runs alone. */
   bool device_timing = false;
+  /* When set (device-resident pipelines running together), a pipeline
+   * finishes this queue each kPaceFrames pushes (runner.cpp), so that no
+   * backlog builds up that a window would not see, and no pipeline's frames
+   * wait behind thousands of another's; the others keep the device busy
+   * meanwhile. */
+  cl_command_queue pace_queue = nullptr;
 };
 
 struct KernelTime {
