@@ -32,263 +32,300 @@
  *
  * The output at a pixel depends on the samples up to 8 rows and columns
  * away. A work-group computes a tile of MT_W x MT_H pixels (even origin) in
- * local memory: it loads the samples of the tile and 8 around it (mirrored
- * about the edge sample outside the image, reflect-101, as the other
- * methods), then each step over the part of the tile the next steps need
- * (margins 6, 4, 3, 2, 1, 0 pixels), 2 x 2 cells per work-item, with a
- * barrier between steps; the last step writes R, G, B of the tile to local
- * memory, and stages 4-6 run on them pixel by pixel with every work-item
- * (MENON_PIXELS), or for NV12 / I420 through camera_output by 8 x 2 blocks. */
+ * local memory, by 2 x 2 cells whose R site is at (0, 0) (the cells start
+ * phase_x, phase_y samples before the tile's origin less 8; one more cell
+ * column and row than the tile's then hold the tile): each quantity is a
+ * plane of cells, so that neighbouring work-items read neighbouring words.
+ * It loads the samples of the tile and 8 around it (mirrored about the edge
+ * sample outside the image, reflect-101, as the other methods), then, with
+ * a barrier between them, over the cells the next steps need:
+ *   step 1 (C_H, C_V at R and B sites; margin 3 cells);
+ *   step 2 (the decision and the chosen difference d = S - G at R and B
+ *     sites; margin 2), MT_RUN cells down a column a work-item, the
+ *     differences of neighbouring C_H (C_V) shared by the cells' sums;
+ *   steps 3, 4 and 5's green (margin 1): the R - G (B - G) of step 3 at G
+ *     sites is the mean of the neighbours' d, so step 3 is not stored: at
+ *     R (B) sites the refined d' = (d + the two G neighbours' R - G) / 3,
+ *     and step 4's B - R (R - B) from the G neighbours' differences;
+ *   step 5's R and B (the tile): at G sites S + the mean of d' at the
+ *     neighbours, at R (B) sites from step 4's value and the G neighbours'
+ *     refined R - B, then stages 4-6 of the pixel (MENON_PIXELS: RGB
+ *     formats, GRAY8), or into local memory for camera_output by 8 x 2
+ *     blocks (NV12 / I420, unaligned rows). */
 
 #ifndef MT_W
 #define MT_W 32                 /* output tile (the host may set another) */
 #define MT_H 16
 #endif
-#define MT_M 8                  /* margin of the samples loaded */
-#define LW (MT_W + 2 * MT_M)    /* local arrays: LW x LH */
-#define LH (MT_H + 2 * MT_M)
-#define LN (LW * LH)
+#ifndef MT_RUN
+#define MT_RUN 2                /* cells a work-item decides down a column */
+#endif
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
 #define MENON_LY 8
 #define MENON_N (MENON_LX * MENON_LY)
 #ifndef MENON_PIXELS
-#define MENON_PIXELS 0          /* 1: output pixel by pixel (not YUV; 4-byte rows) */
+#define MENON_PIXELS 0          /* 1: output by cells (not YUV; 4-byte rows) */
 #endif
 #if (MT_W / BLOCK_W) * (MT_H / 2) > MENON_N || MT_W % BLOCK_W || MT_H % 2
 #error "a tile must be at most MENON_N blocks of 8 x 2"
 #endif
 
-/* The pattern is an argument (phase_x, phase_y: RGGB shifted so), so that
- * one program serves the four. The sites of a 2 x 2 cell at even local
- * coordinates (x, y): R at
- * (x + RX, y + RY), B at (x + BX, y + BY); G of the R row at (x + BX, y + RY),
- * G of the B row at (x + RX, y + BY). */
-#define RX phase_x
-#define RY phase_y
-#define BX (1 - phase_x)
-#define BY (1 - phase_y)
+/* The cells in local memory: the tile's MT_W / 2 x MT_H / 2, 4 around it
+ * (8 samples) and one more right and below (the shift of the pattern). */
+#define MC_W (MT_W / 2 + 9)
+#define MC_H (MT_H / 2 + 9)
+#define MC_N (MC_W * MC_H)
+#define MC_AT(cx, cy) ((cy) * MC_W + (cx))
 
-#define AT(x, y) ((y) * LW + (x))
+/* Steps 3-5's quantities in the cross of cells around (cx, cy) that the R
+ * site (cx, cy) and the B site (cx, cy) read: d the colour differences
+ * (R - G at R sites, r[], B - G at B sites, b[]) at the cells
+ *   r: (-1, 0), (0, 0), (1, 0), (0, -1), (0, 1), (1, 1)
+ *   b: (-1, -1), (0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)
+ * The G sites' R - G and B - G are the means of the two R (B) neighbours'
+ * along the row or column that holds them. */
+#define LOAD_CROSS(arr, c, r, b) do { \
+    r[0] = (arr)[(c) - 1]; r[1] = (arr)[(c)]; r[2] = (arr)[(c) + 1]; \
+    r[3] = (arr)[(c) - MC_W]; r[4] = (arr)[(c) + MC_W]; r[5] = (arr)[(c) + MC_W + 1]; \
+    b[0] = (arr)[MC_N + (c) - MC_W - 1]; b[1] = (arr)[MC_N + (c) - MC_W]; \
+    b[2] = (arr)[MC_N + (c) - 1]; b[3] = (arr)[MC_N + (c)]; b[4] = (arr)[MC_N + (c) + 1]; \
+    b[5] = (arr)[MC_N + (c) + MC_W]; } while (0)
 
-/* Cells of the square ring margin `m` (even) around the tile: cx, cy for
- * the n-th, n < cells_in (m). */
-#define CELLS_W(m) ((MT_W + 2 * (m)) / 2)
-#define CELLS_H(m) ((MT_H + 2 * (m)) / 2)
-#define CELLS_IN(m) (CELLS_W (m) * CELLS_H (m))
-#define CELL_X(n, m) (MT_M - (m) + 2 * ((n) % CELLS_W (m)))
-#define CELL_Y(n, m) (MT_M - (m) + 2 * ((n) / CELLS_W (m)))
-
-/* Step 1 at the site i: the colour differences along the row and the
- * column. */
-inline void differences (__local const float * s, int i, __local float * ch, __local float * cv)
+/* The six G sites around the cell: Gr (cx - 1, cy), Gr (cx, cy), Gb (cx,
+ * cy - 1), Gb (cx, cy), Gb (cx + 1, cy), Gr (cx, cy + 1); rg and bg their
+ * R - G and B - G. */
+inline void green_sites (const float * r, const float * b, float * rg, float * bg)
 {
-  const float c2 = 2.0f * s[i];
-  ch[i] = (c2 - 2.0f * (s[i - 1] + s[i + 1]) + s[i - 2] + s[i + 2]) * 0.25f;
-  cv[i] = (c2 - 2.0f * (s[i - LW] + s[i + LW]) + s[i - 2 * LW] + s[i + 2 * LW]) * 0.25f;
+  rg[0] = 0.5f * (r[0] + r[1]);
+  bg[0] = 0.5f * (b[0] + b[2]);
+  rg[1] = 0.5f * (r[1] + r[2]);
+  bg[1] = 0.5f * (b[1] + b[3]);
+  rg[2] = 0.5f * (r[3] + r[1]);
+  bg[2] = 0.5f * (b[0] + b[1]);
+  rg[3] = 0.5f * (r[1] + r[4]);
+  bg[3] = 0.5f * (b[2] + b[3]);
+  rg[4] = 0.5f * (r[2] + r[5]);
+  bg[4] = 0.5f * (b[3] + b[4]);
+  rg[5] = 0.5f * (r[4] + r[5]);
+  bg[5] = 0.5f * (b[3] + b[5]);
 }
 
-/* Step 2's gradient sum along the direction of unit step `a` (1: along
- * rows, LW: along columns), across it `b`. */
-inline float gradients (__local const float * c, int i, int a, int b)
-{
-  const float c0 = c[i], cm = c[i - 2 * a], cp = c[i + 2 * a];
-  const int u = i - 2 * b, d = i + 2 * b;
-  const float u0 = c[u];
-  const float d0 = c[d];
-  return 3.0f * (fabs (c0 - cp) + fabs (cm - c0)) +
-      fabs (u0 - c[u + 2 * a]) + fabs (c[u - 2 * a] - u0) +
-      fabs (d0 - c[d + 2 * a]) + fabs (c[d - 2 * a] - d0) +
-      fabs (c[i - b - a] - c[i - b + a]) + fabs (c[i + b - a] - c[i + b + a]);
-}
-
-/* Step 2 at the R or B site i: the direction (1 horizontal) and green. */
-inline void decide (__local const float * s, __local const float * ch,
-    __local const float * cv, int i, __local float * g, __local uchar * horiz)
-{
-  const bool h = gradients (cv, i, LW, 1) >= gradients (ch, i, 1, LW);
-  horiz[i] = h;
-  g[i] = s[i] - (h ? ch[i] : cv[i]);
-}
-
-/* mean (S - G) of the neighbours of i at distance 1 along `a`. */
-inline float mean_diff (__local const float * s, __local const float * g, int i, int a)
-{
-  return 0.5f * ((s[i - a] - g[i - a]) + (s[i + a] - g[i + a]));
-}
-
-/* Steps 3 / 5 at the G site i, whose row holds `row_red` R (else B): R and B
- * from the differences S - G at the neighbours. */
-inline void rb_at_green (__local const float * s, __local const float * g, int i, bool row_red,
-    __local float * r, __local float * b)
-{
-  const float h = mean_diff (s, g, i, 1), v = mean_diff (s, g, i, LW);
-  const float gi = s[i];
-  r[i] = gi + (row_red ? h : v);
-  b[i] = gi + (row_red ? v : h);
-}
-
-/* The chosen direction's unit step at site i. */
-#define STEP(i) (horiz[i] ? 1 : LW)
+/* The G neighbours (of the six) along the chosen direction: of the R site
+ * Gr (cx - 1, cy), Gr (cx, cy) or Gb (cx, cy - 1), Gb (cx, cy); of the B
+ * site Gb (cx, cy), Gb (cx + 1, cy) or Gr (cx, cy), Gr (cx, cy + 1). */
+#define R_NEIGHBOURS(h, m, p) do { m = (h) ? 0 : 2; p = (h) ? 1 : 3; } while (0)
+#define B_NEIGHBOURS(h, m, p) do { m = (h) ? 3 : 1; p = (h) ? 4 : 5; } while (0)
 
 __kernel __attribute__ ((reqd_work_group_size (MENON_LX, MENON_LY, 1)))
 void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
 {
-  __local float s[LN];          /* samples after black level and gains */
-  __local float ch[LN], cv[LN]; /* C_H, C_V; then R, B at G sites (step 3, then refined)
-                                 * and step 4 at R and B sites in ch; then the output R, B */
-  __local float g[LN];          /* G: samples at G sites, step 2, then refined (step 5) */
-  __local uchar horiz[LN];      /* the decision */
+  /* By cells (R of the cell at (0, 0), B at (1, 1)), planes of MC_N: */
+  __local float ls[4 * MC_N];   /* samples (black level, gains): R, Gr, Gb, B */
+  __local float la[4 * MC_N];   /* C_H, C_V at R, at B (step 1); then d', the
+                                 * refined R - G, B - G, and step 4's B - R, R - B */
+  __local float ld[2 * MC_N];   /* step 2's R - G, B - G */
+  __local uchar lh[MC_N];       /* the decisions: 1 R horizontal, 2 B */
   __local uint4 sums[MENON_N];
+#if !MENON_PIXELS
+  __local float rgb[3][MT_H][MT_W];     /* the tile's demosaiced R, G, B */
+#endif
   const int lid = (int) (get_local_id (1) * MENON_LX + get_local_id (0));
   const int tx = (int) get_group_id (0) * MT_W, ty = (int) get_group_id (1) * MT_H;
+  /* the sample of cell (0, 0)'s R site (the tile at local 8 + phase) */
+  const int x0 = tx - 8 - phase_x, y0 = ty - 8 - phase_y;
 
-  /* the samples, black level and white balance applied */
+  /* the samples (mirrored outside the image), black level, white balance */
   const float top = (float) maxv;
-  for (int i = lid; i < LN; i += MENON_N) {
-    const int ly = i / LW, lx = i - ly * LW;
-    const int x = border_reflect101 (tx - MT_M + lx, width);
-    const int y = border_reflect101 (ty - MT_M + ly, height);
-    const int v = min ((int) ((__global const in_t *) (in + in_offset + (size_t) y * in_stride))[x],
-        maxv);
-    s[i] = min (convert_float (max (v - black, 0)) * gain_of (SITE_OF (ly & 1, lx & 1, phase_x, phase_y), gain), top);
+  for (int n = lid; n < MC_N; n += MENON_N) {
+    const int cy = n / MC_W, cx = n - cy * MC_W;
+    const int xa = border_reflect101 (x0 + 2 * cx, width);
+    const int xb = border_reflect101 (x0 + 2 * cx + 1, width);
+    __global const in_t *ra = (__global const in_t *) (in + in_offset +
+        (size_t) border_reflect101 (y0 + 2 * cy, height) * in_stride);
+    __global const in_t *rb = (__global const in_t *) (in + in_offset +
+        (size_t) border_reflect101 (y0 + 2 * cy + 1, height) * in_stride);
+    const int v[4] = { min ((int) ra[xa], maxv), min ((int) ra[xb], maxv),
+      min ((int) rb[xa], maxv), min ((int) rb[xb], maxv) };
+    ls[n] = min (convert_float (max (v[0] - black, 0)) * gain.s0, top);
+    ls[MC_N + n] = min (convert_float (max (v[1] - black, 0)) * gain.s1, top);
+    ls[2 * MC_N + n] = min (convert_float (max (v[2] - black, 0)) * gain.s1, top);
+    ls[3 * MC_N + n] = min (convert_float (max (v[3] - black, 0)) * gain.s2, top);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* step 1, margin 6 */
-  for (int n = lid; n < CELLS_IN (6); n += MENON_N) {
-    const int c = AT (CELL_X (n, 6), CELL_Y (n, 6));
-    differences (s, c + AT (RX, RY), ch, cv);
-    differences (s, c + AT (BX, BY), ch, cv);
+  /* step 1, cells 1 .. MC - 2: C_H, C_V at the R and B sites */
+  for (int n = lid; n < (MC_W - 2) * (MC_H - 2); n += MENON_N) {
+    const int cy = 1 + n / (MC_W - 2), cx = 1 + n % (MC_W - 2);
+    const int c = MC_AT (cx, cy);
+    __local const float *sr = ls, *sgr = ls + MC_N, *sgb = ls + 2 * MC_N, *sb = ls + 3 * MC_N;
+    const float r2 = 2.0f * sr[c], b2 = 2.0f * sb[c];
+    la[c] = (r2 - 2.0f * (sgr[c - 1] + sgr[c]) + sr[c - 1] + sr[c + 1]) * 0.25f;
+    la[MC_N + c] = (r2 - 2.0f * (sgb[c - MC_W] + sgb[c]) + sr[c - MC_W] + sr[c + MC_W]) * 0.25f;
+    la[2 * MC_N + c] = (b2 - 2.0f * (sgb[c] + sgb[c + 1]) + sb[c - 1] + sb[c + 1]) * 0.25f;
+    la[3 * MC_N + c] = (b2 - 2.0f * (sgr[c] + sgr[c + MC_W]) + sb[c - MC_W] + sb[c + MC_W]) *
+        0.25f;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* step 2, margin 4 (G sites keep their sample) */
-  for (int n = lid; n < CELLS_IN (4); n += MENON_N) {
-    const int c = AT (CELL_X (n, 4), CELL_Y (n, 4));
-    decide (s, ch, cv, c + AT (RX, RY), g, horiz);
-    decide (s, ch, cv, c + AT (BX, BY), g, horiz);
-    g[c + AT (BX, RY)] = s[c + AT (BX, RY)];
-    g[c + AT (RX, BY)] = s[c + AT (RX, BY)];
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 3, G sites of margin 3 (cells of margin 4 whose neighbours are
-   * there; the others are not needed), R into ch, B into cv */
-  for (int n = lid; n < CELLS_IN (4); n += MENON_N) {
-    const int x = CELL_X (n, 4), y = CELL_Y (n, 4);
-    const int c = AT (x, y);
-    /* G of the R row at (x + BX, y + RY), of the B row at (x + RX, y + BY):
-     * inside margin 3 when 1 <= local - (MT_M - 4) <= 2 (MT_W + 4) - 2 */
-#define INSIDE3(lx, ly) ((lx) >= MT_M - 3 && (lx) < MT_M + MT_W + 3 && \
-    (ly) >= MT_M - 3 && (ly) < MT_M + MT_H + 3)
-    if (INSIDE3 (x + BX, y + RY))
-      rb_at_green (s, g, c + AT (BX, RY), true, ch, cv);
-    if (INSIDE3 (x + RX, y + BY))
-      rb_at_green (s, g, c + AT (RX, BY), false, ch, cv);
-#undef INSIDE3
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 5's green at R and B sites, margin 2, in place (each site reads
-   * its own g only); step 4 at R and B sites into ch (dead there since
-   * step 2; the G sites' ch and cv are read) */
-  for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
-    const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
-    {
-      const int i = c + AT (RX, RY), a = STEP (i);
-      /* R - G at the site and at its G neighbours (R of step 3 there) */
-      const float d = (s[i] - g[i]) + (ch[i - a] - s[i - a]) + (ch[i + a] - s[i + a]);
-      g[i] = s[i] - d * (1.0f / 3.0f);
-      /* B at R: R + mean (B - R) at the G neighbours */
-      ch[i] = s[i] + 0.5f * ((cv[i - a] - ch[i - a]) + (cv[i + a] - ch[i + a]));
+  /* step 2, cells 2 .. MC - 3, MT_RUN down a column a work-item (the last
+   * run of a column overlaps the one before): the gradient sums from the
+   * differences of the C_H (C_V) of neighbouring sites along rows
+   * (columns), each computed once for the run */
+#define RUNS ((MC_H - 4 + MT_RUN - 1) / MT_RUN)
+  for (int n = lid; n < (MC_W - 4) * RUNS; n += MENON_N) {
+    const int cx = 2 + n % (MC_W - 4);
+    const int cy0 = min (2 + MT_RUN * (n / (MC_W - 4)), MC_H - 2 - MT_RUN);
+    /* rows cy0 - 1 .. cy0 + MT_RUN, columns cx - 1 .. cx + 1:
+     * hr, hb |C_H (x) - C_H (x + 1)| at R, B sites (x = cx - 1, cx);
+     * vr, vb |C_V (y) - C_V (y + 1)| (columns cx - 1 .. cx + 1) */
+    float hr[MT_RUN + 2][2], hb[MT_RUN + 2][2], vr[MT_RUN + 1][3], vb[MT_RUN + 1][3];
+    float cvr[3], cvb[3];
+#pragma unroll
+    for (int k = 0; k < MT_RUN + 2; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      const float r0 = la[c - 1], r1 = la[c], r2 = la[c + 1];
+      const float b0 = la[2 * MC_N + c - 1], b1 = la[2 * MC_N + c], b2 = la[2 * MC_N + c + 1];
+      hr[k][0] = fabs (r0 - r1);
+      hr[k][1] = fabs (r1 - r2);
+      hb[k][0] = fabs (b0 - b1);
+      hb[k][1] = fabs (b1 - b2);
+      float nr[3], nb[3];
+#pragma unroll
+      for (int j = 0; j < 3; j++) {
+        nr[j] = la[MC_N + c - 1 + j];
+        nb[j] = la[3 * MC_N + c - 1 + j];
+        if (k > 0) {
+          vr[k - 1][j] = fabs (cvr[j] - nr[j]);
+          vb[k - 1][j] = fabs (cvb[j] - nb[j]);
+        }
+        cvr[j] = nr[j];
+        cvb[j] = nb[j];
+      }
     }
-    {
-      const int i = c + AT (BX, BY), a = STEP (i);
-      const float d = (s[i] - g[i]) + (cv[i - a] - s[i - a]) + (cv[i + a] - s[i + a]);
-      g[i] = s[i] - d * (1.0f / 3.0f);
-      /* R at B */
-      ch[i] = s[i] + 0.5f * ((ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]));
-    }
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 5's R and B at G sites, margin 1 (cells of margin 2: the outer
-   * ones read unrefined greens and are not needed), into ch and cv (step
-   * 3's values there are no longer read) */
-  for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
-    const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
-    rb_at_green (s, g, c + AT (BX, RY), true, ch, cv);
-    rb_at_green (s, g, c + AT (RX, BY), false, ch, cv);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 5's B at R and R at B, margin 0: the tile's R is then in ch, B in
-   * cv, G in g (each site writes only itself, and reads its neighbours' ch
-   * and cv at G sites, final already) */
-  for (int n = lid; n < CELLS_IN (0); n += MENON_N) {
-    const int c = AT (CELL_X (n, 0), CELL_Y (n, 0));
-    {
-      const int i = c + AT (RX, RY), a = STEP (i);
-      /* R - B at the site (B of step 4) and at the G neighbours (refined) */
-      const float d = (s[i] - ch[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
-      ch[i] = s[i];
-      cv[i] = s[i] - d * (1.0f / 3.0f);
-    }
-    {
-      const int i = c + AT (BX, BY), a = STEP (i);
-      const float d = (ch[i] - s[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
-      ch[i] = s[i] + d * (1.0f / 3.0f);
-      cv[i] = s[i];
+#pragma unroll
+    for (int k = 1; k <= MT_RUN; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      /* the sums in the order of the definition (exact for integer
+       * samples in any order) */
+      const float hr_sum = 3.0f * (hr[k][1] + hr[k][0]) + hr[k - 1][1] + hr[k - 1][0] +
+          hr[k + 1][1] + hr[k + 1][0] + hb[k - 1][0] + hb[k][0];
+      const float vr_sum = 3.0f * (vr[k][1] + vr[k - 1][1]) + vr[k][0] + vr[k - 1][0] +
+          vr[k][2] + vr[k - 1][2] + vb[k - 1][0] + vb[k - 1][1];
+      const float hb_sum = 3.0f * (hb[k][1] + hb[k][0]) + hb[k - 1][1] + hb[k - 1][0] +
+          hb[k + 1][1] + hb[k + 1][0] + hr[k][1] + hr[k + 1][1];
+      const float vb_sum = 3.0f * (vb[k][1] + vb[k - 1][1]) + vb[k][0] + vb[k - 1][0] +
+          vb[k][2] + vb[k - 1][2] + vr[k][1] + vr[k][2];
+      const bool h_r = vr_sum >= hr_sum, h_b = vb_sum >= hb_sum;
+      ld[c] = h_r ? la[c] : la[MC_N + c];
+      ld[MC_N + c] = h_b ? la[2 * MC_N + c] : la[3 * MC_N + c];
+      lh[c] = (uchar) (h_r | (h_b << 1));
     }
   }
+#undef RUNS
   barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* steps 3 (R and B at G sites, as means), 4 and 5's green at R and B
+   * sites, cells 3 .. MC - 4 */
+  for (int n = lid; n < (MC_W - 6) * (MC_H - 6); n += MENON_N) {
+    const int cy = 3 + n / (MC_W - 6), cx = 3 + n % (MC_W - 6);
+    const int c = MC_AT (cx, cy);
+    float r[6], b[6], rg[6], bg[6];
+    LOAD_CROSS (ld, c, r, b);
+    green_sites (r, b, rg, bg);
+    const int h = lh[c];
+    int m, p;
+    R_NEIGHBOURS (h & 1, m, p);
+    la[c] = (r[1] + rg[m] + rg[p]) * (1.0f / 3.0f);
+    la[2 * MC_N + c] = 0.5f * ((bg[m] - rg[m]) + (bg[p] - rg[p]));     /* B - R */
+    B_NEIGHBOURS (h & 2, m, p);
+    la[MC_N + c] = (b[3] + bg[m] + bg[p]) * (1.0f / 3.0f);
+    la[3 * MC_N + c] = 0.5f * ((rg[m] - bg[m]) + (rg[p] - bg[p]));     /* R - B */
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* step 5's R and B at G sites and at B and R sites, cells 4 .. 4 + MT / 2
+   * (the tile's pixels among them) */
+  for (int n = lid; n < (MT_W / 2 + 1) * (MT_H / 2 + 1); n += MENON_N) {
+    const int cy = 4 + n / (MT_W / 2 + 1), cx = 4 + n % (MT_W / 2 + 1);
+    const int c = MC_AT (cx, cy);
+    float r[6], b[6], rg[6], bg[6];
+    LOAD_CROSS (la, c, r, b);
+    green_sites (r, b, rg, bg);
+    const int h = lh[c];
+    const float sr = ls[c], sgr = ls[MC_N + c], sgb = ls[2 * MC_N + c], sb = ls[3 * MC_N + c];
+    float red[4], green[4], blue[4];    /* R, Gr, Gb, B sites */
+    int m, p;
+    R_NEIGHBOURS (h & 1, m, p);
+    red[0] = sr;
+    green[0] = sr - r[1];
+    blue[0] = sr - (-la[2 * MC_N + c] + (rg[m] - bg[m]) + (rg[p] - bg[p])) * (1.0f / 3.0f);
+    red[1] = sgr + rg[1];
+    green[1] = sgr;
+    blue[1] = sgr + bg[1];
+    red[2] = sgb + rg[3];
+    green[2] = sgb;
+    blue[2] = sgb + bg[3];
+    B_NEIGHBOURS (h & 2, m, p);
+    red[3] = sb + (la[3 * MC_N + c] + (rg[m] - bg[m]) + (rg[p] - bg[p])) * (1.0f / 3.0f);
+    green[3] = sb - b[3];
+    blue[3] = sb;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      /* the pixel, relative to the tile */
+      const int px = 2 * (cx - 4) + (k & 1) - phase_x, py = 2 * (cy - 4) + (k >> 1) - phase_y;
+      if (px < 0 || px >= MT_W || py < 0 || py >= MT_H)
+        continue;
+      const float rr = clamp (red[k], 0.0f, top), gg = clamp (green[k], 0.0f, top),
+          bb = clamp (blue[k], 0.0f, top);
+#if MENON_PIXELS
+      /* stages 4-6 */
+      const int x = tx + px, y = ty + py;
+      if (x < width && y < height) {
+        const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f, 1.0f), tf);
+        const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f, 1.0f), tf);
+        const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f, 1.0f), tf);
+        put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
+            convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
+      }
+#else
+      rgb[0][py][px] = rr;
+      rgb[1][py][px] = gg;
+      rgb[2][py][px] = bb;
+#endif
+    }
+  }
 
   uint4 cells = (uint4) (0);
 #if MENON_PIXELS
-  /* stages 4-6 pixel by pixel, every work-item (RGB formats, GRAY8) */
-  for (int n = lid; n < MT_W * MT_H; n += MENON_N) {
-    const int py = n / MT_W, px = n - py * MT_W;
-    const int x = tx + px, y = ty + py;
-    if (x < width && y < height) {
-      const int i = AT (MT_M + px, MT_M + py);
-      const float r = clamp (ch[i], 0.0f, top), gg = clamp (g[i], 0.0f, top),
-          b = clamp (cv[i], 0.0f, top);
-      const float ro = transfer1 (clamp (mat.s0 * r + mat.s1 * gg + mat.s2 * b, 0.0f, 1.0f), tf);
-      const float go = transfer1 (clamp (mat.s3 * r + mat.s4 * gg + mat.s5 * b, 0.0f, 1.0f), tf);
-      const float bo = transfer1 (clamp (mat.s6 * r + mat.s7 * gg + mat.s8 * b, 0.0f, 1.0f), tf);
-      put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
-          convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
-    }
-  }
   /* the white-balance statistics by 8 x 2 blocks */
   if (stats && lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
-    const int x0 = tx + BLOCK_W * (lid % (MT_W / BLOCK_W)), y0 = ty + 2 * (lid / (MT_W / BLOCK_W));
-    if (x0 < width && y0 < height) {
+    const int bx = tx + BLOCK_W * (lid % (MT_W / BLOCK_W)), by = ty + 2 * (lid / (MT_W / BLOCK_W));
+    if (bx < width && by < height) {
       int8 raw_e[WIN_H], raw_o[WIN_H];
-      load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-      cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x, phase_y);
+      load_window (in + in_offset, in_stride, width, height, maxv, bx, by, raw_e, raw_o);
+      cells = cell_sums (raw_e, raw_o, bx, by, width, height, black, lo, hi, phase_x, phase_y);
     }
   }
 #else
+  barrier (CLK_LOCAL_MEM_FENCE);
   /* stages 4-6 by 8 x 2 blocks (NV12 / I420: whole 2 x 2 chroma blocks) */
   if (lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
     const int bx = lid % (MT_W / BLOCK_W), by = lid / (MT_W / BLOCK_W);
-    const int x0 = tx + BLOCK_W * bx, y0 = ty + 2 * by;
-    if (x0 < width && y0 < height) {
+    const int bx0 = tx + BLOCK_W * bx, by0 = ty + 2 * by;
+    if (bx0 < width && by0 < height) {
       float8 red[2], green[2], blue[2];
       for (int dy = 0; dy < 2; dy++) {
-        const int i = AT (MT_M + BLOCK_W * bx, MT_M + 2 * by + dy);
-        red[dy] = clamp (vload8 (0, ch + i), 0.0f, top);
-        green[dy] = clamp (vload8 (0, g + i), 0.0f, top);
-        blue[dy] = clamp (vload8 (0, cv + i), 0.0f, top);
+        red[dy] = vload8 (0, &rgb[0][2 * by + dy][BLOCK_W * bx]);
+        green[dy] = vload8 (0, &rgb[1][2 * by + dy][BLOCK_W * bx]);
+        blue[dy] = vload8 (0, &rgb[2][2 * by + dy][BLOCK_W * bx]);
       }
       if (stats) {
         int8 raw_e[WIN_H], raw_o[WIN_H];
-        load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-        cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x,
+        load_window (in + in_offset, in_stride, width, height, maxv, bx0, by0, raw_e, raw_o);
+        cells = cell_sums (raw_e, raw_o, bx0, by0, width, height, black, lo, hi, phase_x,
             phase_y);
       }
-      camera_output (CAMERA_PASS, x0, y0, red, green, blue);
+      camera_output (CAMERA_PASS, bx0, by0, red, green, blue);
     }
   }
 #endif
