@@ -60,14 +60,36 @@
 #ifndef MT_RUN
 #define MT_RUN 2                /* cells a work-item decides down a column */
 #endif
+#ifndef MT_RUN1
+#define MT_RUN1 4               /* cells of step 1 a work-item computes down a column */
+#endif
+#ifndef MT_RUN3
+#define MT_RUN3 3               /* the same for steps 3-4 and for 5 */
+#endif
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
+#ifndef MENON_LY
 #define MENON_LY 8
+#endif
 #define MENON_N (MENON_LX * MENON_LY)
+#ifndef MENON_UNROLL
+#define MENON_UNROLL 0          /* 1: let the compiler unroll the loops over cells */
+#endif
+#if MENON_UNROLL
+#define UNROLL_PHASE
+#else
+#define UNROLL_PHASE _Pragma ("unroll 1")
+#endif
+#ifndef MENON_COLOUR
+#define MENON_COLOUR 1          /* 0: no colour matrix, saturation or curve */
+#endif
 #ifndef MENON_PIXELS
 #define MENON_PIXELS 0          /* 1: output by cells (not YUV; 4-byte rows) */
 #endif
 #if (MT_W / BLOCK_W) * (MT_H / 2) > MENON_N || MT_W % BLOCK_W || MT_H % 2
 #error "a tile must be at most MENON_N blocks of 8 x 2"
+#endif
+#if MT_RUN1 > MT_H / 2 + 7 || MT_RUN > MT_H / 2 + 5 || MT_RUN3 > MT_H / 2 + 1
+#error "runs longer than the rows of cells"
 #endif
 
 /* The cells in local memory: the tile's MT_W / 2 x MT_H / 2, 4 around it
@@ -91,6 +113,25 @@
     b[2] = (arr)[MC_N + (c) - 1]; b[3] = (arr)[MC_N + (c)]; b[4] = (arr)[MC_N + (c) + 1]; \
     b[5] = (arr)[MC_N + (c) + MC_W]; } while (0)
 
+/* The same for MT_RUN3 cells down column cx from the cell c0: the d of
+ * columns cx - 1 (r_l, b_l), cx (r_c, b_c), cx + 1 (r_r, b_r) from the rows
+ * that the crosses read, then the cross of the k-th cell. */
+#define RUN_DECLARE float r_l[MT_RUN3], r_c[MT_RUN3 + 2], r_r[MT_RUN3 + 1], \
+    b_l[MT_RUN3 + 1], b_c[MT_RUN3 + 2], b_r[MT_RUN3]
+#define LOAD_RUN(arr, c0) do { \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3 + 2; k_++) { \
+      r_c[k_] = (arr)[(c0) + (k_ - 1) * MC_W]; b_c[k_] = (arr)[MC_N + (c0) + (k_ - 1) * MC_W]; } \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3; k_++) { \
+      r_l[k_] = (arr)[(c0) - 1 + k_ * MC_W]; b_r[k_] = (arr)[MC_N + (c0) + 1 + k_ * MC_W]; } \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3 + 1; k_++) { \
+      r_r[k_] = (arr)[(c0) + 1 + k_ * MC_W]; b_l[k_] = (arr)[MC_N + (c0) - 1 + (k_ - 1) * MC_W]; } \
+  } while (0)
+#define CROSS_OF(k, r, b) do { \
+    r[0] = r_l[k]; r[1] = r_c[(k) + 1]; r[2] = r_r[k]; r[3] = r_c[k]; r[4] = r_c[(k) + 2]; \
+    r[5] = r_r[(k) + 1]; \
+    b[0] = b_l[k]; b[1] = b_c[k]; b[2] = b_l[(k) + 1]; b[3] = b_c[(k) + 1]; b[4] = b_r[k]; \
+    b[5] = b_c[(k) + 2]; } while (0)
+
 /* The six G sites around the cell: Gr (cx - 1, cy), Gr (cx, cy), Gb (cx,
  * cy - 1), Gb (cx, cy), Gb (cx + 1, cy), Gr (cx, cy + 1); rg and bg their
  * R - G and B - G. */
@@ -113,8 +154,36 @@ inline void green_sites (const float * r, const float * b, float * rg, float * b
 /* The G neighbours (of the six) along the chosen direction: of the R site
  * Gr (cx - 1, cy), Gr (cx, cy) or Gb (cx, cy - 1), Gb (cx, cy); of the B
  * site Gb (cx, cy), Gb (cx + 1, cy) or Gr (cx, cy), Gr (cx, cy + 1). */
-#define R_NEIGHBOURS(h, m, p) do { m = (h) ? 0 : 2; p = (h) ? 1 : 3; } while (0)
-#define B_NEIGHBOURS(h, m, p) do { m = (h) ? 3 : 1; p = (h) ? 4 : 5; } while (0)
+#define R_MINUS(h, v) ((h) ? v[0] : v[2])
+#define R_PLUS(h, v) ((h) ? v[1] : v[3])
+#define B_MINUS(h, v) ((h) ? v[3] : v[1])
+#define B_PLUS(h, v) ((h) ? v[4] : v[5])
+
+/* The white-balance statistics of the tile's 2 x 2 cells at even
+ * coordinates, as cell_sums counts them: (R, G, B, cells) over those of the
+ * work-item `lid` (a few samples a work-item, no window). */
+inline uint4 tile_stats (__global const uchar * in, int in_stride, int width, int height,
+    int maxv, int black, int lo, int hi, int phase_x, int phase_y, int tx, int ty, int lid)
+{
+  uint4 acc = (uint4) (0);
+  UNROLL_PHASE
+  for (int n = lid; n < (MT_W / 2) * (MT_H / 2); n += MENON_N) {
+    const int x = tx + 2 * (n % (MT_W / 2)), y = ty + 2 * (n / (MT_W / 2));
+    if (x + 1 < width && y + 1 < height) {
+      __global const in_t *r0 = (__global const in_t *) (in + (size_t) y * in_stride) + x;
+      __global const in_t *r1 = (__global const in_t *) (in + (size_t) (y + 1) * in_stride) + x;
+      const int4 v = max (min ((int4) (r0[0], r0[1], r1[0], r1[1]), (int4) (maxv)) - black, 0);
+      const int top = max (max (v.s0, v.s1), max (v.s2, v.s3));
+      if (top >= lo && top < hi) {
+        /* R at (phase_x, phase_y) of the cell, B opposite */
+        const int r = phase_y ? (phase_x ? v.s3 : v.s2) : (phase_x ? v.s1 : v.s0);
+        const int b = phase_y ? (phase_x ? v.s0 : v.s1) : (phase_x ? v.s2 : v.s3);
+        acc += (uint4) ((uint) r, (uint) (v.s0 + v.s1 + v.s2 + v.s3 - r - b), (uint) b, 1u);
+      }
+    }
+  }
+  return acc;
+}
 
 __kernel __attribute__ ((reqd_work_group_size (MENON_LX, MENON_LY, 1)))
 void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
@@ -123,9 +192,10 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
   __local float ls[4 * MC_N];   /* samples (black level, gains): R, Gr, Gb, B */
   __local float la[4 * MC_N];   /* C_H, C_V at R, at B (step 1); then d', the
                                  * refined R - G, B - G, and step 4's B - R, R - B */
-  __local float ld[2 * MC_N];   /* step 2's R - G, B - G */
+  /* step 2's R - G, B - G (2 MC_N floats); then the statistics' sums */
+  __local uint4 ld_sums[(2 * MC_N > 4 * MENON_N ? 2 * MC_N : 4 * MENON_N) / 4 + 1];
+  __local float *const ld = (__local float *) ld_sums;
   __local uchar lh[MC_N];       /* the decisions: 1 R horizontal, 2 B */
-  __local uint4 sums[MENON_N];
 #if !MENON_PIXELS
   __local float rgb[3][MT_H][MT_W];     /* the tile's demosaiced R, G, B */
 #endif
@@ -136,35 +206,67 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
 
   /* the samples (mirrored outside the image), black level, white balance */
   const float top = (float) maxv;
-  for (int n = lid; n < MC_N; n += MENON_N) {
+  const bool inside = x0 >= 0 && y0 >= 0 && x0 + 2 * MC_W <= width && y0 + 2 * MC_H <= height;
+  /* every load of the work-item issued before the first store (one wait
+   * for global memory, not one an iteration) */
+#define LOADS ((MC_N + MENON_N - 1) / MENON_N)
+  int4 raw[LOADS];
+#pragma unroll
+  for (int i = 0; i < LOADS; i++) {
+    const int n = min (lid + i * MENON_N, MC_N - 1);
     const int cy = n / MC_W, cx = n - cy * MC_W;
-    const int xa = border_reflect101 (x0 + 2 * cx, width);
-    const int xb = border_reflect101 (x0 + 2 * cx + 1, width);
-    __global const in_t *ra = (__global const in_t *) (in + in_offset +
-        (size_t) border_reflect101 (y0 + 2 * cy, height) * in_stride);
-    __global const in_t *rb = (__global const in_t *) (in + in_offset +
-        (size_t) border_reflect101 (y0 + 2 * cy + 1, height) * in_stride);
-    const int v[4] = { min ((int) ra[xa], maxv), min ((int) ra[xb], maxv),
-      min ((int) rb[xa], maxv), min ((int) rb[xb], maxv) };
-    ls[n] = min (convert_float (max (v[0] - black, 0)) * gain.s0, top);
-    ls[MC_N + n] = min (convert_float (max (v[1] - black, 0)) * gain.s1, top);
-    ls[2 * MC_N + n] = min (convert_float (max (v[2] - black, 0)) * gain.s1, top);
-    ls[3 * MC_N + n] = min (convert_float (max (v[3] - black, 0)) * gain.s2, top);
+    const int xa = inside ? x0 + 2 * cx : border_reflect101 (x0 + 2 * cx, width);
+    const int xb = inside ? xa + 1 : border_reflect101 (x0 + 2 * cx + 1, width);
+    __global const in_t *ra = (__global const in_t *) (in + in_offset + (size_t) (inside ?
+            y0 + 2 * cy : border_reflect101 (y0 + 2 * cy, height)) * in_stride);
+    __global const in_t *rb = (__global const in_t *) (in + in_offset + (size_t) (inside ?
+            y0 + 2 * cy + 1 : border_reflect101 (y0 + 2 * cy + 1, height)) * in_stride);
+    raw[i] = (int4) (ra[xa], ra[xb], rb[xa], rb[xb]);
   }
+#pragma unroll
+  for (int i = 0; i < LOADS; i++) {
+    const int n = lid + i * MENON_N;
+    if (n < MC_N) {
+      const int4 v = min (raw[i], (int4) (maxv));
+      ls[n] = min (convert_float (max (v.s0 - black, 0)) * gain.s0, top);
+      ls[MC_N + n] = min (convert_float (max (v.s1 - black, 0)) * gain.s1, top);
+      ls[2 * MC_N + n] = min (convert_float (max (v.s2 - black, 0)) * gain.s1, top);
+      ls[3 * MC_N + n] = min (convert_float (max (v.s3 - black, 0)) * gain.s2, top);
+    }
+  }
+#undef LOADS
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* step 1, cells 1 .. MC - 2: C_H, C_V at the R and B sites */
-  for (int n = lid; n < (MC_W - 2) * (MC_H - 2); n += MENON_N) {
-    const int cy = 1 + n / (MC_W - 2), cx = 1 + n % (MC_W - 2);
-    const int c = MC_AT (cx, cy);
+  /* step 1, cells 1 .. MC - 2, MT_RUN1 down a column a work-item (the
+   * samples of the column read once): C_H, C_V at the R and B sites */
+#define RUNS1 ((MC_H - 2 + MT_RUN1 - 1) / MT_RUN1)
+  UNROLL_PHASE
+  for (int n = lid; n < (MC_W - 2) * RUNS1; n += MENON_N) {
+    const int cx = 1 + n % (MC_W - 2);
+    const int cy0 = min (1 + MT_RUN1 * (n / (MC_W - 2)), MC_H - 1 - MT_RUN1);
     __local const float *sr = ls, *sgr = ls + MC_N, *sgb = ls + 2 * MC_N, *sb = ls + 3 * MC_N;
-    const float r2 = 2.0f * sr[c], b2 = 2.0f * sb[c];
-    la[c] = (r2 - 2.0f * (sgr[c - 1] + sgr[c]) + sr[c - 1] + sr[c + 1]) * 0.25f;
-    la[MC_N + c] = (r2 - 2.0f * (sgb[c - MC_W] + sgb[c]) + sr[c - MC_W] + sr[c + MC_W]) * 0.25f;
-    la[2 * MC_N + c] = (b2 - 2.0f * (sgb[c] + sgb[c + 1]) + sb[c - 1] + sb[c + 1]) * 0.25f;
-    la[3 * MC_N + c] = (b2 - 2.0f * (sgr[c] + sgr[c + MC_W]) + sb[c - MC_W] + sb[c + MC_W]) *
-        0.25f;
+    /* the column's R, B, Gb (above the cells' B) and Gr (below their R)
+     * from the row before the run to the row after it */
+    float r[MT_RUN1 + 2], b[MT_RUN1 + 2], gb[MT_RUN1 + 2], gr[MT_RUN1 + 2];
+#pragma unroll
+    for (int k = 0; k < MT_RUN1 + 2; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      r[k] = sr[c];
+      b[k] = sb[c];
+      gb[k] = sgb[c];
+      gr[k] = sgr[c];
+    }
+#pragma unroll
+    for (int k = 1; k <= MT_RUN1; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      const float r2 = 2.0f * r[k], b2 = 2.0f * b[k];
+      la[c] = (r2 - 2.0f * (sgr[c - 1] + gr[k]) + sr[c - 1] + sr[c + 1]) * 0.25f;
+      la[MC_N + c] = (r2 - 2.0f * (gb[k - 1] + gb[k]) + r[k - 1] + r[k + 1]) * 0.25f;
+      la[2 * MC_N + c] = (b2 - 2.0f * (gb[k] + sgb[c + 1]) + sb[c - 1] + sb[c + 1]) * 0.25f;
+      la[3 * MC_N + c] = (b2 - 2.0f * (gr[k] + gr[k + 1]) + b[k - 1] + b[k + 1]) * 0.25f;
+    }
   }
+#undef RUNS1
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* step 2, cells 2 .. MC - 3, MT_RUN down a column a work-item (the last
@@ -172,6 +274,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
    * differences of the C_H (C_V) of neighbouring sites along rows
    * (columns), each computed once for the run */
 #define RUNS ((MC_H - 4 + MT_RUN - 1) / MT_RUN)
+  UNROLL_PHASE
   for (int n = lid; n < (MC_W - 4) * RUNS; n += MENON_N) {
     const int cx = 2 + n % (MC_W - 4);
     const int cy0 = min (2 + MT_RUN * (n / (MC_W - 4)), MC_H - 2 - MT_RUN);
@@ -179,7 +282,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
      * hr, hb |C_H (x) - C_H (x + 1)| at R, B sites (x = cx - 1, cx);
      * vr, vb |C_V (y) - C_V (y + 1)| (columns cx - 1 .. cx + 1) */
     float hr[MT_RUN + 2][2], hb[MT_RUN + 2][2], vr[MT_RUN + 1][3], vb[MT_RUN + 1][3];
-    float cvr[3], cvb[3];
+    float cvr[3], cvb[3], mid[MT_RUN + 2][4];     /* C_H, C_V at R, at B of the column */
 #pragma unroll
     for (int k = 0; k < MT_RUN + 2; k++) {
       const int c = MC_AT (cx, cy0 - 1 + k);
@@ -189,6 +292,8 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
       hr[k][1] = fabs (r1 - r2);
       hb[k][0] = fabs (b0 - b1);
       hb[k][1] = fabs (b1 - b2);
+      mid[k][0] = r1;
+      mid[k][2] = b1;
       float nr[3], nb[3];
 #pragma unroll
       for (int j = 0; j < 3; j++) {
@@ -201,112 +306,132 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
         cvr[j] = nr[j];
         cvb[j] = nb[j];
       }
-    }
-#pragma unroll
-    for (int k = 1; k <= MT_RUN; k++) {
-      const int c = MC_AT (cx, cy0 - 1 + k);
+      mid[k][1] = nr[1];
+      mid[k][3] = nb[1];
+      if (k < 2)
+        continue;
+      /* the cell of the row before: its neighbours' rows are loaded */
+      const int j = k - 1;
+      const int cj = c - MC_W;
       /* the sums in the order of the definition (exact for integer
        * samples in any order) */
-      const float hr_sum = 3.0f * (hr[k][1] + hr[k][0]) + hr[k - 1][1] + hr[k - 1][0] +
-          hr[k + 1][1] + hr[k + 1][0] + hb[k - 1][0] + hb[k][0];
-      const float vr_sum = 3.0f * (vr[k][1] + vr[k - 1][1]) + vr[k][0] + vr[k - 1][0] +
-          vr[k][2] + vr[k - 1][2] + vb[k - 1][0] + vb[k - 1][1];
-      const float hb_sum = 3.0f * (hb[k][1] + hb[k][0]) + hb[k - 1][1] + hb[k - 1][0] +
-          hb[k + 1][1] + hb[k + 1][0] + hr[k][1] + hr[k + 1][1];
-      const float vb_sum = 3.0f * (vb[k][1] + vb[k - 1][1]) + vb[k][0] + vb[k - 1][0] +
-          vb[k][2] + vb[k - 1][2] + vr[k][1] + vr[k][2];
+      const float hr_sum = 3.0f * (hr[j][1] + hr[j][0]) + hr[j - 1][1] + hr[j - 1][0] +
+          hr[j + 1][1] + hr[j + 1][0] + hb[j - 1][0] + hb[j][0];
+      const float vr_sum = 3.0f * (vr[j][1] + vr[j - 1][1]) + vr[j][0] + vr[j - 1][0] +
+          vr[j][2] + vr[j - 1][2] + vb[j - 1][0] + vb[j - 1][1];
+      const float hb_sum = 3.0f * (hb[j][1] + hb[j][0]) + hb[j - 1][1] + hb[j - 1][0] +
+          hb[j + 1][1] + hb[j + 1][0] + hr[j][1] + hr[j + 1][1];
+      const float vb_sum = 3.0f * (vb[j][1] + vb[j - 1][1]) + vb[j][0] + vb[j - 1][0] +
+          vb[j][2] + vb[j - 1][2] + vr[j][1] + vr[j][2];
       const bool h_r = vr_sum >= hr_sum, h_b = vb_sum >= hb_sum;
-      ld[c] = h_r ? la[c] : la[MC_N + c];
-      ld[MC_N + c] = h_b ? la[2 * MC_N + c] : la[3 * MC_N + c];
-      lh[c] = (uchar) (h_r | (h_b << 1));
+      ld[cj] = h_r ? mid[j][0] : mid[j][1];
+      ld[MC_N + cj] = h_b ? mid[j][2] : mid[j][3];
+      lh[cj] = (uchar) (h_r | (h_b << 1));
     }
   }
 #undef RUNS
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* steps 3 (R and B at G sites, as means), 4 and 5's green at R and B
-   * sites, cells 3 .. MC - 4 */
-  for (int n = lid; n < (MC_W - 6) * (MC_H - 6); n += MENON_N) {
-    const int cy = 3 + n / (MC_W - 6), cx = 3 + n % (MC_W - 6);
-    const int c = MC_AT (cx, cy);
-    float r[6], b[6], rg[6], bg[6];
-    LOAD_CROSS (ld, c, r, b);
-    green_sites (r, b, rg, bg);
-    const int h = lh[c];
-    int m, p;
-    R_NEIGHBOURS (h & 1, m, p);
-    la[c] = (r[1] + rg[m] + rg[p]) * (1.0f / 3.0f);
-    la[2 * MC_N + c] = 0.5f * ((bg[m] - rg[m]) + (bg[p] - rg[p]));     /* B - R */
-    B_NEIGHBOURS (h & 2, m, p);
-    la[MC_N + c] = (b[3] + bg[m] + bg[p]) * (1.0f / 3.0f);
-    la[3 * MC_N + c] = 0.5f * ((rg[m] - bg[m]) + (rg[p] - bg[p]));     /* R - B */
+   * sites, cells 3 .. MC - 4, MT_RUN3 down a column a work-item */
+#define RUNS3 ((MC_H - 6 + MT_RUN3 - 1) / MT_RUN3)
+  UNROLL_PHASE
+  for (int n = lid; n < (MC_W - 6) * RUNS3; n += MENON_N) {
+    const int cx = 3 + n % (MC_W - 6);
+    const int c0 = MC_AT (cx, min (3 + MT_RUN3 * (n / (MC_W - 6)), MC_H - 3 - MT_RUN3));
+    RUN_DECLARE;
+    LOAD_RUN (ld, c0);
+#pragma unroll
+    for (int k = 0; k < MT_RUN3; k++) {
+      const int c = c0 + k * MC_W;
+      float r[6], b[6], rg[6], bg[6];
+      CROSS_OF (k, r, b);
+      green_sites (r, b, rg, bg);
+      const int h = lh[c];
+      const bool hr = h & 1, hb = h & 2;
+      la[c] = (r[1] + R_MINUS (hr, rg) + R_PLUS (hr, rg)) * (1.0f / 3.0f);
+      /* B - R */
+      la[2 * MC_N + c] = 0.5f * ((R_MINUS (hr, bg) - R_MINUS (hr, rg)) +
+          (R_PLUS (hr, bg) - R_PLUS (hr, rg)));
+      la[MC_N + c] = (b[3] + B_MINUS (hb, bg) + B_PLUS (hb, bg)) * (1.0f / 3.0f);
+      /* R - B */
+      la[3 * MC_N + c] = 0.5f * ((B_MINUS (hb, rg) - B_MINUS (hb, bg)) +
+          (B_PLUS (hb, rg) - B_PLUS (hb, bg)));
+    }
   }
+#undef RUNS3
   barrier (CLK_LOCAL_MEM_FENCE);
 
   /* step 5's R and B at G sites and at B and R sites, cells 4 .. 4 + MT / 2
-   * (the tile's pixels among them) */
-  for (int n = lid; n < (MT_W / 2 + 1) * (MT_H / 2 + 1); n += MENON_N) {
-    const int cy = 4 + n / (MT_W / 2 + 1), cx = 4 + n % (MT_W / 2 + 1);
-    const int c = MC_AT (cx, cy);
-    float r[6], b[6], rg[6], bg[6];
-    LOAD_CROSS (la, c, r, b);
-    green_sites (r, b, rg, bg);
-    const int h = lh[c];
-    const float sr = ls[c], sgr = ls[MC_N + c], sgb = ls[2 * MC_N + c], sb = ls[3 * MC_N + c];
-    float red[4], green[4], blue[4];    /* R, Gr, Gb, B sites */
-    int m, p;
-    R_NEIGHBOURS (h & 1, m, p);
-    red[0] = sr;
-    green[0] = sr - r[1];
-    blue[0] = sr - (-la[2 * MC_N + c] + (rg[m] - bg[m]) + (rg[p] - bg[p])) * (1.0f / 3.0f);
-    red[1] = sgr + rg[1];
-    green[1] = sgr;
-    blue[1] = sgr + bg[1];
-    red[2] = sgb + rg[3];
-    green[2] = sgb;
-    blue[2] = sgb + bg[3];
-    B_NEIGHBOURS (h & 2, m, p);
-    red[3] = sb + (la[3 * MC_N + c] + (rg[m] - bg[m]) + (rg[p] - bg[p])) * (1.0f / 3.0f);
-    green[3] = sb - b[3];
-    blue[3] = sb;
+   * (the tile's pixels among them), MT_RUN3 down a column a work-item */
+#define RUNS5 ((MT_H / 2 + MT_RUN3) / MT_RUN3)
+  UNROLL_PHASE
+  for (int n = lid; n < (MT_W / 2 + 1) * RUNS5; n += MENON_N) {
+    const int cx = 4 + n % (MT_W / 2 + 1);
+    const int cy0 = min (4 + MT_RUN3 * (n / (MT_W / 2 + 1)), 5 + MT_H / 2 - MT_RUN3);
+    const int c0 = MC_AT (cx, cy0);
+    RUN_DECLARE;
+    LOAD_RUN (la, c0);
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-      /* the pixel, relative to the tile */
-      const int px = 2 * (cx - 4) + (k & 1) - phase_x, py = 2 * (cy - 4) + (k >> 1) - phase_y;
-      if (px < 0 || px >= MT_W || py < 0 || py >= MT_H)
-        continue;
-      const float rr = clamp (red[k], 0.0f, top), gg = clamp (green[k], 0.0f, top),
-          bb = clamp (blue[k], 0.0f, top);
-#if MENON_PIXELS
-      /* stages 4-6 */
-      const int x = tx + px, y = ty + py;
-      if (x < width && y < height) {
-        const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f, 1.0f), tf);
-        const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f, 1.0f), tf);
-        const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f, 1.0f), tf);
-        put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
-            convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
+    for (int k = 0; k < MT_RUN3; k++) {
+      const int cy = cy0 + k, c = c0 + k * MC_W;
+      float r[6], b[6], rg[6], bg[6];
+      CROSS_OF (k, r, b);
+      green_sites (r, b, rg, bg);
+      const int h = lh[c];
+      const float sr = ls[c], sgr = ls[MC_N + c], sgb = ls[2 * MC_N + c], sb = ls[3 * MC_N + c];
+      float red[4], green[4], blue[4];    /* R, Gr, Gb, B sites */
+      const bool hr = h & 1, hb = h & 2;
+      red[0] = sr;
+      green[0] = sr - r[1];
+      blue[0] = sr - (-la[2 * MC_N + c] + (R_MINUS (hr, rg) - R_MINUS (hr, bg)) +
+          (R_PLUS (hr, rg) - R_PLUS (hr, bg))) * (1.0f / 3.0f);
+      red[1] = sgr + rg[1];
+      green[1] = sgr;
+      blue[1] = sgr + bg[1];
+      red[2] = sgb + rg[3];
+      green[2] = sgb;
+      blue[2] = sgb + bg[3];
+      red[3] = sb + (la[3 * MC_N + c] + (B_MINUS (hb, rg) - B_MINUS (hb, bg)) +
+          (B_PLUS (hb, rg) - B_PLUS (hb, bg))) * (1.0f / 3.0f);
+      green[3] = sb - b[3];
+      blue[3] = sb;
+  #pragma unroll
+      for (int k = 0; k < 4; k++) {
+        /* the pixel, relative to the tile */
+        const int px = 2 * (cx - 4) + (k & 1) - phase_x, py = 2 * (cy - 4) + (k >> 1) - phase_y;
+        if (px < 0 || px >= MT_W || py < 0 || py >= MT_H)
+          continue;
+        const float rr = clamp (red[k], 0.0f, top), gg = clamp (green[k], 0.0f, top),
+            bb = clamp (blue[k], 0.0f, top);
+  #if MENON_PIXELS
+        /* stages 4-6 */
+        const int x = tx + px, y = ty + py;
+        if (x < width && y < height) {
+  #if MENON_COLOUR
+          const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f, 1.0f), tf);
+          const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f, 1.0f), tf);
+          const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f, 1.0f), tf);
+  #else
+          /* the matrix is 1 / maxv (exactly as above, where the other terms
+           * add zeros), the curve linear */
+          const float ro = clamp (mat.s0 * rr, 0.0f, 1.0f), go = clamp (mat.s4 * gg, 0.0f, 1.0f),
+              bo = clamp (mat.s8 * bb, 0.0f, 1.0f);
+  #endif
+          put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
+              convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
+        }
+  #else
+        rgb[0][py][px] = rr;
+        rgb[1][py][px] = gg;
+        rgb[2][py][px] = bb;
+  #endif
       }
-#else
-      rgb[0][py][px] = rr;
-      rgb[1][py][px] = gg;
-      rgb[2][py][px] = bb;
-#endif
     }
   }
+#undef RUNS5
 
-  uint4 cells = (uint4) (0);
-#if MENON_PIXELS
-  /* the white-balance statistics by 8 x 2 blocks */
-  if (stats && lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
-    const int bx = tx + BLOCK_W * (lid % (MT_W / BLOCK_W)), by = ty + 2 * (lid / (MT_W / BLOCK_W));
-    if (bx < width && by < height) {
-      int8 raw_e[WIN_H], raw_o[WIN_H];
-      load_window (in + in_offset, in_stride, width, height, maxv, bx, by, raw_e, raw_o);
-      cells = cell_sums (raw_e, raw_o, bx, by, width, height, black, lo, hi, phase_x, phase_y);
-    }
-  }
-#else
+#if !MENON_PIXELS
   barrier (CLK_LOCAL_MEM_FENCE);
   /* stages 4-6 by 8 x 2 blocks (NV12 / I420: whole 2 x 2 chroma blocks) */
   if (lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
@@ -319,17 +444,12 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
         green[dy] = vload8 (0, &rgb[1][2 * by + dy][BLOCK_W * bx]);
         blue[dy] = vload8 (0, &rgb[2][2 * by + dy][BLOCK_W * bx]);
       }
-      if (stats) {
-        int8 raw_e[WIN_H], raw_o[WIN_H];
-        load_window (in + in_offset, in_stride, width, height, maxv, bx0, by0, raw_e, raw_o);
-        cells = cell_sums (raw_e, raw_o, bx0, by0, width, height, black, lo, hi, phase_x,
-            phase_y);
-      }
       camera_output (CAMERA_PASS, bx0, by0, red, green, blue);
     }
   }
 #endif
   if (stats)
-    add_group_stats (sums, cells, lid, MENON_N, totals,
+    add_group_stats (ld_sums, tile_stats (in + in_offset, in_stride, width, height, maxv,
+            black, lo, hi, phase_x, phase_y, tx, ty, lid), lid, MENON_N, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }
