@@ -37,48 +37,49 @@
  * column and row than the tile's then hold the tile): each quantity is a
  * plane of cells, so that neighbouring work-items read neighbouring words.
  * It loads the samples of the tile and 8 around it (mirrored about the edge
- * sample outside the image, reflect-101, as the other methods), then, with
- * a barrier between them, over the cells the next steps need:
- *   step 1 (C_H, C_V at R and B sites; margin 3 cells);
+ * sample outside the image, reflect-101, as the other methods; a
+ * work-item's loads all issued before its stores), then, with a barrier
+ * between them, over the cells the next steps need:
+ *   step 1 (C_H, C_V at R and B sites; margin 3 cells), MT_RUN1 cells down
+ *     a column a work-item (the column's samples read once);
  *   step 2 (the decision and the chosen difference d = S - G at R and B
  *     sites; margin 2), MT_RUN cells down a column a work-item, the
  *     differences of neighbouring C_H (C_V) shared by the cells' sums;
- *   steps 3, 4 and 5's green (margin 1): the R - G (B - G) of step 3 at G
- *     sites is the mean of the neighbours' d, so step 3 is not stored: at
- *     R (B) sites the refined d' = (d + the two G neighbours' R - G) / 3,
- *     and step 4's B - R (R - B) from the G neighbours' differences;
- *   step 5's R and B (the tile): at G sites S + the mean of d' at the
- *     neighbours, at R (B) sites from step 4's value and the G neighbours'
- *     refined R - B, then stages 4-6 of the pixel (MENON_PIXELS: RGB
- *     formats, GRAY8), or into local memory for camera_output by 8 x 2
- *     blocks (NV12 / I420, unaligned rows). */
+ *   steps 3, 4 and 5's green (margin 1), MT_RUN3 cells down a column: the
+ *     R - G (B - G) of step 3 at G sites is the mean of the neighbours' d,
+ *     so step 3 is not stored: at R (B) sites the refined
+ *     d' = (d + the two G neighbours' R - G) / 3, and step 4's B - R (R - B)
+ *     from the G neighbours' differences;
+ *   step 5's R and B (the tile), MT_RUN3 cells down a column: at G sites
+ *     S + the mean of d' at the neighbours, at R (B) sites from step 4's
+ *     value and the G neighbours' refined R - B, then stages 4-6 of the
+ *     pixel (MENON_PIXELS: RGB formats, GRAY8; MENON_COLOUR=0 when there
+ *     is no matrix or curve), or into local memory for camera_output by
+ *     8 x 2 blocks (NV12 / I420, unaligned rows).
+ * The loops over cells stay rolled (#pragma unroll 1): unrolled, the
+ * NVIDIA compiler kept twice the registers (130 on the H100, one group a
+ * multiprocessor rather than 4) and the kernel took twice the time. */
+
 
 #ifndef MT_W
-#define MT_W 32                 /* output tile (the host may set another) */
-#define MT_H 16
+#define MT_W 64                 /* output tile (the host sets it) */
+#define MT_H 32
+#endif
+/* The cells a work-item takes down a column (the host sets them) */
+#ifndef MT_RUN1
+#define MT_RUN1 4               /* in step 1 */
 #endif
 #ifndef MT_RUN
-#define MT_RUN 2                /* cells a work-item decides down a column */
-#endif
-#ifndef MT_RUN1
-#define MT_RUN1 4               /* cells of step 1 a work-item computes down a column */
+#define MT_RUN 4                /* in step 2 */
 #endif
 #ifndef MT_RUN3
-#define MT_RUN3 3               /* the same for steps 3-4 and for 5 */
+#define MT_RUN3 3               /* in steps 3-4 and in step 5 */
 #endif
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
 #ifndef MENON_LY
 #define MENON_LY 8
 #endif
 #define MENON_N (MENON_LX * MENON_LY)
-#ifndef MENON_UNROLL
-#define MENON_UNROLL 0          /* 1: let the compiler unroll the loops over cells */
-#endif
-#if MENON_UNROLL
-#define UNROLL_PHASE
-#else
-#define UNROLL_PHASE _Pragma ("unroll 1")
-#endif
 #ifndef MENON_COLOUR
 #define MENON_COLOUR 1          /* 0: no colour matrix, saturation or curve */
 #endif
@@ -99,23 +100,16 @@
 #define MC_N (MC_W * MC_H)
 #define MC_AT(cx, cy) ((cy) * MC_W + (cx))
 
-/* Steps 3-5's quantities in the cross of cells around (cx, cy) that the R
- * site (cx, cy) and the B site (cx, cy) read: d the colour differences
- * (R - G at R sites, r[], B - G at B sites, b[]) at the cells
+/* Steps 3-5 read, for the R site (cx, cy) and the B site (cx, cy), the
+ * cross of cells around (cx, cy): d the colour differences (R - G at R
+ * sites, r[], B - G at B sites, b[]) at the cells
  *   r: (-1, 0), (0, 0), (1, 0), (0, -1), (0, 1), (1, 1)
  *   b: (-1, -1), (0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)
- * The G sites' R - G and B - G are the means of the two R (B) neighbours'
- * along the row or column that holds them. */
-#define LOAD_CROSS(arr, c, r, b) do { \
-    r[0] = (arr)[(c) - 1]; r[1] = (arr)[(c)]; r[2] = (arr)[(c) + 1]; \
-    r[3] = (arr)[(c) - MC_W]; r[4] = (arr)[(c) + MC_W]; r[5] = (arr)[(c) + MC_W + 1]; \
-    b[0] = (arr)[MC_N + (c) - MC_W - 1]; b[1] = (arr)[MC_N + (c) - MC_W]; \
-    b[2] = (arr)[MC_N + (c) - 1]; b[3] = (arr)[MC_N + (c)]; b[4] = (arr)[MC_N + (c) + 1]; \
-    b[5] = (arr)[MC_N + (c) + MC_W]; } while (0)
-
-/* The same for MT_RUN3 cells down column cx from the cell c0: the d of
- * columns cx - 1 (r_l, b_l), cx (r_c, b_c), cx + 1 (r_r, b_r) from the rows
- * that the crosses read, then the cross of the k-th cell. */
+ * (the G sites' R - G and B - G are the means of the two R (B) neighbours'
+ * along the row or column that holds them). For MT_RUN3 cells down column
+ * cx from the cell c0: the d of columns cx - 1 (r_l, b_l), cx (r_c, b_c),
+ * cx + 1 (r_r, b_r) over the rows that the crosses read, each read once,
+ * then the cross of the k-th cell. */
 #define RUN_DECLARE float r_l[MT_RUN3], r_c[MT_RUN3 + 2], r_r[MT_RUN3 + 1], \
     b_l[MT_RUN3 + 1], b_c[MT_RUN3 + 2], b_r[MT_RUN3]
 #define LOAD_RUN(arr, c0) do { \
@@ -166,7 +160,7 @@ inline uint4 tile_stats (__global const uchar * in, int in_stride, int width, in
     int maxv, int black, int lo, int hi, int phase_x, int phase_y, int tx, int ty, int lid)
 {
   uint4 acc = (uint4) (0);
-  UNROLL_PHASE
+#pragma unroll 1
   for (int n = lid; n < (MT_W / 2) * (MT_H / 2); n += MENON_N) {
     const int x = tx + 2 * (n % (MT_W / 2)), y = ty + 2 * (n / (MT_W / 2));
     if (x + 1 < width && y + 1 < height) {
@@ -240,7 +234,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
   /* step 1, cells 1 .. MC - 2, MT_RUN1 down a column a work-item (the
    * samples of the column read once): C_H, C_V at the R and B sites */
 #define RUNS1 ((MC_H - 2 + MT_RUN1 - 1) / MT_RUN1)
-  UNROLL_PHASE
+#pragma unroll 1
   for (int n = lid; n < (MC_W - 2) * RUNS1; n += MENON_N) {
     const int cx = 1 + n % (MC_W - 2);
     const int cy0 = min (1 + MT_RUN1 * (n / (MC_W - 2)), MC_H - 1 - MT_RUN1);
@@ -274,7 +268,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
    * differences of the C_H (C_V) of neighbouring sites along rows
    * (columns), each computed once for the run */
 #define RUNS ((MC_H - 4 + MT_RUN - 1) / MT_RUN)
-  UNROLL_PHASE
+#pragma unroll 1
   for (int n = lid; n < (MC_W - 4) * RUNS; n += MENON_N) {
     const int cx = 2 + n % (MC_W - 4);
     const int cy0 = min (2 + MT_RUN * (n / (MC_W - 4)), MC_H - 2 - MT_RUN);
@@ -335,7 +329,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
   /* steps 3 (R and B at G sites, as means), 4 and 5's green at R and B
    * sites, cells 3 .. MC - 4, MT_RUN3 down a column a work-item */
 #define RUNS3 ((MC_H - 6 + MT_RUN3 - 1) / MT_RUN3)
-  UNROLL_PHASE
+#pragma unroll 1
   for (int n = lid; n < (MC_W - 6) * RUNS3; n += MENON_N) {
     const int cx = 3 + n % (MC_W - 6);
     const int c0 = MC_AT (cx, min (3 + MT_RUN3 * (n / (MC_W - 6)), MC_H - 3 - MT_RUN3));
@@ -365,7 +359,7 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
   /* step 5's R and B at G sites and at B and R sites, cells 4 .. 4 + MT / 2
    * (the tile's pixels among them), MT_RUN3 down a column a work-item */
 #define RUNS5 ((MT_H / 2 + MT_RUN3) / MT_RUN3)
-  UNROLL_PHASE
+#pragma unroll 1
   for (int n = lid; n < (MT_W / 2 + 1) * RUNS5; n += MENON_N) {
     const int cx = 4 + n % (MT_W / 2 + 1);
     const int cy0 = min (4 + MT_RUN3 * (n / (MT_W / 2 + 1)), 5 + MT_H / 2 - MT_RUN3);
@@ -396,36 +390,40 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
           (B_PLUS (hb, rg) - B_PLUS (hb, bg))) * (1.0f / 3.0f);
       green[3] = sb - b[3];
       blue[3] = sb;
-  #pragma unroll
-      for (int k = 0; k < 4; k++) {
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
         /* the pixel, relative to the tile */
-        const int px = 2 * (cx - 4) + (k & 1) - phase_x, py = 2 * (cy - 4) + (k >> 1) - phase_y;
+        const int px = 2 * (cx - 4) + (q & 1) - phase_x, py = 2 * (cy - 4) + (q >> 1) - phase_y;
         if (px < 0 || px >= MT_W || py < 0 || py >= MT_H)
           continue;
-        const float rr = clamp (red[k], 0.0f, top), gg = clamp (green[k], 0.0f, top),
-            bb = clamp (blue[k], 0.0f, top);
-  #if MENON_PIXELS
+        const float rr = clamp (red[q], 0.0f, top), gg = clamp (green[q], 0.0f, top),
+            bb = clamp (blue[q], 0.0f, top);
+#if MENON_PIXELS
         /* stages 4-6 */
         const int x = tx + px, y = ty + py;
         if (x < width && y < height) {
-  #if MENON_COLOUR
-          const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f, 1.0f), tf);
-          const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f, 1.0f), tf);
-          const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f, 1.0f), tf);
-  #else
+#if MENON_COLOUR
+          const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f,
+                  1.0f), tf);
+          const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f,
+                  1.0f), tf);
+          const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f,
+                  1.0f), tf);
+#else
           /* the matrix is 1 / maxv (exactly as above, where the other terms
            * add zeros), the curve linear */
           const float ro = clamp (mat.s0 * rr, 0.0f, 1.0f), go = clamp (mat.s4 * gg, 0.0f, 1.0f),
               bo = clamp (mat.s8 * bb, 0.0f, 1.0f);
-  #endif
-          put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
-              convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
+#endif
+          put_pixel (out + out_offset + (size_t) y * out_stride, x,
+              convert_uint (ro * OUT_MAX + 0.5f), convert_uint (go * OUT_MAX + 0.5f),
+              convert_uint (bo * OUT_MAX + 0.5f), layout);
         }
-  #else
+#else
         rgb[0][py][px] = rr;
         rgb[1][py][px] = gg;
         rgb[2][py][px] = bb;
-  #endif
+#endif
       }
     }
   }

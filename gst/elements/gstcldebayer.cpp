@@ -542,13 +542,23 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* debayer_menon's work-group (reqd_work_group_size in menon.cl) and the
- * tile of pixels each computes: on GPUs 32 x 16 (local memory for 5 to 6
- * groups per multiprocessor), on CPUs 64 x 32 (fewer margin pixels computed
- * again: measured 1.6x faster on PoCL) */
+/* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
+ * MENON_LY): the tile of pixels a work-group computes; the cells a
+ * work-item takes down a column in step 1, in step 2, in steps 3-5; the
+ * work-group's rows of 32 work-items (reqd_work_group_size in menon.cl).
+ * On GPUs 64 x 32 (4 groups a multiprocessor on the H100; 32 x 16 took
+ * 1.5x the time), on CPUs 64 x 32 as well (measured on PoCL). */
 #define MENON_LX 32
-#define MENON_LY 8
-static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
+struct MenonShape { int w, h, run1, run, run3, ly; };
+static const MenonShape kMenonShape[2] = { {64, 32, 4, 4, 3, 8}, {64, 32, 4, 2, 1, 8} };  /* by use_cells */
+
+static std::string
+menon_options (const MenonShape & m)
+{
+  return " -D MT_W=" + std::to_string (m.w) + " -D MT_H=" + std::to_string (m.h) +
+      " -D MT_RUN1=" + std::to_string (m.run1) + " -D MT_RUN=" + std::to_string (m.run) +
+      " -D MT_RUN3=" + std::to_string (m.run3) + " -D MENON_LY=" + std::to_string (m.ly);
+}
 
 /* The camera variant or menon: every stage in one kernel (debayer.cl,
  * menon.cl). */
@@ -608,11 +618,11 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
-  if (v.kind == VARIANT_MENON)
-    gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
-        kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
-        kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
-  else
+  if (v.kind == VARIANT_MENON) {
+    const MenonShape &m = kMenonShape[st->use_cells];
+    gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
+        m.ly, MENON_LX, m.ly);
+  } else
     gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
@@ -659,10 +669,14 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.aligned = fits (st, VARIANT_MENON, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
-        " -D MT_W=" + std::to_string (kMenonTile[st->use_cells][0]) + " -D MT_H=" +
-        std::to_string (kMenonTile[st->use_cells][1]) +
-        /* GPUs: RGB formats pixel by pixel with every work-item (4-channel
-         * ones as words: 4-byte rows); 2.5x slower than by blocks on PoCL */
+        menon_options (kMenonShape[st->use_cells]) +
+        /* no matrix, saturation or curve: the output stage only scales
+         * (the same values, fewer registers) */
+        (settings.matrix != kIdentity || settings.saturation != 1 ||
+            settings.transfer != TRANSFER_LINEAR ? "" : " -D MENON_COLOUR=0") +
+        /* GPUs: RGB formats written by each work-item's cells (4-channel
+         * ones as words: 4-byte rows), not through local memory and 8 x 2
+         * blocks (2.5x slower than the blocks on PoCL) */
         (!st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in, out) ?
             " -D MENON_PIXELS=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
