@@ -158,10 +158,17 @@ struct AwbStatus {
 enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
   N_VARIANT_KINDS };
 
+/* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
+ * MENON_LY): the tile of pixels a work-group computes; the cells a
+ * work-item takes down a column in step 1, in step 2, in steps 3-5; the
+ * work-group's rows of 32 work-items (reqd_work_group_size in menon.cl). */
+struct MenonShape { int w, h, run1, run, run3, ly; };
+
 struct Variant {
   VariantKind kind = VARIANT_BLOCKS;
   bool aligned = false;         /* the ALIGNED build (128-bit rows) */
   std::string options;          /* empty: none */
+  MenonShape menon {};          /* VARIANT_MENON: the shape built */
 };
 
 /* The kernels of a variant, with the options they were built with. */
@@ -181,6 +188,7 @@ struct DebayerState {
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
+  size_t local_mem = 0;         /* the device's local memory a work-group */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
@@ -432,6 +440,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
+  st->local_mem = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -542,13 +551,41 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* debayer_menon's work-group (reqd_work_group_size in menon.cl) and the
- * tile of pixels each computes: on GPUs 32 x 16 (local memory for 5 to 6
- * groups per multiprocessor), on CPUs 64 x 32 (fewer margin pixels computed
- * again: measured 1.6x faster on PoCL) */
+/* debayer_menon's shapes: on GPUs 64 x 32 tiles (4 groups a multiprocessor
+ * on the H100; 32 x 16 took 1.5x the time), on CPUs 64 x 32 as well
+ * (measured on PoCL); 32 x 16 where the device's local memory does not hold
+ * those (at most 25 KB: OpenCL's minimum is 32 KB). */
 #define MENON_LX 32
-#define MENON_LY 8
-static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
+static const MenonShape kMenonShape[2] = { {64, 32, 4, 4, 3, 8}, {64, 32, 4, 2, 1, 8} };  /* by use_cells */
+static const MenonShape kMenonSmall = { 32, 16, 4, 4, 3, 8 };
+
+/* The local memory of debayer_menon built for `m` (menon.cl's arrays: per
+ * cell 8 floats and a byte, step 2's floats shared with the statistics'
+ * sums, and in the `staged` build the tile's R, G, B), with a margin. */
+static size_t
+menon_local_bytes (const MenonShape & m, bool staged)
+{
+  const size_t cells = (size_t) (m.w / 2 + 9) * (m.h / 2 + 9);
+  const size_t sums = std::max (2 * cells, (size_t) 4 * MENON_LX * m.ly) / 4 + 1;
+  return 8 * sizeof (float) * cells + 4 * sizeof (cl_uint) * sums + cells +
+      (staged ? 3 * sizeof (float) * m.w * m.h : 0) + 256;
+}
+
+/* The shape for this device: the tuned one when it fits. */
+static MenonShape
+menon_shape (const DebayerState * st, bool staged)
+{
+  const MenonShape &m = kMenonShape[st->use_cells];
+  return menon_local_bytes (m, staged) <= st->local_mem ? m : kMenonSmall;
+}
+
+static std::string
+menon_options (const MenonShape & m)
+{
+  return " -D MT_W=" + std::to_string (m.w) + " -D MT_H=" + std::to_string (m.h) +
+      " -D MT_RUN1=" + std::to_string (m.run1) + " -D MT_RUN=" + std::to_string (m.run) +
+      " -D MT_RUN3=" + std::to_string (m.run3) + " -D MENON_LY=" + std::to_string (m.ly);
+}
 
 /* The camera variant or menon: every stage in one kernel (debayer.cl,
  * menon.cl). */
@@ -608,11 +645,11 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
-  if (v.kind == VARIANT_MENON)
-    gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
-        kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
-        kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
-  else
+  if (v.kind == VARIANT_MENON) {
+    const MenonShape &m = v.menon;
+    gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
+        m.ly, MENON_LX, m.ly);
+  } else
     gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
@@ -657,14 +694,20 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
      * stages (at their defaults: none) on every device. */
     v.kind = VARIANT_MENON;
     v.aligned = fits (st, VARIANT_MENON, true, in, out);
+    /* GPUs: RGB formats written by each work-item's cells (4-channel ones
+     * as words: 4-byte rows), not through local memory and 8 x 2 blocks
+     * (2.5x slower than the blocks on PoCL) */
+    const bool pixels = !st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in,
+        out);
+    v.menon = menon_shape (st, !pixels);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
-        " -D MT_W=" + std::to_string (kMenonTile[st->use_cells][0]) + " -D MT_H=" +
-        std::to_string (kMenonTile[st->use_cells][1]) +
-        /* GPUs: RGB formats pixel by pixel with every work-item (4-channel
-         * ones as words: 4-byte rows); 2.5x slower than by blocks on PoCL */
-        (!st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in, out) ?
-            " -D MENON_PIXELS=1" : "");
+        menon_options (v.menon) +
+        /* no matrix, saturation or curve: the output stage only scales
+         * (the same values, fewer registers) */
+        (settings.matrix != kIdentity || settings.saturation != 1 ||
+            settings.transfer != TRANSFER_LINEAR ? "" : " -D MENON_COLOUR=0") +
+        (pixels ? " -D MENON_PIXELS=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
     /* One kernel shape on every device (a cells shape like the plain
      * demosaic's measured slower on PoCL); x^y from the GPUs' special
