@@ -191,8 +191,9 @@ struct DebayerState {
   gstcl::BackgroundBuild build;
   Variant building;
   /* White-balance statistics: the frame's sums of R, G, B and cells as
-   * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
-   * STATS_SLOTS), and a read of them in flight (into `total`, which
+   * kStatsSlots sets of counters (debayer.cl's STATS_SLOTS), each a pair of
+   * words: the sums of the groups' low 16 bits and of the bits above them
+   * (add_group_stats), and a read of them in flight (into `total`, which
    * outlives it). */
   static constexpr int kStatsSlots = 64;
   cl::Buffer totals;
@@ -203,7 +204,7 @@ struct DebayerState {
   {
     cl_ulong sum = 0;
     for (int slot = 0; slot < kStatsSlots; slot++)
-      sum += total[8 * slot + 2 * i] | (cl_ulong) total[8 * slot + 2 * i + 1] << 32;
+      sum += total[8 * slot + 2 * i] + ((cl_ulong) total[8 * slot + 2 * i + 1] << 16);
     return sum;
   }
   void wait_for_read ()
@@ -491,9 +492,11 @@ run_cells (DebayerState * st, GstClContext * ctx, const GstClFrame * in,
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
-/* debayer_camera's work-group (reqd_work_group_size in debayer.cl) */
+/* debayer_camera's work-group and the pixel rows each work-item computes
+ * (8 columns wide), given to debayer.cl as -D options */
 #define CAMERA_LX 16
 #define CAMERA_LY 8
+#define CAMERA_ROWS 2
 
 /* Takes the statistics read back since the last frame, if any, and moves
  * the gains in force toward their target (auto white balance). */
@@ -613,7 +616,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
         kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
         kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
   else
-    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
+    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + CAMERA_ROWS - 1) / CAMERA_ROWS,
+        CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
@@ -674,6 +678,8 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.aligned = fits (st, VARIANT_CAMERA, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D PHASE_X=" +
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+        " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
+        std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;
