@@ -434,8 +434,9 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  *   2. white balance  v' * gain of the sample's colour, clipped at maxv
  *      (both folded on the host into one factor per colour, `gain`)
  *   3. demosaic       the filters above, in float, clamped to [0, maxv]
- *   4. colour matrix  with saturation composed and 1 / maxv folded in on the
- *      host (`mat`, row-major in s0..s8), then clipped to [0, 1]
+ *      (debayer_camera works in units of maxv from stage 1 on: [0, 1])
+ *   4. colour matrix  with saturation composed and the samples' unit folded
+ *      in on the host (`mat`, row-major in s0..s8), then clipped to [0, 1]
  *   5. transfer       linear, sRGB (IEC 61966-2-1), BT.709 OETF or a power
  *   6. output         round (v x OUT_MAX) into the RGB formats; NV12 / I420
  *      as Y'CbCr of the negotiated matrix and range, Cb / Cr the means of
@@ -545,6 +546,71 @@ inline T name (T x, float8 tf) \
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
+/* The transfer curve from a table in local memory (CAMERA_LUT: the default
+ * for debayer_camera on GPUs with 8-bit output): the special-function units
+ * give 16 results a clock per NVIDIA multiprocessor, so that native_powr's
+ * two (3 a pixel) bound the kernel. The table holds a x^e - b from
+ * x = 2^-LUT_OCTAVES to 1, LUT_OCTAVES octaves of 16 segments, indexed by
+ * the float's exponent and top 4 mantissa bits, linear in each segment:
+ * relative error below 1.3e-4, 0.03 of an 8-bit step. Below 2^-LUT_OCTAVES
+ * the curve must be its linear part: the table serves curves whose knee is
+ * above that (sRGB, BT.709; powers and 16-bit output take native_powr). */
+#ifndef CAMERA_LUT
+#define CAMERA_LUT (NATIVE_POW && OUT_SAMPLE == 1 && !MENON)
+#endif
+#if CAMERA_LUT
+#define LUT_OCTAVES 9
+#define LUT_N (16 * LUT_OCTAVES + 1)
+#define LUT_FIRST ((127 - LUT_OCTAVES) << 4)   /* bits >> 19 of 2^-LUT_OCTAVES */
+#define LUT_PARAM , __local const float2 * lut
+#define LUT_ARG , lut
+
+/* Whether the table serves the curve tf (see TRANSFER_CURVE). */
+inline bool lut_serves (float8 tf)
+{
+  return tf.s3 >= 0x1p-9f && tf.s3 <= 1.0f;
+}
+
+/* Fills the table (every work-item of the group calls it): entry i, for
+ * x = 2^-LUT_OCTAVES (1 + j / 16 + t / 16) 2^k (i = 16 k + j, t in [0, 1)),
+ * is (y0 - 16 d, 16 d) with y0 the curve at t = 0 and d the rise to t = 1,
+ * so that y = fma (16 d, m, y0 - 16 d) for m = 1 + t / 16, the float of
+ * x's lower 19 mantissa bits with exponent 0. */
+inline void fill_lut (__local float2 * lut, float8 tf, int lid, int n)
+{
+  for (int i = lid; i < LUT_N; i += n) {
+    const float x0 = as_float ((uint) (LUT_FIRST + i) << 19);
+    const float x1 = as_float ((uint) (LUT_FIRST + i + 1) << 19);
+    const float y0 = tf.s1 * native_powr (x0, tf.s0) - tf.s2;
+    const float d16 = 16.0f * (tf.s1 * native_powr (x1, tf.s0) - tf.s2 - y0);
+    lut[i] = (float2) (y0 - d16, d16);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+/* x in [0, 1] or -0; below 2^-LUT_OCTAVES (and for -0) the index is out of
+ * the table's range, clamped to its end: the linear part is used there. */
+inline float lut_at (float x, __local const float2 * lut)
+{
+  const uint bits = as_uint (x);
+  const float2 t = lut[min ((bits >> 19) - LUT_FIRST, (uint) (LUT_N - 1))];
+  return fma (t.s1, as_float ((bits & 0x7ffff) | 0x3f800000), t.s0);
+}
+
+inline float8 transfer_lut (float8 x, float8 tf, __local const float2 * lut)
+{
+  const float8 y = (float8) (lut_at (x.s0, lut), lut_at (x.s1, lut), lut_at (x.s2, lut),
+      lut_at (x.s3, lut), lut_at (x.s4, lut), lut_at (x.s5, lut), lut_at (x.s6, lut),
+      lut_at (x.s7, lut));
+  return select (y, tf.s4 * x, x <= tf.s3);
+}
+#define TRANSFER8(x) (lut_serves (tf) ? transfer_lut ((x), tf, lut) : transfer_curve ((x), tf))
+#else
+#define LUT_PARAM
+#define LUT_ARG
+#define TRANSFER8(x) transfer_curve ((x), tf)
+#endif
+
 /* Sums of the cells of the block (see above) as (R, G, B, cells). */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
     int black, int lo, int hi, int px, int py)
@@ -610,49 +676,52 @@ inline uint8 round_code8 (float8 v)
     maxv, layout, black, gain, mat, tf, yuv, chroma, stats, lo, hi, totals
 
 /* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
- * demosaiced samples in [0, maxv] (rows 0 and 1 of red, green, blue; they
- * are overwritten): colour matrix, transfer curve, output. */
+ * demosaiced samples (rows 0 and 1 of red, green, blue; they are
+ * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
+ * `mat` is for: colour matrix, transfer curve, output. */
 inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * green,
-    float8 * blue)
+    float8 * blue LUT_PARAM)
 {
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     const float8 r = red[dy], g = green[dy], b = blue[dy];
-    red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
-        tf);
-    green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
-        tf);
-    blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
-        tf);
+    red[dy] = TRANSFER8 (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f));
+    green[dy] = TRANSFER8 (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f));
+    blue[dy] = TRANSFER8 (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f));
   }
 
   const int count = min (BLOCK_W, width - x0);
   const int rows = min (2, height - y0);
 #if OUT_YUV
   /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl */
-  float8 cb[2], cr[2];
+  float8 luma[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    const float8 y = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
+    luma[dy] = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
     if (dy < rows)
       store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
-          convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, y))), count);
-    cb[dy] = YCBCR_CB (yuv, blue[dy], y);
-    cr[dy] = YCBCR_CR (yuv, red[dy], y);
+          convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, luma[dy]))), count);
   }
-  /* odd sizes: the last column and row repeated */
-  const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
-#pragma unroll
-  for (int dy = 0; dy < 2; dy++) {
-    cb[dy] = select (cb[dy], cb[dy].s00224466, past);
-    cr[dy] = select (cr[dy], cr[dy].s00224466, past);
-  }
+  /* Cb and Cr of each 2 x 2 block from its sums of R', B' and Y' (the
+   * formulas are linear); at odd sizes the last column and row repeated */
+  float8 r0 = red[0], b0 = blue[0], l0 = luma[0], r1 = red[1], b1 = blue[1], l1 = luma[1];
   if (rows == 1) {
-    cb[1] = cb[0];
-    cr[1] = cr[0];
+    r1 = r0;
+    b1 = b0;
+    l1 = l0;
   }
-  const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
-  const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
+  if (x0 + BLOCK_W > width) {
+    const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
+    r0 = select (r0, r0.s00224466, past);
+    b0 = select (b0, b0.s00224466, past);
+    l0 = select (l0, l0.s00224466, past);
+    r1 = select (r1, r1.s00224466, past);
+    b1 = select (b1, b1.s00224466, past);
+    l1 = select (l1, l1.s00224466, past);
+  }
+  const float8 rs = r0 + r1, bs = b0 + b1, ls = l0 + l1;
+  const float4 r4 = rs.even + rs.odd, b4 = bs.even + bs.odd, l4 = ls.even + ls.odd;
+  const float4 u = YCBCR_CB (yuv, b4, l4) * 0.25f, v = YCBCR_CR (yuv, r4, l4) * 0.25f;
   const uchar8 uv8 = convert_uchar8 (round_code8 (min ((float8) (YCBCR_C_CODE (yuv, u),
           YCBCR_C_CODE (yuv, v)), 255.0f)));
   const uchar4 u8 = uv8.lo, v8 = uv8.hi;
@@ -693,7 +762,7 @@ inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * g
 
 /* The CAMERA_ROWS x 8 pixels at (x0, y0), both even, every stage; returns
  * their white-balance cells' sums when `stats` is set. */
-inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+inline uint4 camera_block (CAMERA_ARGS, int x0, int y0 LUT_PARAM)
 {
   uint4 cells = (uint4) (0);
   /* the samples as they are (no clamp to maxv: see below) */
@@ -714,26 +783,34 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
   }
 
   /* Black level and white balance, per colour of the window's samples
-   * (window row r is block row r - 2, of the same parity): v' =
-   * min (max (v - black, 0) gain, maxv) for v clamped to maxv, which is
-   * min (max ((v - black) gain, 0), cap) with cap = v' of maxv (the stage
-   * is monotonic); v - black exact in float from the sample's bits. */
+   * (window row r is block row r - 2, of the same parity), in units of the
+   * full scale from here on (clamps to [0, 1] cost nothing on GPUs: they
+   * fold into the arithmetic): v' = min (max (v - black, 0) gain, maxv) /
+   * maxv for v clamped to maxv, which is min (clamp ((v - black) gain /
+   * maxv, 0, 1), cap) with cap = v' of maxv (the stage is monotonic), and
+   * cap is 1 unless a colour's white-balance gain is below 1; v - black is
+   * exact in float from the sample's bits. */
   float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
-  const float base = U2F_BASE + (float) black;
+  const float base = U2F_BASE + (float) black, unit = 1.0f / (float) maxv;
   float g[2][2], cap[2][2];   /* by row and column parity */
 #pragma unroll
   for (int dy = 0; dy < 2; dy++)
 #pragma unroll
     for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain);
-      cap[dy][p] = min ((float) (maxv - black) * g[dy][p], (float) maxv);
+      g[dy][p] = gain_of (SITE (dy, p), gain) * unit;
+      cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
     }
 #pragma unroll
   for (int r = 0; r < CAMERA_WIN_H; r++) {
-    e[r] = min (max ((as_float8 (raw_e[r] | U2F_BITS) - base) * g[r & 1][0], 0.0f),
-        cap[r & 1][0]);
-    o[r] = min (max ((as_float8 (raw_o[r] | U2F_BITS) - base) * g[r & 1][1], 0.0f),
-        cap[r & 1][1]);
+    e[r] = clamp ((as_float8 (raw_e[r] | U2F_BITS) - base) * g[r & 1][0], 0.0f, 1.0f);
+    o[r] = clamp ((as_float8 (raw_o[r] | U2F_BITS) - base) * g[r & 1][1], 0.0f, 1.0f);
+  }
+  if (min (min (cap[0][0], cap[0][1]), min (cap[1][0], cap[1][1])) < 1.0f) {
+#pragma unroll
+    for (int r = 0; r < CAMERA_WIN_H; r++) {
+      e[r] = min (e[r], cap[r & 1][0]);
+      o[r] = min (o[r], cap[r & 1][1]);
+    }
   }
 
 #pragma unroll
@@ -744,13 +821,13 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
 #pragma unroll
     for (int dy = 0; dy < 2; dy++) {
       float4 r0, g0, b0, r1, g1, b1;
-      demosaic_site (e + 2 * k, o + 2 * k, dy, 0, maxv, &r0, &g0, &b0);
-      demosaic_site (e + 2 * k, o + 2 * k, dy, 1, maxv, &r1, &g1, &b1);
+      demosaic_site (e + 2 * k, o + 2 * k, dy, 0, 1, &r0, &g0, &b0);
+      demosaic_site (e + 2 * k, o + 2 * k, dy, 1, 1, &r1, &g1, &b1);
       red[dy] = INTERLEAVE (r0, r1);
       green[dy] = INTERLEAVE (g0, g1);
       blue[dy] = INTERLEAVE (b0, b1);
     }
-    camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue);
+    camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue LUT_ARG);
   }
   return cells;
 }
@@ -798,14 +875,19 @@ __kernel __attribute__ ((reqd_work_group_size (CAMERA_LX, CAMERA_LY, 1)))
 void debayer_camera (CAMERA_ARGS)
 {
   __local uint4 sums[CAMERA_GROUP];
+  const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
+#if CAMERA_LUT
+  __local float2 lut[LUT_N];
+  if (lut_serves (tf))
+    fill_lut (lut, tf, lid, CAMERA_GROUP);
+#endif
   const int x0 = (int) get_global_id (0) * BLOCK_W;
   const int y0 = (int) get_global_id (1) * CAMERA_ROWS;
   uint4 cells = (uint4) (0);
   if (x0 < width && y0 < height)
-    cells = camera_block (CAMERA_PASS, x0, y0);
+    cells = camera_block (CAMERA_PASS, x0, y0 LUT_ARG);
   if (stats)
-    add_group_stats (sums, cells,
-        (int) (get_local_id (1) * get_local_size (0) + get_local_id (0)), CAMERA_GROUP, totals,
+    add_group_stats (sums, cells, lid, CAMERA_GROUP, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }
 #endif

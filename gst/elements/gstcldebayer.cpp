@@ -581,15 +581,17 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
-  /* The matrix after saturation's, over 1 / maxv. */
+  /* The matrix after saturation's, over the unit of the demosaiced samples:
+   * maxv in menon, 1 in debayer_camera (debayer.cl's camera_output). */
   const double s = settings.saturation;
+  const double unit = v.kind == VARIANT_MENON ? maxv : 1;
   cl_float16 mat {};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      double v = 0;
+      double m = 0;
       for (int k = 0; k < 3; k++)
-        v += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
-      mat.s[3 * i + j] = (float) (v / maxv);
+        m += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
+      mat.s[3 * i + j] = (float) (m / unit);
     }
 
   const GstVideoInfo *oi = &out->info;
