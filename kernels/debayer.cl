@@ -432,7 +432,8 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * the stage order of camera pipelines (docs/cldebayer.md):
  *   1. black level    v' = max (v - black, 0) * maxv / (maxv - black)
  *   2. white balance  v' * gain of the sample's colour, clipped at maxv
- *      (both folded on the host into one factor per colour, `gain`)
+ *      (both folded on the host into one factor per colour, `gain`, over
+ *      maxv for debayer_camera)
  *   3. demosaic       the filters above, in float, clamped to [0, maxv]
  *      (debayer_camera works in units of maxv from stage 1 on: [0, 1])
  *   4. colour matrix  with saturation composed and the samples' unit folded
@@ -546,71 +547,6 @@ inline T name (T x, float8 tf) \
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
-/* The transfer curve from a table in local memory (CAMERA_LUT: the default
- * for debayer_camera on GPUs with 8-bit output): the special-function units
- * give 16 results a clock per NVIDIA multiprocessor, so that native_powr's
- * two (3 a pixel) bound the kernel. The table holds a x^e - b from
- * x = 2^-LUT_OCTAVES to 1, LUT_OCTAVES octaves of 16 segments, indexed by
- * the float's exponent and top 4 mantissa bits, linear in each segment:
- * relative error below 1.3e-4, 0.03 of an 8-bit step. Below 2^-LUT_OCTAVES
- * the curve must be its linear part: the table serves curves whose knee is
- * above that (sRGB, BT.709; powers and 16-bit output take native_powr). */
-#ifndef CAMERA_LUT
-#define CAMERA_LUT (NATIVE_POW && OUT_SAMPLE == 1 && !MENON)
-#endif
-#if CAMERA_LUT
-#define LUT_OCTAVES 9
-#define LUT_N (16 * LUT_OCTAVES + 1)
-#define LUT_FIRST ((127 - LUT_OCTAVES) << 4)   /* bits >> 19 of 2^-LUT_OCTAVES */
-#define LUT_PARAM , __local const float2 * lut
-#define LUT_ARG , lut
-
-/* Whether the table serves the curve tf (see TRANSFER_CURVE). */
-inline bool lut_serves (float8 tf)
-{
-  return tf.s3 >= 0x1p-9f && tf.s3 <= 1.0f;
-}
-
-/* Fills the table (every work-item of the group calls it): entry i, for
- * x = 2^-LUT_OCTAVES (1 + j / 16 + t / 16) 2^k (i = 16 k + j, t in [0, 1)),
- * is (y0 - 16 d, 16 d) with y0 the curve at t = 0 and d the rise to t = 1,
- * so that y = fma (16 d, m, y0 - 16 d) for m = 1 + t / 16, the float of
- * x's lower 19 mantissa bits with exponent 0. */
-inline void fill_lut (__local float2 * lut, float8 tf, int lid, int n)
-{
-  for (int i = lid; i < LUT_N; i += n) {
-    const float x0 = as_float ((uint) (LUT_FIRST + i) << 19);
-    const float x1 = as_float ((uint) (LUT_FIRST + i + 1) << 19);
-    const float y0 = tf.s1 * native_powr (x0, tf.s0) - tf.s2;
-    const float d16 = 16.0f * (tf.s1 * native_powr (x1, tf.s0) - tf.s2 - y0);
-    lut[i] = (float2) (y0 - d16, d16);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-}
-
-/* x in [0, 1] or -0; below 2^-LUT_OCTAVES (and for -0) the index is out of
- * the table's range, clamped to its end: the linear part is used there. */
-inline float lut_at (float x, __local const float2 * lut)
-{
-  const uint bits = as_uint (x);
-  const float2 t = lut[min ((bits >> 19) - LUT_FIRST, (uint) (LUT_N - 1))];
-  return fma (t.s1, as_float ((bits & 0x7ffff) | 0x3f800000), t.s0);
-}
-
-inline float8 transfer_lut (float8 x, float8 tf, __local const float2 * lut)
-{
-  const float8 y = (float8) (lut_at (x.s0, lut), lut_at (x.s1, lut), lut_at (x.s2, lut),
-      lut_at (x.s3, lut), lut_at (x.s4, lut), lut_at (x.s5, lut), lut_at (x.s6, lut),
-      lut_at (x.s7, lut));
-  return select (y, tf.s4 * x, x <= tf.s3);
-}
-#define TRANSFER8(x) (lut_serves (tf) ? transfer_lut ((x), tf, lut) : transfer_curve ((x), tf))
-#else
-#define LUT_PARAM
-#define LUT_ARG
-#define TRANSFER8(x) transfer_curve ((x), tf)
-#endif
-
 /* Sums of the cells of the block (see above) as (R, G, B, cells). */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
     int black, int lo, int hi, int px, int py)
@@ -680,14 +616,17 @@ inline uint8 round_code8 (float8 v)
  * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
  * `mat` is for: colour matrix, transfer curve, output. */
 inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * green,
-    float8 * blue LUT_PARAM)
+    float8 * blue)
 {
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     const float8 r = red[dy], g = green[dy], b = blue[dy];
-    red[dy] = TRANSFER8 (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f));
-    green[dy] = TRANSFER8 (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f));
-    blue[dy] = TRANSFER8 (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f));
+    red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
+        tf);
+    green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
+        tf);
+    blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
+        tf);
   }
 
   const int count = min (BLOCK_W, width - x0);
@@ -751,7 +690,7 @@ inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * g
 #define CAMERA_LX 16
 #endif
 #ifndef CAMERA_LY
-#define CAMERA_LY 8
+#define CAMERA_LY 16
 #endif
 #define CAMERA_WIN_H (CAMERA_ROWS + 4)
 #if IN_16
@@ -762,7 +701,7 @@ inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * g
 
 /* The CAMERA_ROWS x 8 pixels at (x0, y0), both even, every stage; returns
  * their white-balance cells' sums when `stats` is set. */
-inline uint4 camera_block (CAMERA_ARGS, int x0, int y0 LUT_PARAM)
+inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
 {
   uint4 cells = (uint4) (0);
   /* the samples as they are (no clamp to maxv: see below) */
@@ -791,13 +730,13 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0 LUT_PARAM)
    * cap is 1 unless a colour's white-balance gain is below 1; v - black is
    * exact in float from the sample's bits. */
   float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
-  const float base = U2F_BASE + (float) black, unit = 1.0f / (float) maxv;
+  const float base = U2F_BASE + (float) black;
   float g[2][2], cap[2][2];   /* by row and column parity */
 #pragma unroll
   for (int dy = 0; dy < 2; dy++)
 #pragma unroll
     for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain) * unit;
+      g[dy][p] = gain_of (SITE (dy, p), gain);   /* over maxv (the host's) */
       cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
     }
 #pragma unroll
@@ -827,7 +766,7 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0 LUT_PARAM)
       green[dy] = INTERLEAVE (g0, g1);
       blue[dy] = INTERLEAVE (b0, b1);
     }
-    camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue LUT_ARG);
+    camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue);
   }
   return cells;
 }
@@ -876,16 +815,11 @@ void debayer_camera (CAMERA_ARGS)
 {
   __local uint4 sums[CAMERA_GROUP];
   const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
-#if CAMERA_LUT
-  __local float2 lut[LUT_N];
-  if (lut_serves (tf))
-    fill_lut (lut, tf, lid, CAMERA_GROUP);
-#endif
   const int x0 = (int) get_global_id (0) * BLOCK_W;
   const int y0 = (int) get_global_id (1) * CAMERA_ROWS;
   uint4 cells = (uint4) (0);
   if (x0 < width && y0 < height)
-    cells = camera_block (CAMERA_PASS, x0, y0 LUT_ARG);
+    cells = camera_block (CAMERA_PASS, x0, y0);
   if (stats)
     add_group_stats (sums, cells, lid, CAMERA_GROUP, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));

@@ -495,7 +495,7 @@ static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
 /* debayer_camera's work-group and the pixel rows each work-item computes
  * (8 columns wide), given to debayer.cl as -D options */
 #define CAMERA_LX 16
-#define CAMERA_LY 8
+#define CAMERA_LY 16
 #define CAMERA_ROWS 2
 
 /* Takes the statistics read back since the last frame, if any, and moves
@@ -578,20 +578,22 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     std::lock_guard<std::mutex> lock (self->priv->lock);
     std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
   }
-  const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
+  /* The unit of the samples from here on: 1 in menon, maxv (full scale 1)
+   * in debayer_camera (debayer.cl); divided on the host in double, so that
+   * full scale with unit gains is exactly 1 there. */
+  const double unit = v.kind == VARIANT_MENON ? 1 : maxv;
+  const double black_scale = (double) maxv / (maxv - (int) settings.black_level) / unit;
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
-  /* The matrix after saturation's, over the unit of the demosaiced samples:
-   * maxv in menon, 1 in debayer_camera (debayer.cl's camera_output). */
+  /* The matrix after saturation's, over the demosaiced samples' full scale. */
   const double s = settings.saturation;
-  const double unit = v.kind == VARIANT_MENON ? maxv : 1;
   cl_float16 mat {};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
       double m = 0;
       for (int k = 0; k < 3; k++)
         m += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
-      mat.s[3 * i + j] = (float) (m / unit);
+      mat.s[3 * i + j] = (float) (m * unit / maxv);
     }
 
   const GstVideoInfo *oi = &out->info;
