@@ -451,8 +451,9 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * raw frame (after black level, before white balance): per work-group sums
  * of R, G (both greens) and B over the 2 x 2 cells that lie inside the
  * image and whose largest sample is in [lo, hi), and their count, added
- * to totals: STATS_SLOTS sets (by work-group) of four 64-bit counters as
- * pairs of words, zeroed and added up by the host. */
+ * to totals: STATS_SLOTS sets (by work-group) of four counters, each a
+ * pair of words (the sums of the groups' low 16 bits and of the bits above:
+ * add_group_stats), zeroed and added up by the host. */
 #define STATS_SLOTS 64
 
 #ifndef PHASE_Y
