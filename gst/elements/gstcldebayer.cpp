@@ -199,8 +199,9 @@ struct DebayerState {
   gstcl::BackgroundBuild build;
   Variant building;
   /* White-balance statistics: the frame's sums of R, G, B and cells as
-   * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
-   * STATS_SLOTS), and a read of them in flight (into `total`, which
+   * kStatsSlots sets of counters (debayer.cl's STATS_SLOTS), each a pair of
+   * words: the sums of the groups' low 16 bits and of the bits above them
+   * (add_group_stats), and a read of them in flight (into `total`, which
    * outlives it). */
   static constexpr int kStatsSlots = 64;
   cl::Buffer totals;
@@ -211,7 +212,7 @@ struct DebayerState {
   {
     cl_ulong sum = 0;
     for (int slot = 0; slot < kStatsSlots; slot++)
-      sum += total[8 * slot + 2 * i] | (cl_ulong) total[8 * slot + 2 * i + 1] << 32;
+      sum += total[8 * slot + 2 * i] + ((cl_ulong) total[8 * slot + 2 * i + 1] << 16);
     return sum;
   }
   void wait_for_read ()
@@ -500,9 +501,11 @@ run_cells (DebayerState * st, GstClContext * ctx, const GstClFrame * in,
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
-/* debayer_camera's work-group (reqd_work_group_size in debayer.cl) */
+/* debayer_camera's work-group and the pixel rows each work-item computes
+ * (8 columns wide), given to debayer.cl as -D options */
 #define CAMERA_LX 16
-#define CAMERA_LY 8
+#define CAMERA_LY 16
+#define CAMERA_ROWS 2
 
 /* Takes the statistics read back since the last frame, if any, and moves
  * the gains in force toward their target (auto white balance). */
@@ -612,18 +615,22 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     std::lock_guard<std::mutex> lock (self->priv->lock);
     std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
   }
-  const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
+  /* The unit of the samples from here on: 1 in menon, maxv (full scale 1)
+   * in debayer_camera (debayer.cl); divided on the host in double, so that
+   * full scale with unit gains is exactly 1 there. */
+  const double unit = v.kind == VARIANT_MENON ? 1 : maxv;
+  const double black_scale = (double) maxv / (maxv - (int) settings.black_level) / unit;
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
-  /* The matrix after saturation's, over 1 / maxv. */
+  /* The matrix after saturation's, over the demosaiced samples' full scale. */
   const double s = settings.saturation;
   cl_float16 mat {};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      double v = 0;
+      double m = 0;
       for (int k = 0; k < 3; k++)
-        v += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
-      mat.s[3 * i + j] = (float) (v / maxv);
+        m += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
+      mat.s[3 * i + j] = (float) (m * unit / maxv);
     }
 
   const GstVideoInfo *oi = &out->info;
@@ -650,7 +657,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
         m.ly, MENON_LX, m.ly);
   } else
-    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
+    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + CAMERA_ROWS - 1) / CAMERA_ROWS,
+        CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
@@ -717,6 +725,8 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.aligned = fits (st, VARIANT_CAMERA, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D PHASE_X=" +
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+        " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
+        std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;
