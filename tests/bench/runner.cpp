@@ -54,7 +54,7 @@ struct RunState {
 
 /* Finishes the context's queue and waits until every profiled kernel of it
  * is counted. */
-static void
+void
 drain (GstClContext * ctx)
 {
   clFinish (gst_cl_context_get_cl_queue (ctx));

@@ -70,6 +70,10 @@ struct RunResult {
   std::vector<KernelTime> kernels;  /* with device_timing: kernels of the timed frames */
 };
 
+/* Finishes the context's queue and waits until every profiled command of it
+ * is counted (gstclprofile.h). */
+void drain (GstClContext * ctx);
+
 struct RunState;
 
 /* One pipeline; several can run at once. */

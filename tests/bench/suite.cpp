@@ -224,6 +224,7 @@ Suite::run_case (const Case &c, const Size &size, Mode mode)
 struct Window {
   std::string status = "ok", message;
   double aggregate_fps = NAN, seconds = 0;
+  double kernel_ms = NAN;         /* device_ctx: device time of the frames' commands */
   std::vector<double> each;       /* frames/s of each pipeline */
   std::vector<RunResult> out;
 };
@@ -233,18 +234,19 @@ struct Window {
  * once all are past their warmup (a pipeline with a context of its own
  * takes ~0.1 s to start, by then another has streamed hundreds of frames).
  * The frames counted are those that reached a sink in the window. With
- * `queue` (device-resident frames, whose pushes wait for the device only
- * through spec.pace_queue's markers), the window opens and closes with
- * that queue finished, and it counts every frame that reached a sink after
- * it opened: the device's rate, not how far the pushes ran ahead of it. */
+ * `device_ctx` (device-resident frames, whose pushes wait for the device
+ * only through spec.pace_queue), the window opens and closes with its
+ * queue finished, and it counts every frame that reached a sink after it
+ * opened: the device's rate, not how far the pushes ran ahead of it; on a
+ * profiling queue, the commands' device time in the window too. */
 static Window
-run_window (RunSpec spec, int n, double seconds, cl_command_queue queue)
+run_window (RunSpec spec, int n, double seconds, GstClContext * device_ctx)
 {
   Window w;
   std::vector<std::unique_ptr<Run>> runs;
   std::atomic<bool> stop{false};
   spec.stop = &stop;
-  spec.max_frames = queue ? 20000000 : 1000000;
+  spec.max_frames = device_ctx ? 2000000 : 1000000;
   spec.max_seconds = 120;
   for (int i = 0; i < n; i++)
     runs.emplace_back (new Run (spec));
@@ -261,8 +263,10 @@ run_window (RunSpec spec, int n, double seconds, cl_command_queue queue)
     if (!all_in)
       g_usleep (2000);
   }
-  if (queue)
-    clFinish (queue);
+  if (device_ctx) {
+    drain (device_ctx);
+    gst_cl_kernel_profile_reset ();
+  }
   const gint64 start = now_ns ();
   if (all_in && !ended)
     g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
@@ -273,8 +277,8 @@ run_window (RunSpec spec, int n, double seconds, cl_command_queue queue)
     for (auto &run : runs)
       all_done = run->poll (10) && all_done;
   }
-  if (queue) {
-    clFinish (queue);
+  if (device_ctx) {
+    drain (device_ctx);
     end = now_ns ();
   }
   for (auto &run : runs) {
@@ -292,7 +296,7 @@ run_window (RunSpec spec, int n, double seconds, cl_command_queue queue)
     const auto &a = runs[i]->arrivals ();
     long mine = 0;
     for (int k = 0; k < w.out[i].frames_out; k++)
-      mine += a[k] > start && (queue || a[k] <= end);
+      mine += a[k] > start && (device_ctx || a[k] <= end);
     all_streamed = all_streamed && mine > 0 && w.out[i].frames_out > runs[i]->warmup () &&
         a[runs[i]->warmup ()] <= start;
     w.each.push_back (mine / ((end - start) / 1e9));
@@ -301,6 +305,16 @@ run_window (RunSpec spec, int n, double seconds, cl_command_queue queue)
   if (all_streamed && end > start) {
     w.aggregate_fps = frames / ((end - start) / 1e9);
     w.seconds = (end - start) / 1e9;
+    gchar **names = device_ctx ? gst_cl_kernel_profile_names () : nullptr;
+    guint64 total = 0;
+    for (gchar **p = names; p && *p; p++) {
+      guint64 count = 0, ns = 0;
+      gst_cl_kernel_profile_get (*p, &count, &ns);
+      total += ns;
+    }
+    g_strfreev (names);
+    if (total > 0 && frames > 0)
+      w.kernel_ms = total / 1e6 / frames;
   } else {
     w.status = "error";
     w.message = "the pipelines never all streamed at the same time (a pipeline did not "
@@ -370,15 +384,17 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
 }
 
 /* The device's frame rate for a device-resident case: --device-pipelines
- * pipelines of it in the shared context (one queue, no profiling) for
- * --device-seconds, so that no one pipeline's host cost sets the pace
- * (kernels of tens of microseconds on a GPU: one pipeline's source,
- * element and sink take ~40 us a frame on one thread). */
+ * pipelines of it at once in the profiling context for --device-seconds,
+ * so that no one pipeline's host cost sets the pace (kernels of tens of
+ * microseconds on a GPU: one pipeline's source, element and sink take ~40
+ * us a frame on one thread), and the device time of the frames' commands
+ * in that window: their product is the share of the window the device
+ * spent on the frames. */
 void
 Suite::saturate_device (Result &r)
 {
   const int n = opt.device_pipelines;
-  if (n < 1 || !shared_context || r.status != "ok" || !std::isfinite (r.kernel_ms))
+  if (n < 1 || !profiling_context || r.status != "ok" || !std::isfinite (r.kernel_ms))
     return;
   /* Only where one pipeline left the device idle a tenth of the time or
    * more (unless asked for): otherwise the device sets its pace already
@@ -386,12 +402,11 @@ Suite::saturate_device (Result &r)
   if (r.fps * r.kernel_ms / 1000 >= 0.9 && !opt.device_pipelines_given)
     return;
   RunSpec spec = spec_for (*this, *r.c, r.size, Mode::DEVICE);
-  spec.context = shared_context;
   spec.device_timing = false;
   spec.min_seconds = 0;
-  spec.pace_queue = gst_cl_context_get_cl_queue (shared_context);
+  spec.pace_queue = gst_cl_context_get_cl_queue (profiling_context);
   const Window w = run_window (spec, n, opt.device_seconds > 0 ? opt.device_seconds : 0.05,
-      gst_cl_context_get_cl_queue (shared_context));
+      profiling_context);
   Json &k = r.json["kernel"];
   if (w.status != "ok") {
     k["device_fps_error"] = w.message;
@@ -399,14 +414,16 @@ Suite::saturate_device (Result &r)
     return;
   }
   r.device_fps = w.aggregate_fps;
+  r.device_kernel_ms = w.kernel_ms;
   r.device_pipelines = n;
   k["device_fps"] = r.device_fps;
   k["device_pipelines"] = n;
   k["device_window_s"] = w.seconds;
-  k["fps_vs_kernel_rate"] = r.device_rate () * r.kernel_ms / 1000;
-  std::fprintf (stderr, "[device] %d x %s %dx%d: %.1f frames/s together, %.0f %% of 1 / kernel "
-      "time\n", n, r.c->name.c_str (), r.size.width, r.size.height, r.device_fps,
-      100 * r.device_fps * r.kernel_ms / 1000);
+  k["device_window_ms_per_frame"] = w.kernel_ms;
+  k["fps_vs_kernel_rate"] = r.device_rate () * r.device_rate_kernel_ms () / 1000;
+  std::fprintf (stderr, "[device] %d x %s %dx%d: %.1f frames/s together, kernels %.4f ms a "
+      "frame, %.0f %% of 1 / kernel time\n", n, r.c->name.c_str (), r.size.width,
+      r.size.height, r.device_fps, w.kernel_ms, 100 * r.device_fps * w.kernel_ms / 1000);
 }
 
 const Result *
