@@ -3,7 +3,7 @@
 #include "gstcl.hpp"
 #include "gstcl-debug.h"
 
-#include <atomic>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -17,29 +17,49 @@ struct Totals {
   guint64 ns = 0;
 };
 
-std::mutex totals_lock;
+/* Commands enqueued and not counted yet, oldest first, with their names;
+ * everything under `lock`. No completion callbacks: NVIDIA's driver runs
+ * them on one thread at about 30 000 a second, which capped a busy
+ * device's frame rate; completed events are collected instead, from the
+ * front, every kHarvest new ones and whenever the figures are read. */
+struct InFlight {
+  cl_event event;
+  std::string name;
+};
+std::mutex lock;
 std::map<std::string, Totals> totals;
-std::atomic<guint64> pending{0};
+std::deque<InFlight> in_flight;
+const size_t kHarvest = 64;
 
-/* Runs on a driver thread when the command's event completes. */
-void CL_CALLBACK
-on_command_complete (cl_event event, cl_int status, void *user_data)
+/* Counts and drops the completed commands at the front (whole list:
+ * `all`, for commands of several queues completing out of order). */
+void
+harvest (bool all)
 {
-  auto *name = static_cast<std::string *> (user_data);
-  cl_ulong start = 0, end = 0;
-  if (status == CL_COMPLETE &&
-      clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START, sizeof start, &start,
-          nullptr) == CL_SUCCESS &&
-      clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END, sizeof end, &end,
-          nullptr) == CL_SUCCESS && end >= start) {
-    std::lock_guard<std::mutex> lock (totals_lock);
-    Totals &t = totals[*name];
-    t.count++;
-    t.ns += end - start;
+  for (auto it = in_flight.begin (); it != in_flight.end ();) {
+    cl_int status = CL_QUEUED;
+    if (clGetEventInfo (it->event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+            nullptr) != CL_SUCCESS)
+      status = -1;
+    if (status > CL_COMPLETE) {   /* queued, submitted or running */
+      if (!all)
+        break;
+      ++it;
+      continue;
+    }
+    cl_ulong start = 0, end = 0;
+    if (status == CL_COMPLETE &&
+        clGetEventProfilingInfo (it->event, CL_PROFILING_COMMAND_START, sizeof start, &start,
+            nullptr) == CL_SUCCESS &&
+        clGetEventProfilingInfo (it->event, CL_PROFILING_COMMAND_END, sizeof end, &end,
+            nullptr) == CL_SUCCESS && end >= start) {
+      Totals &t = totals[it->name];
+      t.count++;
+      t.ns += end - start;
+    }
+    clReleaseEvent (it->event);   /* the reference taken in track_command() */
+    it = in_flight.erase (it);
   }
-  delete name;
-  clReleaseEvent (event);  /* the reference taken in track_command() */
-  pending--;
 }
 
 }  // namespace
@@ -47,19 +67,14 @@ on_command_complete (cl_event event, cl_int status, void *user_data)
 namespace gstcl {
 
 /* Called for queues with profiling enabled: by enqueue_2d() for kernels,
- * by track_command() for other commands. */
+ * by profile_command() for other commands. */
 void track_command (const std::string &command, const cl::Event &event)
 {
-  auto *user = new std::string (command);
   clRetainEvent (event ());
-  pending++;
-  cl_int err = clSetEventCallback (event (), CL_COMPLETE, on_command_complete, user);
-  if (err != CL_SUCCESS) {
-    GST_CAT_WARNING (gst_cl_runtime_debug, "profiling off: %s", error_name (err));
-    pending--;
-    clReleaseEvent (event ());
-    delete user;
-  }
+  std::lock_guard<std::mutex> guard (lock);
+  in_flight.push_back ({event (), command});
+  if (in_flight.size () % kHarvest == 0)
+    harvest (false);
 }
 
 void track_kernel (const cl::Kernel &kernel, const cl::Event &event)
@@ -74,7 +89,8 @@ void track_kernel (const cl::Kernel &kernel, const cl::Event &event)
 void
 gst_cl_kernel_profile_reset (void)
 {
-  std::lock_guard<std::mutex> lock (totals_lock);
+  std::lock_guard<std::mutex> guard (lock);
+  harvest (true);
   totals.clear ();
 }
 
@@ -82,7 +98,8 @@ gboolean
 gst_cl_kernel_profile_get (const gchar * name, guint64 * count, guint64 * total_ns)
 {
   g_return_val_if_fail (name != nullptr, FALSE);
-  std::lock_guard<std::mutex> lock (totals_lock);
+  std::lock_guard<std::mutex> guard (lock);
+  harvest (true);
   auto it = totals.find (name);
   Totals t = it == totals.end () ? Totals () : it->second;
   if (count)
@@ -95,7 +112,8 @@ gst_cl_kernel_profile_get (const gchar * name, guint64 * count, guint64 * total_
 gchar **
 gst_cl_kernel_profile_names (void)
 {
-  std::lock_guard<std::mutex> lock (totals_lock);
+  std::lock_guard<std::mutex> guard (lock);
+  harvest (true);
   gchar **names = g_new0 (gchar *, totals.size () + 1);
   size_t i = 0;
   for (const auto &kv : totals)
@@ -106,5 +124,7 @@ gst_cl_kernel_profile_names (void)
 guint64
 gst_cl_kernel_profile_pending (void)
 {
-  return pending.load ();
+  std::lock_guard<std::mutex> guard (lock);
+  harvest (true);
+  return in_flight.size ();
 }

@@ -3,8 +3,10 @@
  * context whose queue was created with CL_QUEUE_PROFILING_ENABLE (an
  * application's queue given to gst_cl_context_new_wrapped()) have their
  * device time (CL_PROFILING_COMMAND_END - START) added to process-wide
- * counters, one per kernel function name. Contexts without profiling pay
- * nothing. For benchmarks and tuning. */
+ * counters, one per kernel function name (other commands of a frame, such
+ * as plane copies, under their own names: gstcl::profile_command()). The
+ * events are collected as they complete, without callbacks. Contexts
+ * without profiling pay nothing. For benchmarks and tuning. */
 #pragma once
 
 #include <gst/opencl/gstcl-prelude.h>
@@ -22,8 +24,8 @@ GST_CL_API gboolean gst_cl_kernel_profile_get (const gchar * name, guint64 * cou
 /* (transfer full) NULL-terminated names of the kernels counted so far. */
 GST_CL_API gchar **gst_cl_kernel_profile_names (void);
 
-/* Profiled kernels enqueued whose time is not counted yet (still running, or
- * their completion callback has not run). Wait for 0 after clFinish. */
+/* Profiled commands enqueued whose time is not counted yet (still running).
+ * Wait for 0 after clFinish. */
 GST_CL_API guint64 gst_cl_kernel_profile_pending (void);
 
 G_END_DECLS

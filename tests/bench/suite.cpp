@@ -224,7 +224,6 @@ Suite::run_case (const Case &c, const Size &size, Mode mode)
 struct Window {
   std::string status = "ok", message;
   double aggregate_fps = NAN, seconds = 0;
-  double kernel_ms = NAN;         /* device_ctx: device time of the frames' commands */
   std::vector<double> each;       /* frames/s of each pipeline */
   std::vector<RunResult> out;
 };
@@ -237,8 +236,7 @@ struct Window {
  * `device_ctx` (device-resident frames, whose pushes wait for the device
  * only through spec.pace_queue), the window opens and closes with its
  * queue finished, and it counts every frame that reached a sink after it
- * opened: the device's rate, not how far the pushes ran ahead of it; on a
- * profiling queue, the commands' device time in the window too. */
+ * opened: the device's rate, not how far the pushes ran ahead of it. */
 static Window
 run_window (RunSpec spec, int n, double seconds, GstClContext * device_ctx)
 {
@@ -263,10 +261,8 @@ run_window (RunSpec spec, int n, double seconds, GstClContext * device_ctx)
     if (!all_in)
       g_usleep (2000);
   }
-  if (device_ctx) {
+  if (device_ctx)
     drain (device_ctx);
-    gst_cl_kernel_profile_reset ();
-  }
   const gint64 start = now_ns ();
   if (all_in && !ended)
     g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
@@ -305,16 +301,6 @@ run_window (RunSpec spec, int n, double seconds, GstClContext * device_ctx)
   if (all_streamed && end > start) {
     w.aggregate_fps = frames / ((end - start) / 1e9);
     w.seconds = (end - start) / 1e9;
-    gchar **names = device_ctx ? gst_cl_kernel_profile_names () : nullptr;
-    guint64 total = 0;
-    for (gchar **p = names; p && *p; p++) {
-      guint64 count = 0, ns = 0;
-      gst_cl_kernel_profile_get (*p, &count, &ns);
-      total += ns;
-    }
-    g_strfreev (names);
-    if (total > 0 && frames > 0)
-      w.kernel_ms = total / 1e6 / frames;
   } else {
     w.status = "error";
     w.message = "the pipelines never all streamed at the same time (a pipeline did not "
@@ -384,17 +370,15 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
 }
 
 /* The device's frame rate for a device-resident case: --device-pipelines
- * pipelines of it at once in the profiling context for --device-seconds,
- * so that no one pipeline's host cost sets the pace (kernels of tens of
- * microseconds on a GPU: one pipeline's source, element and sink take ~40
- * us a frame on one thread), and the device time of the frames' commands
- * in that window: their product is the share of the window the device
- * spent on the frames. */
+ * pipelines of it at once in the shared context (one queue, no profiling)
+ * for --device-seconds, so that no one pipeline's host cost sets the pace
+ * (kernels of tens of microseconds on a GPU: one pipeline's source,
+ * element, sink and the profiling take ~30 us a frame on one thread). */
 void
 Suite::saturate_device (Result &r)
 {
   const int n = opt.device_pipelines;
-  if (n < 1 || !profiling_context || r.status != "ok" || !std::isfinite (r.kernel_ms))
+  if (n < 1 || !shared_context || r.status != "ok" || !std::isfinite (r.kernel_ms))
     return;
   /* Only where one pipeline left the device idle a tenth of the time or
    * more (unless asked for): otherwise the device sets its pace already
@@ -402,11 +386,12 @@ Suite::saturate_device (Result &r)
   if (r.fps * r.kernel_ms / 1000 >= 0.9 && !opt.device_pipelines_given)
     return;
   RunSpec spec = spec_for (*this, *r.c, r.size, Mode::DEVICE);
+  spec.context = shared_context;
   spec.device_timing = false;
   spec.min_seconds = 0;
-  spec.pace_queue = gst_cl_context_get_cl_queue (profiling_context);
+  spec.pace_queue = gst_cl_context_get_cl_queue (shared_context);
   const Window w = run_window (spec, n, opt.device_seconds > 0 ? opt.device_seconds : 0.05,
-      profiling_context);
+      shared_context);
   Json &k = r.json["kernel"];
   if (w.status != "ok") {
     k["device_fps_error"] = w.message;
@@ -414,16 +399,14 @@ Suite::saturate_device (Result &r)
     return;
   }
   r.device_fps = w.aggregate_fps;
-  r.device_kernel_ms = w.kernel_ms;
   r.device_pipelines = n;
   k["device_fps"] = r.device_fps;
   k["device_pipelines"] = n;
   k["device_window_s"] = w.seconds;
-  k["device_window_ms_per_frame"] = w.kernel_ms;
-  k["fps_vs_kernel_rate"] = r.device_rate () * r.device_rate_kernel_ms () / 1000;
-  std::fprintf (stderr, "[device] %d x %s %dx%d: %.1f frames/s together, kernels %.4f ms a "
-      "frame, %.0f %% of 1 / kernel time\n", n, r.c->name.c_str (), r.size.width,
-      r.size.height, r.device_fps, w.kernel_ms, 100 * r.device_fps * w.kernel_ms / 1000);
+  k["fps_vs_kernel_rate"] = r.device_rate () * r.kernel_ms / 1000;
+  std::fprintf (stderr, "[device] %d x %s %dx%d: %.1f frames/s together, %.0f %% of 1 / kernel "
+      "time\n", n, r.c->name.c_str (), r.size.width, r.size.height, r.device_fps,
+      100 * r.device_fps * r.kernel_ms / 1000);
 }
 
 const Result *

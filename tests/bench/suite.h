@@ -59,18 +59,13 @@ struct Result {
   double kernel_ms = NAN, kernel_gbps = NAN, kernel_fraction = NAN;
   /* a copy of the same bytes (half of in+out, read and written) / kernel time */
   double copy_same_bytes_ms = NAN, kernel_vs_same_copy = NAN;
-  /* device-resident: frames/s of device_pipelines pipelines together, and
-   * the device time of a frame's commands in that run */
-  double device_fps = NAN, device_kernel_ms = NAN;
+  /* device-resident: frames/s of device_pipelines pipelines together */
+  double device_fps = NAN;
   int device_pipelines = 0;
   /* The device's frames/s: several pipelines' where they ran (one
    * pipeline's host cost sets the pace for short kernels on a GPU), else
-   * one pipeline's; and the kernel time of the same run. */
+   * one pipeline's. */
   double device_rate () const { return std::isfinite (device_fps) ? device_fps : fps; }
-  double device_rate_kernel_ms () const
-  {
-    return std::isfinite (device_kernel_ms) ? device_kernel_ms : kernel_ms;
-  }
   Json json;
 };
 
