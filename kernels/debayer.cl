@@ -698,6 +698,17 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
   return cells;
 }
 
+/* Adds the sums `group` to the set of counters `slot` of totals (STATS_SLOTS
+ * sets, so that few work-groups contend for one). */
+inline void add_stats (__global uint * totals, int slot, uint4 group)
+{
+  __global uint *t = totals + 8 * (slot % STATS_SLOTS);
+  add_64 (t, group.s0);
+  add_64 (t + 2, group.s1);
+  add_64 (t + 4, group.s2);
+  add_64 (t + 6, group.s3);
+}
+
 /* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
  * their index) to the set of counters `slot` of totals: through local
  * memory, groups of 4, then one work-item. Every work-item of the group
@@ -714,12 +725,7 @@ inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     uint4 group = (uint4) (0);
     for (int i = 0; i < n / 4; i++)
       group += sums[i];
-    /* STATS_SLOTS sets of counters, so that few groups contend for one */
-    __global uint *t = totals + 8 * (slot % STATS_SLOTS);
-    add_64 (t, group.s0);
-    add_64 (t + 2, group.s1);
-    add_64 (t + 4, group.s2);
-    add_64 (t + 6, group.s3);
+    add_stats (totals, slot, group);
   }
 }
 

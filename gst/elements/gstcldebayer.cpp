@@ -154,9 +154,10 @@ struct AwbStatus {
 
 /* The program variants a frame may run (debayer.cl): the exact integer
  * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages;
- * menon (menon.cl, with the camera stages). */
+ * menon with the camera stages: menon.cl's tiles (GPUs), menon_cpu.cl's
+ * row pipeline (CPUs). */
 enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
-  N_VARIANT_KINDS };
+  VARIANT_MENON_CPU, N_VARIANT_KINDS };
 
 struct Variant {
   VariantKind kind = VARIANT_BLOCKS;
@@ -550,8 +551,27 @@ transfer_parameters (const Settings & s)
 #define MENON_LY 8
 static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
 
+/* debayer_menon_cpu: a work-group of one work-item computes a strip of
+ * 8 (kMenonCpuChunks - 2) columns (menon_cpu.cl's MC_CHUNKS), walking down
+ * its rows from 12 above it. */
+static const int kMenonCpuChunks = 32;
+static const int kMenonCpuWidth = 8 * (kMenonCpuChunks - 2);
+
+/* The rows of a strip (even): the whole height, or in equal parts when
+ * fewer than 2 strips of columns a compute unit would keep the device busy
+ * (at least 64 rows: each strip computes 12 more). */
+static int
+menon_cpu_strip (GstClContext * ctx, int width, int height)
+{
+  const int columns = (width + kMenonCpuWidth - 1) / kMenonCpuWidth;
+  const int units = (int) gstcl::device_of (ctx).getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
+  const int strips = std::max (1, std::min ((2 * units + columns - 1) / columns,
+          height / 64));
+  return ((height + strips - 1) / strips + 1) / 2 * 2;
+}
+
 /* The camera variant or menon: every stage in one kernel (debayer.cl,
- * menon.cl). */
+ * menon.cl, menon_cpu.cl). */
 static GstFlowReturn
 run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out, const Settings & settings, const Variant & v)
@@ -608,7 +628,12 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
-  if (v.kind == VARIANT_MENON)
+  if (v.kind == VARIANT_MENON_CPU) {
+    const int strip = menon_cpu_strip (ctx, width, height);
+    gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip);
+    gstcl::enqueue_2d (ctx, k, (width + kMenonCpuWidth - 1) / kMenonCpuWidth,
+        (height + strip - 1) / strip, 1, 1);
+  } else if (v.kind == VARIANT_MENON)
     gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
         kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
         kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
@@ -635,7 +660,8 @@ fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame 
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
   if (!aligned)
     return true;
-  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON) && st->out_yuv) {
+  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU) &&
+      st->out_yuv) {
     bool ok = gstcl::rows_aligned_16 (in);
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
       ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
@@ -652,7 +678,14 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
 {
   Variant v;
   const std::string method = " -D METHOD=" + std::to_string (settings.method);
-  if (settings.method == METHOD_MENON) {
+  if (settings.method == METHOD_MENON && st->use_cells) {
+    /* CPUs: one kernel, a pipeline down strips of rows (menon_cpu.cl) */
+    v.kind = VARIANT_MENON_CPU;
+    v.aligned = fits (st, VARIANT_MENON_CPU, true, in, out);
+    v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
+        (v.aligned ? " -D ALIGNED=1" : "") + " -D MC_CHUNKS=" +
+        std::to_string (kMenonCpuChunks);
+  } else if (settings.method == METHOD_MENON) {
     /* One kernel over local-memory tiles, in float, with the camera
      * stages (at their defaults: none) on every device. */
     v.kind = VARIANT_MENON;
@@ -704,7 +737,9 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   static const std::string plain = std::string (gst_cl_kernel_common) + gst_cl_kernel_color +
       gst_cl_kernel_debayer;
   static const std::string menon = plain + gst_cl_kernel_menon;
-  const std::string &source = v.kind == VARIANT_MENON ? menon : plain;
+  static const std::string menon_cpu = plain + gst_cl_kernel_menon_cpu;
+  const std::string &source = v.kind == VARIANT_MENON ? menon :
+      v.kind == VARIANT_MENON_CPU ? menon_cpu : plain;
   cl::Program program;
   if (st->build.pending () && st->building.options == v.options && st->build.ready ())
     program = st->build.take ();
@@ -724,7 +759,7 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   }
   static const char *const names[N_VARIANT_KINDS][2] = {
     {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr},
-    {"debayer_menon", nullptr} };
+    {"debayer_menon", nullptr}, {"debayer_menon_cpu", nullptr} };
   slot.main = cl::Kernel (program, names[v.kind][0]);
   slot.rim = names[v.kind][1] ? cl::Kernel (program, names[v.kind][1]) : cl::Kernel ();
   slot.options = v.options;
@@ -745,7 +780,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     v = st->last;
   st->last = v;
 
-  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON)
+  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU)
     return run_camera (self, ctx, in, out, settings, v);
   if (v.kind == VARIANT_CELLS) {
     run_cells (st, ctx, in, out);
