@@ -27,35 +27,58 @@
 #ifndef MC_CHUNKS
 #define MC_CHUNKS 32            /* chunks of 8 columns a work-group (the host sets it) */
 #endif
-#define MC_ROW (8 * MC_CHUNKS + 16)   /* a local row: 8 columns of padding each side */
+#define MC_ROW8 (MC_CHUNKS + 2) /* a local row in float8: a chunk of padding each side */
 #define MC_PAIRS 8              /* the rings: row pairs */
 #define MC_ROWS (2 * MC_PAIRS)
-#define MC_N (MC_ROWS * MC_ROW)
+#define MC_N8 (MC_ROWS * MC_ROW8)
 
-/* The start of image row y in a ring (rows mod MC_ROWS). */
-#define RB(y) (((y) & (MC_ROWS - 1)) * MC_ROW)
-/* chunk k's 8 pixels of ring row base b, shifted by d columns */
-#define V(plane, b, k, d) vload8 (0, (plane) + (b) + 8 + 8 * (k) + (d))
-#define PUT(plane, b, k, v) vstore8 ((v), 0, (plane) + (b) + 8 + 8 * (k))
+/* The start of image row y in a ring (rows mod MC_ROWS), in float8; chunk
+ * k of the row is at + 1 + k. */
+#define RB(y) (((y) & (MC_ROWS - 1)) * MC_ROW8)
+
+/* A chunk with the chunks left and right of it (aligned loads); the values
+ * 1 or 2 columns to the left (M1, M2) or right (P1, P2) of its pixels as
+ * shuffles of them (unaligned vector loads come out split in pieces). */
+typedef struct {
+  float8 l, c, r;
+} Nb;
+
+inline Nb nb (__local const float8 * p, int base, int k)
+{
+  const Nb n = { p[base + k], p[base + k + 1], p[base + k + 2] };
+  return n;
+}
+
+inline Nb nb_sub (Nb a, Nb b)
+{
+  const Nb n = { a.l - b.l, a.c - b.c, a.r - b.r };
+  return n;
+}
+
+#define M1(n) ((float8) ((n).l.s7, (n).c.s0123, (n).c.s456))
+#define P1(n) ((float8) ((n).c.s1234, (n).c.s567, (n).r.s0))
+#define M2(n) ((float8) ((n).l.s67, (n).c.s0123, (n).c.s45))
+#define P2(n) ((float8) ((n).c.s2345, (n).c.s67, (n).r.s01))
 
 /* The rings, by step: samples; C_H, C_V (step 1); G (step 2) and the
  * decision (-1 horizontal, 0 vertical); R, B at G sites (step 3); refined G
  * and step 4 at R and B sites; refined R, B at G sites (step 5). */
 typedef struct {
-  __local float *s, *ch, *cv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
-  __local int *hz;
+  __local float8 *s, *ch, *cv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
+  __local int8 *hz;
 } MenonRings;
 
 /* Step 1 at row y: the colour differences along the row and the column. */
 inline void mc_differences (MenonRings m, int y)
 {
-  const int b = RB (y), u = RB (y - 1), d = RB (y + 1), uu = RB (y - 2), dd = RB (y + 2);
+  __local const float8 *s = m.s;
+  const int b = RB (y) + 1, u = RB (y - 1) + 1, d = RB (y + 1) + 1;
+  const int uu = RB (y - 2) + 1, dd = RB (y + 2) + 1;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const float8 c2 = 2.0f * V (m.s, b, k, 0);
-    PUT (m.ch, b, k, (c2 - 2.0f * (V (m.s, b, k, -1) + V (m.s, b, k, 1)) + V (m.s, b, k, -2) +
-            V (m.s, b, k, 2)) * 0.25f);
-    PUT (m.cv, b, k, (c2 - 2.0f * (V (m.s, u, k, 0) + V (m.s, d, k, 0)) + V (m.s, uu, k, 0) +
-            V (m.s, dd, k, 0)) * 0.25f);
+    const Nb n = nb (s, b - 1, k);
+    const float8 c2 = 2.0f * n.c;
+    m.ch[b + k] = (c2 - 2.0f * (M1 (n) + P1 (n)) + M2 (n) + P2 (n)) * 0.25f;
+    m.cv[b + k] = (c2 - 2.0f * (s[u + k] + s[d + k]) + s[uu + k] + s[dd + k]) * 0.25f;
   }
 }
 
@@ -63,41 +86,44 @@ inline void mc_differences (MenonRings m, int y)
  * green (G sites keep their sample). */
 inline void mc_decide (MenonRings m, int y, int8 rb)
 {
-  __local const float *ch = m.ch, *cv = m.cv;
+  __local const float8 *ch = m.ch, *cv = m.cv;
   const int b = RB (y), u = RB (y - 1), d = RB (y + 1), uu = RB (y - 2), dd = RB (y + 2);
   for (int k = 0; k < MC_CHUNKS; k++) {
     /* menon.cl's gradients (ch, i, 1, LW) and gradients (cv, i, LW, 1) */
-    const float8 h0 = V (ch, b, k, 0), hu = V (ch, uu, k, 0), hd = V (ch, dd, k, 0);
-    const float8 gh = 3.0f * (fabs (h0 - V (ch, b, k, 2)) + fabs (V (ch, b, k, -2) - h0)) +
-        fabs (hu - V (ch, uu, k, 2)) + fabs (V (ch, uu, k, -2) - hu) +
-        fabs (hd - V (ch, dd, k, 2)) + fabs (V (ch, dd, k, -2) - hd) +
-        fabs (V (ch, u, k, -1) - V (ch, u, k, 1)) + fabs (V (ch, d, k, -1) - V (ch, d, k, 1));
-    const float8 v0 = V (cv, b, k, 0), vl = V (cv, b, k, -2), vr = V (cv, b, k, 2);
-    const float8 gv = 3.0f * (fabs (v0 - V (cv, dd, k, 0)) + fabs (V (cv, uu, k, 0) - v0)) +
-        fabs (vl - V (cv, dd, k, -2)) + fabs (V (cv, uu, k, -2) - vl) +
-        fabs (vr - V (cv, dd, k, 2)) + fabs (V (cv, uu, k, 2) - vr) +
-        fabs (V (cv, u, k, -1) - V (cv, d, k, -1)) + fabs (V (cv, u, k, 1) - V (cv, d, k, 1));
+    const Nb h0 = nb (ch, b, k), hu = nb (ch, uu, k), hd = nb (ch, dd, k);
+    const Nb h1u = nb (ch, u, k), h1d = nb (ch, d, k);
+    const float8 gh = 3.0f * (fabs (h0.c - P2 (h0)) + fabs (M2 (h0) - h0.c)) +
+        fabs (hu.c - P2 (hu)) + fabs (M2 (hu) - hu.c) +
+        fabs (hd.c - P2 (hd)) + fabs (M2 (hd) - hd.c) +
+        fabs (M1 (h1u) - P1 (h1u)) + fabs (M1 (h1d) - P1 (h1d));
+    const Nb v0 = nb (cv, b, k), vu = nb (cv, u, k), vd = nb (cv, d, k);
+    const Nb vuu = nb (cv, uu, k), vdd = nb (cv, dd, k);
+    const float8 vl = M2 (v0), vr = P2 (v0);
+    const float8 gv = 3.0f * (fabs (v0.c - vdd.c) + fabs (vuu.c - v0.c)) +
+        fabs (vl - M2 (vdd)) + fabs (M2 (vuu) - vl) +
+        fabs (vr - P2 (vdd)) + fabs (P2 (vuu) - vr) +
+        fabs (M1 (vu) - M1 (vd)) + fabs (P1 (vu) - P1 (vd));
     const int8 h = isgreaterequal (gv, gh);
-    vstore8 (h, 0, m.hz + b + 8 + 8 * k);
-    const float8 si = V (m.s, b, k, 0);
-    PUT (m.g, b, k, select (si, si - select (v0, h0, h), rb));
+    m.hz[b + 1 + k] = h;
+    const float8 si = m.s[b + 1 + k];
+    m.g[b + 1 + k] = select (si, si - select (v0.c, h0.c, h), rb);
   }
 }
 
 /* Steps 3 and 5 at G sites of row y: R and B from the differences S - G at
- * the neighbours (g: step 2's or the refined green), into r and b
+ * the neighbours (g: step 2's or the refined green), into r and b_out
  * (everywhere; only the G sites' are read). */
-inline void mc_rb_at_green (__local const float * s, __local const float * g, int y,
-    bool red_row, __local float * r, __local float * b_out)
+inline void mc_rb_at_green (__local const float8 * s, __local const float8 * g, int y,
+    bool red_row, __local float8 * r, __local float8 * b_out)
 {
-  const int b = RB (y), u = RB (y - 1), d = RB (y + 1);
+  const int b = RB (y), u = RB (y - 1) + 1, d = RB (y + 1) + 1;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const float8 h = 0.5f * ((V (s, b, k, -1) - V (g, b, k, -1)) +
-        (V (s, b, k, 1) - V (g, b, k, 1)));
-    const float8 v = 0.5f * ((V (s, u, k, 0) - V (g, u, k, 0)) + (V (s, d, k, 0) - V (g, d, k, 0)));
-    const float8 si = V (s, b, k, 0);
-    PUT (r, b, k, si + (red_row ? h : v));
-    PUT (b_out, b, k, si + (red_row ? v : h));
+    const Nb sg = nb_sub (nb (s, b, k), nb (g, b, k));
+    const float8 h = 0.5f * (M1 (sg) + P1 (sg));
+    const float8 v = 0.5f * ((s[u + k] - g[u + k]) + (s[d + k] - g[d + k]));
+    const float8 si = s[b + 1 + k];
+    r[b + 1 + k] = si + (red_row ? h : v);
+    b_out[b + 1 + k] = si + (red_row ? v : h);
   }
 }
 
@@ -105,20 +131,21 @@ inline void mc_rb_at_green (__local const float * s, __local const float * g, in
  * B), along the chosen direction (both computed, the decision selects). */
 inline void mc_refine_green (MenonRings m, int y, bool red_row, int8 rb)
 {
-  __local const float *s = m.s;
-  __local const float *own = red_row ? m.r3 : m.b3, *other = red_row ? m.b3 : m.r3;
-  const int b = RB (y), u = RB (y - 1), d = RB (y + 1);
+  __local const float8 *s = m.s;
+  __local const float8 *own = red_row ? m.r3 : m.b3, *other = red_row ? m.b3 : m.r3;
+  const int b = RB (y), u = RB (y - 1) + 1, d = RB (y + 1) + 1;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const float8 si = V (s, b, k, 0), sg = si - V (m.g, b, k, 0);
-    const float8 ol = V (own, b, k, -1), orr = V (own, b, k, 1);
-    const float8 ou = V (own, u, k, 0), od = V (own, d, k, 0);
-    const float8 dh = sg + (ol - V (s, b, k, -1)) + (orr - V (s, b, k, 1));
-    const float8 dv = sg + (ou - V (s, u, k, 0)) + (od - V (s, d, k, 0));
-    const float8 xh = si + 0.5f * ((V (other, b, k, -1) - ol) + (V (other, b, k, 1) - orr));
-    const float8 xv = si + 0.5f * ((V (other, u, k, 0) - ou) + (V (other, d, k, 0) - od));
-    const int8 h = vload8 (0, m.hz + b + 8 + 8 * k);
-    PUT (m.g2, b, k, select (si, si - select (dv, dh, h) * (1.0f / 3.0f), rb));
-    PUT (m.x4, b, k, select (xv, xh, h));
+    const Nb o = nb (own, b, k);
+    const Nb os = nb_sub (o, nb (s, b, k)), to = nb_sub (nb (other, b, k), o);
+    const float8 si = s[b + 1 + k], sg = si - m.g[b + 1 + k];
+    const float8 ou = own[u + k], od = own[d + k];
+    const float8 dh = sg + M1 (os) + P1 (os);
+    const float8 dv = sg + (ou - s[u + k]) + (od - s[d + k]);
+    const float8 xh = si + 0.5f * (M1 (to) + P1 (to));
+    const float8 xv = si + 0.5f * ((other[u + k] - ou) + (other[d + k] - od));
+    const int8 h = m.hz[b + 1 + k];
+    m.g2[b + 1 + k] = select (si, si - select (dv, dh, h) * (1.0f / 3.0f), rb);
+    m.x4[b + 1 + k] = select (xv, xh, h);
   }
 }
 
@@ -126,18 +153,17 @@ inline void mc_refine_green (MenonRings m, int y, bool red_row, int8 rb)
 inline void mc_final (MenonRings m, int y, int k, bool red_row, int8 rb, float8 * red,
     float8 * green, float8 * blue)
 {
-  __local const float *r5 = m.r5, *b5 = m.b5;
-  const int b = RB (y), u = RB (y - 1), d = RB (y + 1);
-  const float8 si = V (m.s, b, k, 0), x4 = V (m.x4, b, k, 0);
+  const int b = RB (y), u = RB (y - 1) + 1 + k, d = RB (y + 1) + 1 + k, i = b + 1 + k;
+  const float8 si = m.s[i], x4 = m.x4[i];
   /* R - B at the site (step 4's value) and at the G neighbours (refined) */
   const float8 sx = red_row ? si - x4 : x4 - si;
-  const float8 dh = sx + (V (r5, b, k, -1) - V (b5, b, k, -1)) +
-      (V (r5, b, k, 1) - V (b5, b, k, 1));
-  const float8 dv = sx + (V (r5, u, k, 0) - V (b5, u, k, 0)) + (V (r5, d, k, 0) - V (b5, d, k, 0));
-  const float8 third = select (dv, dh, vload8 (0, m.hz + b + 8 + 8 * k)) * (1.0f / 3.0f);
-  *red = select (V (r5, b, k, 0), red_row ? si : si + third, rb);
-  *green = select (si, V (m.g2, b, k, 0), rb);
-  *blue = select (V (b5, b, k, 0), red_row ? si - third : si, rb);
+  const Nb rb5 = nb_sub (nb (m.r5, b, k), nb (m.b5, b, k));
+  const float8 dh = sx + M1 (rb5) + P1 (rb5);
+  const float8 dv = sx + (m.r5[u] - m.b5[u]) + (m.r5[d] - m.b5[d]);
+  const float8 third = select (dv, dh, m.hz[i]) * (1.0f / 3.0f);
+  *red = select (m.r5[i], red_row ? si : si + third, rb);
+  *green = select (si, m.g2[i], rb);
+  *blue = select (m.b5[i], red_row ? si - third : si, rb);
 }
 
 /* The samples of row y, black level and white balance applied (gain: by
@@ -145,7 +171,7 @@ inline void mc_final (MenonRings m, int y, int k, bool red_row, int8 rb, float8 
 inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int width,
     int height, int maxv, int black, int tx, int y, float8 gain)
 {
-  const int b = RB (y);
+  const int b = RB (y) + 1;
   /* border_reflect101 for n >= 2 without a loop */
   const int period = 2 * height - 2, wrapped = (y % period + period) % period;
   __global const in_t *row = (__global const in_t *) (in + (size_t) (wrapped < height ?
@@ -163,7 +189,7 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
       v = vload8 (0, w);
     }
     v = min (v, (int8) (maxv));
-    PUT (m.s, b, k, min (convert_float8 (max (v - black, 0)) * gain, top));
+    m.s[b + k] = min (convert_float8 (max (v - black, 0)) * gain, top);
   }
 }
 
@@ -172,16 +198,16 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip)
 {
-  __local float s[MC_N], ch[MC_N], cv[MC_N], g[MC_N], r3[MC_N], b3[MC_N], g2[MC_N],
-      x4[MC_N], r5[MC_N], b5[MC_N];
-  __local int hz[MC_N];
+  __local float8 s[MC_N8], ch[MC_N8], cv[MC_N8], g[MC_N8], r3[MC_N8], b3[MC_N8],
+      g2[MC_N8], x4[MC_N8], r5[MC_N8], b5[MC_N8];
+  __local int8 hz[MC_N8];
   const MenonRings m = { s, ch, cv, g, r3, b3, g2, x4, r5, b5, hz };
   const int tx = (int) get_group_id (0) * 8 * (MC_CHUNKS - 2);
   const int qa = (int) get_group_id (1) * strip / 2;
   const int qb = min (qa + strip / 2, (height + 1) / 2);
 
   /* the rings start at 0 (their padding columns stay so) */
-  for (int i = 0; i < MC_N; i++) {
+  for (int i = 0; i < MC_N8; i++) {
     s[i] = ch[i] = cv[i] = g[i] = r3[i] = b3[i] = g2[i] = x4[i] = r5[i] = b5[i] = 0.0f;
     hz[i] = 0;
   }
