@@ -602,8 +602,8 @@ inline void add_64 (__global uint * t, uint v)
 /* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
  * demosaiced samples in [0, maxv] (rows 0 and 1 of red, green, blue; they
  * are overwritten): colour matrix, transfer curve, output. */
-inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * green,
-    float8 * blue)
+inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, int y0,
+    float8 * red, float8 * green, float8 * blue)
 {
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {

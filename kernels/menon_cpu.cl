@@ -172,10 +172,8 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
     int height, int maxv, int black, int tx, int y, float8 gain)
 {
   const int b = RB (y) + 1;
-  /* border_reflect101 for n >= 2 without a loop */
-  const int period = 2 * height - 2, wrapped = (y % period + period) % period;
-  __global const in_t *row = (__global const in_t *) (in + (size_t) (wrapped < height ?
-          wrapped : period - wrapped) * in_stride);
+  __global const in_t *row = (__global const in_t *) (in + (size_t) border_reflect101 (y,
+          height) * in_stride);
   const float top = (float) maxv;
   for (int k = 0; k < MC_CHUNKS; k++) {
     const int x = tx - 8 + 8 * k;
