@@ -25,9 +25,9 @@
  * each step) above its first row. */
 
 #ifndef MC_CHUNKS
-#define MC_CHUNKS 32            /* chunks of 8 columns a work-group (the host sets it) */
+#define MC_CHUNKS 16            /* chunks of 16 columns a work-group (the host sets it) */
 #endif
-#define MC_ROW8 (MC_CHUNKS + 2) /* a local row in float8: a chunk of padding each side */
+#define MC_ROW8 (MC_CHUNKS + 2) /* a ring row in float8: a chunk of padding each side */
 #define MC_PAIRS 8              /* the rings: row pairs */
 #define MC_ROWS (2 * MC_PAIRS)
 #define MC_N8 (MC_ROWS * MC_ROW8)
@@ -36,9 +36,10 @@
  * k of the row is at + 1 + k. */
 #define RB(y) (((y) & (MC_ROWS - 1)) * MC_ROW8)
 
-/* A chunk with the chunks left and right of it (aligned loads); the values
- * 1 or 2 columns to the left (M1, M2) or right (P1, P2) of its pixels as
- * shuffles of them (unaligned vector loads come out split in pieces). */
+/* A chunk's 8 values of one parity with the chunks left and right of it
+ * (aligned loads); the values of the same parity 2 columns to the left (M1)
+ * or right (P1) of its pixels as shuffles of them (unaligned vector loads
+ * come out split in pieces). */
 typedef struct {
   float8 l, c, r;
 } Nb;
@@ -57,215 +58,270 @@ inline Nb nb_sub (Nb a, Nb b)
 
 #define M1(n) ((float8) ((n).l.s7, (n).c.s0123, (n).c.s456))
 #define P1(n) ((float8) ((n).c.s1234, (n).c.s567, (n).r.s0))
-#define M2(n) ((float8) ((n).l.s67, (n).c.s0123, (n).c.s45))
-#define P2(n) ((float8) ((n).c.s2345, (n).c.s67, (n).r.s01))
 
-/* The rings, by step: samples; C_H, C_V (step 1); G (step 2) and the
- * decision (-1 horizontal, 0 vertical); R, B at G sites (step 3); refined G
- * and step 4 at R and B sites; refined R, B at G sites (step 5). */
+/* Of the other parity (n), the values 1 column to the left and to the right
+ * of the pixels of parity p. */
+inline float8 left_of (Nb n, int p)
+{
+  return p ? n.c : M1 (n);
+}
+
+inline float8 right_of (Nb n, int p)
+{
+  return p ? P1 (n) : n.c;
+}
+
+/* The rings. The samples by column parity (s[0] even, s[1] odd columns);
+ * the rest only where a step needs them, one value a column pair: at R and
+ * B sites C_H, C_V (step 1), G and the decision (-1 horizontal, 0 vertical;
+ * step 2), the refined G and step 4's B at R or R at B (x4); at G sites R
+ * and B of step 3 (r3, b3) and refined (r5, b5). */
 typedef struct {
-  __local float8 *s, *ch, *cv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
+  __local float8 *s[2], *ch, *cv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
   __local int8 *hz;
 } MenonRings;
 
-/* Step 1 at row y: the colour differences along the row and the column. */
-inline void mc_differences (MenonRings m, int y)
+/* The row y's R and B sites' column parity `p` (its G sites': 1 - p), the
+ * sites being R ones (`red`); `rows` the ring rows y - 2 .. y + 2. */
+typedef struct {
+  int p, q, b, u, d, uu, dd;
+  bool red;
+} RowOf;
+
+inline RowOf row_of_y (int y, int red0, int phase_x)
 {
-  __local const float8 *s = m.s;
-  const int b = RB (y) + 1, u = RB (y - 1) + 1, d = RB (y + 1) + 1;
-  const int uu = RB (y - 2) + 1, dd = RB (y + 2) + 1;
+  RowOf r;
+  r.red = (y & 1) == (red0 ? 0 : 1);
+  r.p = r.red ? phase_x : 1 - phase_x;
+  r.q = 1 - r.p;
+  r.b = RB (y);
+  r.u = RB (y - 1);
+  r.d = RB (y + 1);
+  r.uu = RB (y - 2);
+  r.dd = RB (y + 2);
+  return r;
+}
+
+/* Step 1 at the R and B sites of row r: the colour differences along the
+ * row and the column. */
+inline void mc_differences (MenonRings m, RowOf r)
+{
+  __local const float8 *sp = m.s[r.p], *sq = m.s[r.q];
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const Nb n = nb (s, b - 1, k);
+    const Nb n = nb (sp, r.b, k), o = nb (sq, r.b, k);
     const float8 c2 = 2.0f * n.c;
-    m.ch[b + k] = (c2 - 2.0f * (M1 (n) + P1 (n)) + M2 (n) + P2 (n)) * 0.25f;
-    m.cv[b + k] = (c2 - 2.0f * (s[u + k] + s[d + k]) + s[uu + k] + s[dd + k]) * 0.25f;
+    const int i = 1 + k;
+    m.ch[r.b + i] = (c2 - 2.0f * (left_of (o, r.p) + right_of (o, r.p)) + M1 (n) + P1 (n)) *
+        0.25f;
+    m.cv[r.b + i] = (c2 - 2.0f * (sp[r.u + i] + sp[r.d + i]) + sp[r.uu + i] + sp[r.dd + i]) *
+        0.25f;
   }
 }
 
-/* Step 2 at row y (rb: the R and B sites of its chunks): the decision and
- * green (G sites keep their sample). */
-inline void mc_decide (MenonRings m, int y, int8 rb)
+/* Step 2 at the R and B sites of row r: the decision and green. */
+inline void mc_decide (MenonRings m, RowOf r)
 {
   __local const float8 *ch = m.ch, *cv = m.cv;
-  const int b = RB (y), u = RB (y - 1), d = RB (y + 1), uu = RB (y - 2), dd = RB (y + 2);
   for (int k = 0; k < MC_CHUNKS; k++) {
-    /* menon.cl's gradients (ch, i, 1, LW) and gradients (cv, i, LW, 1) */
-    const Nb h0 = nb (ch, b, k), hu = nb (ch, uu, k), hd = nb (ch, dd, k);
-    const Nb h1u = nb (ch, u, k), h1d = nb (ch, d, k);
-    const float8 gh = 3.0f * (fabs (h0.c - P2 (h0)) + fabs (M2 (h0) - h0.c)) +
-        fabs (hu.c - P2 (hu)) + fabs (M2 (hu) - hu.c) +
-        fabs (hd.c - P2 (hd)) + fabs (M2 (hd) - hd.c) +
-        fabs (M1 (h1u) - P1 (h1u)) + fabs (M1 (h1d) - P1 (h1d));
-    const Nb v0 = nb (cv, b, k), vu = nb (cv, u, k), vd = nb (cv, d, k);
-    const Nb vuu = nb (cv, uu, k), vdd = nb (cv, dd, k);
-    const float8 vl = M2 (v0), vr = P2 (v0);
+    /* menon.cl's gradients (ch, i, 1, LW) and gradients (cv, i, LW, 1);
+     * rows y +- 1 hold R and B at the other parity */
+    const Nb h0 = nb (ch, r.b, k), hu = nb (ch, r.uu, k), hd = nb (ch, r.dd, k);
+    const Nb h1u = nb (ch, r.u, k), h1d = nb (ch, r.d, k);
+    const float8 gh = 3.0f * (fabs (h0.c - P1 (h0)) + fabs (M1 (h0) - h0.c)) +
+        fabs (hu.c - P1 (hu)) + fabs (M1 (hu) - hu.c) +
+        fabs (hd.c - P1 (hd)) + fabs (M1 (hd) - hd.c) +
+        fabs (left_of (h1u, r.p) - right_of (h1u, r.p)) +
+        fabs (left_of (h1d, r.p) - right_of (h1d, r.p));
+    const Nb v0 = nb (cv, r.b, k), vu = nb (cv, r.u, k), vd = nb (cv, r.d, k);
+    const Nb vuu = nb (cv, r.uu, k), vdd = nb (cv, r.dd, k);
+    const float8 vl = M1 (v0), vr = P1 (v0);
     const float8 gv = 3.0f * (fabs (v0.c - vdd.c) + fabs (vuu.c - v0.c)) +
-        fabs (vl - M2 (vdd)) + fabs (M2 (vuu) - vl) +
-        fabs (vr - P2 (vdd)) + fabs (P2 (vuu) - vr) +
-        fabs (M1 (vu) - M1 (vd)) + fabs (P1 (vu) - P1 (vd));
+        fabs (vl - M1 (vdd)) + fabs (M1 (vuu) - vl) +
+        fabs (vr - P1 (vdd)) + fabs (P1 (vuu) - vr) +
+        fabs (left_of (vu, r.p) - left_of (vd, r.p)) +
+        fabs (right_of (vu, r.p) - right_of (vd, r.p));
     const int8 h = isgreaterequal (gv, gh);
-    m.hz[b + 1 + k] = h;
-    const float8 si = m.s[b + 1 + k];
-    m.g[b + 1 + k] = select (si, si - select (v0.c, h0.c, h), rb);
+    const int i = r.b + 1 + k;
+    m.hz[i] = h;
+    m.g[i] = m.s[r.p][i] - select (v0.c, h0.c, h);
   }
 }
 
-/* Steps 3 and 5 at G sites of row y: R and B from the differences S - G at
- * the neighbours (g: step 2's or the refined green), into r and b_out
- * (everywhere; only the G sites' are read). */
-inline void mc_rb_at_green (__local const float8 * s, __local const float8 * g, int y,
-    bool red_row, __local float8 * r, __local float8 * b_out)
+/* Steps 3 and 5 at the G sites of row r: R and B from the differences
+ * S - G at the neighbours (g: step 2's or the refined green, at R and B
+ * sites), into ro and bo. */
+inline void mc_rb_at_green (MenonRings m, __local const float8 * g, RowOf r,
+    __local float8 * ro, __local float8 * bo)
 {
-  const int b = RB (y), u = RB (y - 1) + 1, d = RB (y + 1) + 1;
+  __local const float8 *sp = m.s[r.p], *sq = m.s[r.q];
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const Nb sg = nb_sub (nb (s, b, k), nb (g, b, k));
-    const float8 h = 0.5f * (M1 (sg) + P1 (sg));
-    const float8 v = 0.5f * ((s[u + k] - g[u + k]) + (s[d + k] - g[d + k]));
-    const float8 si = s[b + 1 + k];
-    r[b + 1 + k] = si + (red_row ? h : v);
-    b_out[b + 1 + k] = si + (red_row ? v : h);
+    /* the row's R and B sites left and right (parity p), the R and B sites
+     * of the rows above and below in the same column (their parity q) */
+    const Nb sg = nb_sub (nb (sp, r.b, k), nb (g, r.b, k));
+    const float8 h = 0.5f * (left_of (sg, r.q) + right_of (sg, r.q));
+    const int i = 1 + k;
+    const float8 v = 0.5f * ((sq[r.u + i] - g[r.u + i]) + (sq[r.d + i] - g[r.d + i]));
+    const float8 si = sq[r.b + i];
+    ro[r.b + i] = si + (r.red ? h : v);
+    bo[r.b + i] = si + (r.red ? v : h);
   }
 }
 
-/* Step 5's green at the R and B sites of row y and step 4 (B at R, R at
+/* Step 5's green at the R and B sites of row r and step 4 (B at R, R at
  * B), along the chosen direction (both computed, the decision selects). */
-inline void mc_refine_green (MenonRings m, int y, bool red_row, int8 rb)
+inline void mc_refine_green (MenonRings m, RowOf r)
 {
-  __local const float8 *s = m.s;
-  __local const float8 *own = red_row ? m.r3 : m.b3, *other = red_row ? m.b3 : m.r3;
-  const int b = RB (y), u = RB (y - 1) + 1, d = RB (y + 1) + 1;
+  __local const float8 *sp = m.s[r.p], *sq = m.s[r.q];
+  __local const float8 *own = r.red ? m.r3 : m.b3, *other = r.red ? m.b3 : m.r3;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const Nb o = nb (own, b, k);
-    const Nb os = nb_sub (o, nb (s, b, k)), to = nb_sub (nb (other, b, k), o);
-    const float8 si = s[b + 1 + k], sg = si - m.g[b + 1 + k];
-    const float8 ou = own[u + k], od = own[d + k];
-    const float8 dh = sg + M1 (os) + P1 (os);
-    const float8 dv = sg + (ou - s[u + k]) + (od - s[d + k]);
-    const float8 xh = si + 0.5f * (M1 (to) + P1 (to));
-    const float8 xv = si + 0.5f * ((other[u + k] - ou) + (other[d + k] - od));
-    const int8 h = m.hz[b + 1 + k];
-    m.g2[b + 1 + k] = select (si, si - select (dv, dh, h) * (1.0f / 3.0f), rb);
-    m.x4[b + 1 + k] = select (xv, xh, h);
+    /* G neighbours: left and right at parity q, above and below at p */
+    const Nb o = nb (own, r.b, k);
+    const Nb os = nb_sub (o, nb (sq, r.b, k)), to = nb_sub (nb (other, r.b, k), o);
+    const int i = r.b + 1 + k, u = r.u + 1 + k, d = r.d + 1 + k;
+    const float8 si = sp[i], sg = si - m.g[i];
+    const float8 ou = own[u], od = own[d];
+    const float8 dh = sg + left_of (os, r.p) + right_of (os, r.p);
+    const float8 dv = sg + (ou - sp[u]) + (od - sp[d]);
+    const float8 xh = si + 0.5f * (left_of (to, r.p) + right_of (to, r.p));
+    const float8 xv = si + 0.5f * ((other[u] - ou) + (other[d] - od));
+    const int8 h = m.hz[i];
+    m.g2[i] = si - select (dv, dh, h) * (1.0f / 3.0f);
+    m.x4[i] = select (xv, xh, h);
   }
 }
 
-/* Step 5's B at R and R at B at chunk k of row y: its R, G, B. */
-inline void mc_final (MenonRings m, int y, int k, bool red_row, int8 rb, float8 * red,
-    float8 * green, float8 * blue)
+/* Step 5's B at R and R at B at chunk k of row r; the chunk's R, G, B by
+ * column parity ([0] even, [1] odd). */
+inline void mc_final (MenonRings m, RowOf r, int k, float8 * red, float8 * green,
+    float8 * blue)
 {
-  const int b = RB (y), u = RB (y - 1) + 1 + k, d = RB (y + 1) + 1 + k, i = b + 1 + k;
-  const float8 si = m.s[i], x4 = m.x4[i];
+  const int i = r.b + 1 + k, u = r.u + 1 + k, d = r.d + 1 + k;
+  const float8 si = m.s[r.p][i], x4 = m.x4[i];
   /* R - B at the site (step 4's value) and at the G neighbours (refined) */
-  const float8 sx = red_row ? si - x4 : x4 - si;
-  const Nb rb5 = nb_sub (nb (m.r5, b, k), nb (m.b5, b, k));
-  const float8 dh = sx + M1 (rb5) + P1 (rb5);
+  const float8 sx = r.red ? si - x4 : x4 - si;
+  const Nb rb5 = nb_sub (nb (m.r5, r.b, k), nb (m.b5, r.b, k));
+  const float8 dh = sx + left_of (rb5, r.p) + right_of (rb5, r.p);
   const float8 dv = sx + (m.r5[u] - m.b5[u]) + (m.r5[d] - m.b5[d]);
   const float8 third = select (dv, dh, m.hz[i]) * (1.0f / 3.0f);
-  *red = select (m.r5[i], red_row ? si : si + third, rb);
-  *green = select (si, m.g2[i], rb);
-  *blue = select (m.b5[i], red_row ? si - third : si, rb);
+  /* R and B sites at parity p, G sites at q */
+  red[r.p] = r.red ? si : si + third;
+  blue[r.p] = r.red ? si - third : si;
+  green[r.p] = m.g2[i];
+  red[r.q] = m.r5[i];
+  blue[r.q] = m.b5[i];
+  green[r.q] = m.s[r.q][i];
 }
 
-/* The samples of row y, black level and white balance applied (gain: by
- * the chunks' columns). */
+/* The samples of row y, black level and white balance applied (gain: of
+ * the even and the odd columns). */
 inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int width,
-    int height, int maxv, int black, int tx, int y, float8 gain)
+    int height, int maxv, int black, int tx, int y, float gain_even, float gain_odd)
 {
   const int b = RB (y) + 1;
   __global const in_t *row = (__global const in_t *) (in + (size_t) border_reflect101 (y,
           height) * in_stride);
   const float top = (float) maxv;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    const int x = tx - 8 + 8 * k;
-    int8 v;
-    if (x >= 0 && x + 8 <= width) {
-      v = convert_int8 (vload8 (0, row + x));
+    const int x = tx - 8 + 16 * k;
+    int16 v;
+    if (x >= 0 && x + 16 <= width) {
+      v = convert_int16 (vload16 (0, row + x));
     } else {
-      int w[8];
-      for (int j = 0; j < 8; j++)
+      int w[16];
+      for (int j = 0; j < 16; j++)
         w[j] = row[border_reflect101 (x + j, width)];
-      v = vload8 (0, w);
+      v = vload16 (0, w);
     }
-    v = min (v, (int8) (maxv));
-    m.s[b + k] = min (convert_float8 (max (v - black, 0)) * gain, top);
+    v = max (min (v, (int16) (maxv)) - black, 0);
+    m.s[0][b + k] = min (convert_float8 (v.even) * gain_even, top);
+    m.s[1][b + k] = min (convert_float8 (v.odd) * gain_odd, top);
   }
 }
 
+/* Pixels 0-7 (LO) or 8-15 (HI) of a chunk from its even and odd columns. */
+#define LO8(e, o) ((float8) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, (o).s3))
+#define HI8(e, o) ((float8) ((e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
+
 /* Output rows 2 qa .. of group (x, y): rows from y * strip (even), at most
- * strip of them; columns from 8 (MC_CHUNKS - 2) x. */
+ * strip of them; columns from 16 (MC_CHUNKS - 1) x. */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip)
 {
-  __local float8 s[MC_N8], ch[MC_N8], cv[MC_N8], g[MC_N8], r3[MC_N8], b3[MC_N8],
+  __local float8 s0[MC_N8], s1[MC_N8], ch[MC_N8], cv[MC_N8], g[MC_N8], r3[MC_N8], b3[MC_N8],
       g2[MC_N8], x4[MC_N8], r5[MC_N8], b5[MC_N8];
   __local int8 hz[MC_N8];
-  const MenonRings m = { s, ch, cv, g, r3, b3, g2, x4, r5, b5, hz };
-  const int tx = (int) get_group_id (0) * 8 * (MC_CHUNKS - 2);
+  const MenonRings m = { { s0, s1 }, ch, cv, g, r3, b3, g2, x4, r5, b5, hz };
+  const int tx = (int) get_group_id (0) * 16 * (MC_CHUNKS - 1);
   const int qa = (int) get_group_id (1) * strip / 2;
   const int qb = min (qa + strip / 2, (height + 1) / 2);
 
-  /* the rings start at 0 (their padding columns stay so) */
+  /* the rings start at 0 (their padding chunks stay so) */
   for (int i = 0; i < MC_N8; i++) {
-    s[i] = ch[i] = cv[i] = g[i] = r3[i] = b3[i] = g2[i] = x4[i] = r5[i] = b5[i] = 0.0f;
+    s0[i] = s1[i] = ch[i] = cv[i] = g[i] = r3[i] = b3[i] = g2[i] = x4[i] = r5[i] = b5[i] =
+        0.0f;
     hz[i] = 0;
   }
 
-  /* by lane (a chunk starts on an even column): its site in R rows and B
-   * rows, its gain; row 0 of a pair (even y) is an R row when phase_y is 0 */
-  const int8 lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
-  const int8 odd = -((lane + phase_x) & 1);   /* G in R rows, B in B rows */
+  /* row 0 of a pair (even y) is an R row when phase_y is 0 */
   const bool red0 = phase_y == 0;
-  const float8 gain_r = select ((float8) (gain.s0), (float8) (gain.s1), odd);
-  const float8 gain_b = select ((float8) (gain.s1), (float8) (gain.s2), odd);
-  const int8 rb_r = ~odd, rb_b = odd;   /* R sites of R rows, B sites of B rows */
+  /* the gains of even and odd columns in R rows and in B rows */
+  const float gr_even = phase_x ? gain.s1 : gain.s0, gr_odd = phase_x ? gain.s0 : gain.s1;
+  const float gb_even = phase_x ? gain.s2 : gain.s1, gb_odd = phase_x ? gain.s1 : gain.s2;
+  const float top = (float) maxv;
 
   uint4 cells = (uint4) (0);
-  const int first = qa - 6;
-  for (int p = first; p < qb + 6; p++) {
+  for (int p = qa - 6; p < qb + 6; p++) {
     /* step k at row pair p - k */
     for (int dy = 0; dy < 2; dy++) {
       const bool red = red0 == (dy == 0);
       mc_load (m, in + in_offset, in_stride, width, height, maxv, black, tx, 2 * p + dy,
-          red ? gain_r : gain_b);
+          red ? gr_even : gb_even, red ? gr_odd : gb_odd);
     }
     for (int dy = 0; dy < 2; dy++)
-      mc_differences (m, 2 * (p - 1) + dy);
+      mc_differences (m, row_of_y (2 * (p - 1) + dy, red0, phase_x));
     for (int dy = 0; dy < 2; dy++)
-      mc_decide (m, 2 * (p - 2) + dy, red0 == (dy == 0) ? rb_r : rb_b);
+      mc_decide (m, row_of_y (2 * (p - 2) + dy, red0, phase_x));
     for (int dy = 0; dy < 2; dy++)
-      mc_rb_at_green (s, g, 2 * (p - 3) + dy, red0 == (dy == 0), r3, b3);
-    for (int dy = 0; dy < 2; dy++) {
-      const bool red = red0 == (dy == 0);
-      mc_refine_green (m, 2 * (p - 4) + dy, red, red ? rb_r : rb_b);
-    }
+      mc_rb_at_green (m, g, row_of_y (2 * (p - 3) + dy, red0, phase_x), r3, b3);
     for (int dy = 0; dy < 2; dy++)
-      mc_rb_at_green (s, g2, 2 * (p - 5) + dy, red0 == (dy == 0), r5, b5);
+      mc_refine_green (m, row_of_y (2 * (p - 4) + dy, red0, phase_x));
+    for (int dy = 0; dy < 2; dy++)
+      mc_rb_at_green (m, g2, row_of_y (2 * (p - 5) + dy, red0, phase_x), r5, b5);
 
     /* step 5's last part, then stages 4-6 and the statistics by 8 x 2
-     * blocks, on the output chunks */
+     * blocks, on the output columns */
     const int q = p - 6;
     if (q < qa)
       continue;
-    const float top = (float) maxv;
-    for (int k = 1; k < MC_CHUNKS - 1; k++) {
-      const int x0 = tx - 8 + 8 * k, y0 = 2 * q;
-      if (x0 >= width)
+    const RowOf rows[2] = { row_of_y (2 * q, red0, phase_x), row_of_y (2 * q + 1, red0,
+            phase_x) };
+    for (int k = 0; k < MC_CHUNKS; k++) {
+      if (k > 0 && tx - 8 + 16 * k >= width)
         break;
-      float8 red[2], green[2], blue[2];
-      for (int dy = 0; dy < 2; dy++) {
-        const bool r = red0 == (dy == 0);
-        mc_final (m, y0 + dy, k, r, r ? rb_r : rb_b, &red[dy], &green[dy], &blue[dy]);
-        red[dy] = clamp (red[dy], 0.0f, top);
-        green[dy] = clamp (green[dy], 0.0f, top);
-        blue[dy] = clamp (blue[dy], 0.0f, top);
+      float8 red[2][2], green[2][2], blue[2][2];   /* [row][parity] */
+      for (int dy = 0; dy < 2; dy++)
+        mc_final (m, rows[dy], k, red[dy], green[dy], blue[dy]);
+      for (int part = k == 0; part < 2 - (k == MC_CHUNKS - 1); part++) {
+        const int x0 = tx - 8 + 16 * k + 8 * part, y0 = 2 * q;
+        if (x0 >= width)
+          break;
+        float8 r8[2], g8[2], b8[2];
+        for (int dy = 0; dy < 2; dy++) {
+          r8[dy] = clamp (part ? HI8 (red[dy][0], red[dy][1]) : LO8 (red[dy][0], red[dy][1]),
+              0.0f, top);
+          g8[dy] = clamp (part ? HI8 (green[dy][0], green[dy][1]) :
+              LO8 (green[dy][0], green[dy][1]), 0.0f, top);
+          b8[dy] = clamp (part ? HI8 (blue[dy][0], blue[dy][1]) :
+              LO8 (blue[dy][0], blue[dy][1]), 0.0f, top);
+        }
+        if (stats) {
+          int8 raw_e[WIN_H], raw_o[WIN_H];
+          load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+          cells += cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x,
+              phase_y);
+        }
+        camera_output (CAMERA_PASS, x0, y0, r8, g8, b8);
       }
-      if (stats) {
-        int8 raw_e[WIN_H], raw_o[WIN_H];
-        load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-        cells += cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x,
-            phase_y);
-      }
-      camera_output (CAMERA_PASS, x0, y0, red, green, blue);
     }
   }
   if (stats)

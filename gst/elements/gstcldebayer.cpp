@@ -182,6 +182,7 @@ struct DebayerState {
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
+  int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
@@ -396,6 +397,21 @@ output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
   return px.size_options ("OUT");
 }
 
+/* debayer_menon_cpu: a work-group of one work-item computes a strip of
+ * 16 (chunks - 1) columns (menon_cpu.cl's MC_CHUNKS), walking down its rows
+ * from 12 above it; its rings take 12 x 16 x 32 bytes a chunk and two
+ * more. kMenonCpuChunks where the device's local memory holds them (CPUs:
+ * it is their cache), else fewer (GPUs under the CPU tuning, tests). */
+static const int kMenonCpuChunks = 16;
+
+static int
+menon_cpu_chunks (GstClContext * ctx)
+{
+  const cl_ulong local = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  return (int) std::max<cl_ulong> (2, std::min<cl_ulong> (kMenonCpuChunks,
+          local / (12 * 16 * 32) - 2));
+}
+
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
@@ -433,6 +449,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
+  st->menon_chunks = menon_cpu_chunks (ctx);
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -551,19 +568,13 @@ transfer_parameters (const Settings & s)
 #define MENON_LY 8
 static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
 
-/* debayer_menon_cpu: a work-group of one work-item computes a strip of
- * 8 (kMenonCpuChunks - 2) columns (menon_cpu.cl's MC_CHUNKS), walking down
- * its rows from 12 above it. */
-static const int kMenonCpuChunks = 32;
-static const int kMenonCpuWidth = 8 * (kMenonCpuChunks - 2);
-
 /* The rows of a strip (even): the whole height, or in equal parts when
  * fewer than 2 strips of columns a compute unit would keep the device busy
  * (at least 64 rows: each strip computes 12 more). */
 static int
-menon_cpu_strip (GstClContext * ctx, int width, int height)
+menon_cpu_strip (GstClContext * ctx, int strip_width, int width, int height)
 {
-  const int columns = (width + kMenonCpuWidth - 1) / kMenonCpuWidth;
+  const int columns = (width + strip_width - 1) / strip_width;
   const int units = (int) gstcl::device_of (ctx).getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
   const int strips = std::max (1, std::min ((2 * units + columns - 1) / columns,
           height / 64));
@@ -629,9 +640,10 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
   if (v.kind == VARIANT_MENON_CPU) {
-    const int strip = menon_cpu_strip (ctx, width, height);
+    const int strip_width = 16 * (st->menon_chunks - 1);
+    const int strip = menon_cpu_strip (ctx, strip_width, width, height);
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip);
-    gstcl::enqueue_2d (ctx, k, (width + kMenonCpuWidth - 1) / kMenonCpuWidth,
+    gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,
         (height + strip - 1) / strip, 1, 1);
   } else if (v.kind == VARIANT_MENON)
     gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
@@ -684,7 +696,7 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.aligned = fits (st, VARIANT_MENON_CPU, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
         (v.aligned ? " -D ALIGNED=1" : "") + " -D MC_CHUNKS=" +
-        std::to_string (kMenonCpuChunks);
+        std::to_string (st->menon_chunks);
   } else if (settings.method == METHOD_MENON) {
     /* One kernel over local-memory tiles, in float, with the camera
      * stages (at their defaults: none) on every device. */
