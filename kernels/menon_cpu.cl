@@ -243,9 +243,10 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
 #define HI8(e, o) ((float8) ((e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
 /* Output rows 2 qa .. of group (x, y): rows from y * strip (even), at most
- * strip of them; columns from 16 (MC_CHUNKS - 1) x. */
+ * strip of them; columns from 16 (MC_CHUNKS - 1) x. `plain`: no camera
+ * stages (the host's Settings::camera_stages), and no statistics. */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
-void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip)
+void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int plain)
 {
   __local float8 s0[MC_N8], s1[MC_N8], ch[MC_N8], cv[MC_N8], g[MC_N8], r3[MC_N8], b3[MC_N8],
       g2[MC_N8], x4[MC_N8], r5[MC_N8], b5[MC_N8];
@@ -307,12 +308,29 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip)
           break;
         float8 r8[2], g8[2], b8[2];
         for (int dy = 0; dy < 2; dy++) {
-          r8[dy] = clamp (part ? HI8 (red[dy][0], red[dy][1]) : LO8 (red[dy][0], red[dy][1]),
-              0.0f, top);
-          g8[dy] = clamp (part ? HI8 (green[dy][0], green[dy][1]) :
-              LO8 (green[dy][0], green[dy][1]), 0.0f, top);
-          b8[dy] = clamp (part ? HI8 (blue[dy][0], blue[dy][1]) :
-              LO8 (blue[dy][0], blue[dy][1]), 0.0f, top);
+          r8[dy] = part ? HI8 (red[dy][0], red[dy][1]) : LO8 (red[dy][0], red[dy][1]);
+          g8[dy] = part ? HI8 (green[dy][0], green[dy][1]) : LO8 (green[dy][0], green[dy][1]);
+          b8[dy] = part ? HI8 (blue[dy][0], blue[dy][1]) : LO8 (blue[dy][0], blue[dy][1]);
+        }
+#if !OUT_YUV
+        if (plain) {
+          /* no camera stages: camera_output's arithmetic without the terms
+           * that are 0 (the matrix 1 / maxv on the diagonal, no curve),
+           * a third of the frame's time on PoCL */
+          const float sc = mat.s0;
+          for (int dy = 0; dy < min (2, height - y0); dy++)
+            store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride),
+                x0, 0, min (BLOCK_W, width - x0),
+                convert_uint8 (clamp (r8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+                convert_uint8 (clamp (g8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+                convert_uint8 (clamp (b8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f), layout);
+          continue;
+        }
+#endif
+        for (int dy = 0; dy < 2; dy++) {
+          r8[dy] = clamp (r8[dy], 0.0f, top);
+          g8[dy] = clamp (g8[dy], 0.0f, top);
+          b8[dy] = clamp (b8[dy], 0.0f, top);
         }
         if (stats) {
           int8 raw_e[WIN_H], raw_o[WIN_H];

@@ -642,7 +642,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   if (v.kind == VARIANT_MENON_CPU) {
     const int strip_width = 16 * (st->menon_chunks - 1);
     const int strip = menon_cpu_strip (ctx, strip_width, width, height);
-    gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip);
+    gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip,
+        (cl_int) !settings.camera_stages ());
     gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,
         (height + strip - 1) / strip, 1, 1);
   } else if (v.kind == VARIANT_MENON)
