@@ -232,7 +232,10 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
         w[j] = row[border_reflect101 (x + j, width)];
       v = vload16 (0, w);
     }
-    v = max (min (v, (int16) (maxv)) - black, 0);
+#if IN_16
+    v = min (v, (int16) (maxv));
+#endif
+    v = max (v - black, 0);
     m.s[0][b + k] = min (convert_float8 (v.even) * gain_even, top);
     m.s[1][b + k] = min (convert_float8 (v.odd) * gain_odd, top);
   }
