@@ -73,11 +73,12 @@ inline float8 right_of (Nb n, int p)
 
 /* The rings. The samples by column parity (s[0] even, s[1] odd columns);
  * the rest only where a step needs them, one value a column pair: at R and
- * B sites C_H, C_V (step 1), G and the decision (-1 horizontal, 0 vertical;
- * step 2), the refined G and step 4's B at R or R at B (x4); at G sites R
- * and B of step 3 (r3, b3) and refined (r5, b5). */
+ * B sites C_H, C_V (step 1), their gradients along the row and the column
+ * (dh, dv), G and the decision (-1 horizontal, 0 vertical; step 2), the
+ * refined G and step 4's B at R or R at B (x4); at G sites R and B of step
+ * 3 (r3, b3) and refined (r5, b5). */
 typedef struct {
-  __local float8 *s[2], *ch, *cv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
+  __local float8 *s[2], *ch, *cv, *dh, *dv, *g, *r3, *b3, *g2, *x4, *r5, *b5;
   __local int8 *hz;
 } MenonRings;
 
@@ -118,32 +119,41 @@ inline void mc_differences (MenonRings m, RowOf r)
   }
 }
 
-/* Step 2 at the R and B sites of row r: the decision and green. */
+/* Step 2's gradients of row r at its R and B sites: along the row
+ * |C_H (x) - C_H (x + 2)|, once C_H of the row is there; along the column
+ * |C_V (y) - C_V (y + 2)|, once C_V of row y + 2 is there. */
+inline void mc_gradients_h (MenonRings m, RowOf r)
+{
+  for (int k = 0; k < MC_CHUNKS; k++) {
+    const Nb n = nb (m.ch, r.b, k);
+    m.dh[r.b + 1 + k] = fabs (n.c - P1 (n));
+  }
+}
+
+inline void mc_gradients_v (MenonRings m, RowOf r)
+{
+  for (int k = 0; k < MC_CHUNKS; k++)
+    m.dv[r.b + 1 + k] = fabs (m.cv[r.b + 1 + k] - m.cv[r.dd + 1 + k]);
+}
+
+/* Step 2 at the R and B sites of row r: the decision and green. menon.cl's
+ * gradients (ch, i, 1, LW) and gradients (cv, i, LW, 1) as sums of the
+ * gradients above (exact: quarters below 2^22), the rows r +- 1 holding
+ * their R and B at the other parity. */
 inline void mc_decide (MenonRings m, RowOf r)
 {
-  __local const float8 *ch = m.ch, *cv = m.cv;
+  __local const float8 *dh = m.dh, *dv = m.dv;
   for (int k = 0; k < MC_CHUNKS; k++) {
-    /* menon.cl's gradients (ch, i, 1, LW) and gradients (cv, i, LW, 1);
-     * rows y +- 1 hold R and B at the other parity */
-    const Nb h0 = nb (ch, r.b, k), hu = nb (ch, r.uu, k), hd = nb (ch, r.dd, k);
-    const Nb h1u = nb (ch, r.u, k), h1d = nb (ch, r.d, k);
-    const float8 gh = 3.0f * (fabs (h0.c - P1 (h0)) + fabs (M1 (h0) - h0.c)) +
-        fabs (hu.c - P1 (hu)) + fabs (M1 (hu) - hu.c) +
-        fabs (hd.c - P1 (hd)) + fabs (M1 (hd) - hd.c) +
-        fabs (left_of (h1u, r.p) - right_of (h1u, r.p)) +
-        fabs (left_of (h1d, r.p) - right_of (h1d, r.p));
-    const Nb v0 = nb (cv, r.b, k), vu = nb (cv, r.u, k), vd = nb (cv, r.d, k);
-    const Nb vuu = nb (cv, r.uu, k), vdd = nb (cv, r.dd, k);
-    const float8 vl = M1 (v0), vr = P1 (v0);
-    const float8 gv = 3.0f * (fabs (v0.c - vdd.c) + fabs (vuu.c - v0.c)) +
-        fabs (vl - M1 (vdd)) + fabs (M1 (vuu) - vl) +
-        fabs (vr - P1 (vdd)) + fabs (P1 (vuu) - vr) +
-        fabs (left_of (vu, r.p) - left_of (vd, r.p)) +
-        fabs (right_of (vu, r.p) - right_of (vd, r.p));
+    const Nb h0 = nb (dh, r.b, k), huu = nb (dh, r.uu, k), hdd = nb (dh, r.dd, k);
+    const float8 gh = 3.0f * (h0.c + M1 (h0)) + huu.c + M1 (huu) + hdd.c + M1 (hdd) +
+        left_of (nb (dh, r.u, k), r.p) + left_of (nb (dh, r.d, k), r.p);
+    const Nb v0 = nb (dv, r.b, k), vuu = nb (dv, r.uu, k), vu = nb (dv, r.u, k);
+    const float8 gv = 3.0f * (v0.c + vuu.c) + M1 (v0) + M1 (vuu) + P1 (v0) + P1 (vuu) +
+        left_of (vu, r.p) + right_of (vu, r.p);
     const int8 h = isgreaterequal (gv, gh);
     const int i = r.b + 1 + k;
     m.hz[i] = h;
-    m.g[i] = m.s[r.p][i] - select (v0.c, h0.c, h);
+    m.g[i] = m.s[r.p][i] - select (m.cv[i], m.ch[i], h);
   }
 }
 
@@ -251,18 +261,18 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int plain)
 {
-  __local float8 s0[MC_N8], s1[MC_N8], ch[MC_N8], cv[MC_N8], g[MC_N8], r3[MC_N8], b3[MC_N8],
-      g2[MC_N8], x4[MC_N8], r5[MC_N8], b5[MC_N8];
+  __local float8 s0[MC_N8], s1[MC_N8], ch[MC_N8], cv[MC_N8], dh[MC_N8], dv[MC_N8], g[MC_N8],
+      r3[MC_N8], b3[MC_N8], g2[MC_N8], x4[MC_N8], r5[MC_N8], b5[MC_N8];
   __local int8 hz[MC_N8];
-  const MenonRings m = { { s0, s1 }, ch, cv, g, r3, b3, g2, x4, r5, b5, hz };
+  const MenonRings m = { { s0, s1 }, ch, cv, dh, dv, g, r3, b3, g2, x4, r5, b5, hz };
   const int tx = (int) get_group_id (0) * 16 * (MC_CHUNKS - 1);
   const int qa = (int) get_group_id (1) * strip / 2;
   const int qb = min (qa + strip / 2, (height + 1) / 2);
 
   /* the rings start at 0 (their padding chunks stay so) */
   for (int i = 0; i < MC_N8; i++) {
-    s0[i] = s1[i] = ch[i] = cv[i] = g[i] = r3[i] = b3[i] = g2[i] = x4[i] = r5[i] = b5[i] =
-        0.0f;
+    s0[i] = s1[i] = ch[i] = cv[i] = dh[i] = dv[i] = g[i] = r3[i] = b3[i] = g2[i] = x4[i] =
+        r5[i] = b5[i] = 0.0f;
     hz[i] = 0;
   }
 
@@ -281,8 +291,13 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
       mc_load (m, in + in_offset, in_stride, width, height, maxv, black, tx, 2 * p + dy,
           red ? gr_even : gb_even, red ? gr_odd : gb_odd);
     }
+    for (int dy = 0; dy < 2; dy++) {
+      const RowOf r = row_of_y (2 * (p - 1) + dy, red0, phase_x);
+      mc_differences (m, r);
+      mc_gradients_h (m, r);
+    }
     for (int dy = 0; dy < 2; dy++)
-      mc_differences (m, row_of_y (2 * (p - 1) + dy, red0, phase_x));
+      mc_gradients_v (m, row_of_y (2 * (p - 2) + dy, red0, phase_x));
     for (int dy = 0; dy < 2; dy++)
       mc_decide (m, row_of_y (2 * (p - 2) + dy, red0, phase_x));
     for (int dy = 0; dy < 2; dy++)

@@ -399,7 +399,7 @@ output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
 
 /* debayer_menon_cpu: a work-group of one work-item computes a strip of
  * 16 (chunks - 1) columns (menon_cpu.cl's MC_CHUNKS), walking down its rows
- * from 12 above it; its rings take 12 x 16 x 32 bytes a chunk and two
+ * from 12 above it; its rings take 14 x 16 x 32 bytes a chunk and two
  * more. kMenonCpuChunks where the device's local memory holds them (CPUs:
  * it is their cache), else fewer (GPUs under the CPU tuning, tests). */
 static const int kMenonCpuChunks = 16;
@@ -409,7 +409,7 @@ menon_cpu_chunks (GstClContext * ctx)
 {
   const cl_ulong local = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   return (int) std::max<cl_ulong> (2, std::min<cl_ulong> (kMenonCpuChunks,
-          local / (12 * 16 * 32) - 2));
+          local / (14 * 16 * 32) - 2));
 }
 
 static void
