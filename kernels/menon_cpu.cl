@@ -56,8 +56,10 @@ inline Nb nb_sub (Nb a, Nb b)
   return n;
 }
 
-#define M1(n) ((float8) ((n).l.s7, (n).c.s0123, (n).c.s456))
-#define P1(n) ((float8) ((n).c.s1234, (n).c.s567, (n).r.s0))
+#define M1(n) ((float8) ((n).l.s7, (n).c.s0, (n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, \
+    (n).c.s6))
+#define P1(n) ((float8) ((n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, (n).c.s6, (n).c.s7, \
+    (n).r.s0))
 
 /* Of the other parity (n), the values 1 column to the left and to the right
  * of the pixels of parity p. */
@@ -86,13 +88,13 @@ typedef struct {
  * sites being R ones (`red`); `rows` the ring rows y - 2 .. y + 2. */
 typedef struct {
   int p, q, b, u, d, uu, dd;
-  bool red;
+  int red;
 } RowOf;
 
 inline RowOf row_of_y (int y, int red0, int phase_x)
 {
   RowOf r;
-  r.red = (y & 1) == (red0 ? 0 : 1);
+  r.red = (y & 1) == (red0 ? 0 : 1) ? 1 : 0;
   r.p = r.red ? phase_x : 1 - phase_x;
   r.q = 1 - r.p;
   r.b = RB (y);
@@ -233,21 +235,23 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
   const float top = (float) maxv;
   for (int k = 0; k < MC_CHUNKS; k++) {
     const int x = tx - 8 + 16 * k;
-    int16 v;
+    int8 lo, hi;   /* (int8, not int16: Oclgrind 21.10 builds those wrong) */
     if (x >= 0 && x + 16 <= width) {
-      v = convert_int16 (vload16 (0, row + x));
+      lo = convert_int8 (vload8 (0, row + x));
+      hi = convert_int8 (vload8 (1, row + x));
     } else {
-      int w[16];
-      for (int j = 0; j < 16; j++)
-        w[j] = row[border_reflect101 (x + j, width)];
-      v = vload16 (0, w);
+#define AT(j) row[border_reflect101 (x + (j), width)]
+      lo = (int8) (AT (0), AT (1), AT (2), AT (3), AT (4), AT (5), AT (6), AT (7));
+      hi = (int8) (AT (8), AT (9), AT (10), AT (11), AT (12), AT (13), AT (14), AT (15));
+#undef AT
     }
+    int8 even = (int8) (lo.even, hi.even), odd = (int8) (lo.odd, hi.odd);
 #if IN_16
-    v = min (v, (int16) (maxv));
+    even = min (even, (int8) (maxv));
+    odd = min (odd, (int8) (maxv));
 #endif
-    v = max (v - black, 0);
-    m.s[0][b + k] = min (convert_float8 (v.even) * gain_even, top);
-    m.s[1][b + k] = min (convert_float8 (v.odd) * gain_odd, top);
+    m.s[0][b + k] = min (convert_float8 (max (even - black, 0)) * gain_even, top);
+    m.s[1][b + k] = min (convert_float8 (max (odd - black, 0)) * gain_odd, top);
   }
 }
 
