@@ -202,10 +202,14 @@ inline void mc_refine_green (MenonRings m, RowOf r)
   }
 }
 
-/* Step 5's B at R and R at B at chunk k of row r; the chunk's R, G, B by
- * column parity ([0] even, [1] odd). */
-inline void mc_final (MenonRings m, RowOf r, int k, float8 * red, float8 * green,
-    float8 * blue)
+/* Pixels 0-7 (LO) or 8-15 (HI) of a chunk from its even and odd columns. */
+#define LO8(e, o) ((float8) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, (o).s3))
+#define HI8(e, o) ((float8) ((e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
+
+/* Step 5's B at R and R at B at chunk k of row r; the chunk's R, G, B as
+ * its pixels 0-7 (lo) and 8-15 (hi). */
+inline void mc_final (MenonRings m, RowOf r, int k, float8 * r_lo, float8 * g_lo,
+    float8 * b_lo, float8 * r_hi, float8 * g_hi, float8 * b_hi)
 {
   const int i = r.b + 1 + k, u = r.u + 1 + k, d = r.d + 1 + k;
   const float8 si = m.s[r.p][i], x4 = m.x4[i];
@@ -215,13 +219,63 @@ inline void mc_final (MenonRings m, RowOf r, int k, float8 * red, float8 * green
   const float8 dh = sx + left_of (rb5, r.p) + right_of (rb5, r.p);
   const float8 dv = sx + (m.r5[u] - m.b5[u]) + (m.r5[d] - m.b5[d]);
   const float8 third = select (dv, dh, m.hz[i]) * (1.0f / 3.0f);
-  /* R and B sites at parity p, G sites at q */
-  red[r.p] = r.red ? si : si + third;
-  blue[r.p] = r.red ? si - third : si;
-  green[r.p] = m.g2[i];
-  red[r.q] = m.r5[i];
-  blue[r.q] = m.b5[i];
-  green[r.q] = m.s[r.q][i];
+  /* R and B sites at parity p, G sites at q (an index by r.p would put
+   * them in memory) */
+  const float8 red = r.red ? si : si + third, blue = r.red ? si - third : si;
+  const float8 green = m.g2[i];
+  const float8 gr = m.r5[i], gb = m.b5[i], gg = m.s[r.q][i];
+  if (r.p) {
+    *r_lo = LO8 (gr, red);
+    *g_lo = LO8 (gg, green);
+    *b_lo = LO8 (gb, blue);
+    *r_hi = HI8 (gr, red);
+    *g_hi = HI8 (gg, green);
+    *b_hi = HI8 (gb, blue);
+  } else {
+    *r_lo = LO8 (red, gr);
+    *g_lo = LO8 (green, gg);
+    *b_lo = LO8 (blue, gb);
+    *r_hi = HI8 (red, gr);
+    *g_hi = HI8 (green, gg);
+    *b_hi = HI8 (blue, gb);
+  }
+}
+
+/* Stages 4-6 and the statistics of the 8 x 2 block at (x0, y0) from its
+ * demosaiced values (overwritten). */
+inline void mc_output (CAMERA_ARGS, int phase_x, int phase_y, int plain, int x0, int y0,
+    float8 * r8, float8 * g8, float8 * b8, uint4 * cells)
+{
+#if !OUT_YUV
+  if (plain) {
+    /* no camera stages: camera_output's arithmetic without the terms that
+     * are 0 (the matrix 1 / maxv on the diagonal, no curve); the output
+     * stage was a third of the frame's time on PoCL */
+    const float sc = mat.s0;
+    const int count = min (BLOCK_W, width - x0);
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++)
+      if (y0 + dy < height)
+        store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0,
+            0, count, convert_uint8 (clamp (r8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+            convert_uint8 (clamp (g8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+            convert_uint8 (clamp (b8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f), layout);
+    return;
+  }
+#endif
+  const float top = (float) maxv;
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    r8[dy] = clamp (r8[dy], 0.0f, top);
+    g8[dy] = clamp (g8[dy], 0.0f, top);
+    b8[dy] = clamp (b8[dy], 0.0f, top);
+  }
+  if (stats) {
+    int8 raw_e[WIN_H], raw_o[WIN_H];
+    load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
+    *cells += cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x, phase_y);
+  }
+  camera_output (CAMERA_PASS, x0, y0, r8, g8, b8);
 }
 
 /* The samples of row y, black level and white balance applied (gain: of
@@ -255,10 +309,6 @@ inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int
   }
 }
 
-/* Pixels 0-7 (LO) or 8-15 (HI) of a chunk from its even and odd columns. */
-#define LO8(e, o) ((float8) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, (o).s3))
-#define HI8(e, o) ((float8) ((e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
-
 /* Output rows 2 qa .. of group (x, y): rows from y * strip (even), at most
  * strip of them; columns from 16 (MC_CHUNKS - 1) x. `plain`: no camera
  * stages (the host's Settings::camera_stages), and no statistics. */
@@ -285,7 +335,6 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
   /* the gains of even and odd columns in R rows and in B rows */
   const float gr_even = phase_x ? gain.s1 : gain.s0, gr_odd = phase_x ? gain.s0 : gain.s1;
   const float gb_even = phase_x ? gain.s2 : gain.s1, gb_odd = phase_x ? gain.s1 : gain.s2;
-  const float top = (float) maxv;
 
   uint4 cells = (uint4) (0);
   for (int p = qa - 6; p < qb + 6; p++) {
@@ -316,52 +365,24 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
     const int q = p - 6;
     if (q < qa)
       continue;
-    const RowOf rows[2] = { row_of_y (2 * q, red0, phase_x), row_of_y (2 * q + 1, red0,
-            phase_x) };
+    const RowOf row0 = row_of_y (2 * q, red0, phase_x), row1 = row_of_y (2 * q + 1, red0,
+        phase_x);
     for (int k = 0; k < MC_CHUNKS; k++) {
-      if (k > 0 && tx - 8 + 16 * k >= width)
+      /* pixels 0-7 of the chunk: output from the second chunk on; 8-15:
+       * up to the last but one */
+      const int x0 = tx - 8 + 16 * k;
+      if (k > 0 && x0 >= width)
         break;
-      float8 red[2][2], green[2][2], blue[2][2];   /* [row][parity] */
+      float8 r_lo[2], g_lo[2], b_lo[2], r_hi[2], g_hi[2], b_hi[2];
+#pragma unroll
       for (int dy = 0; dy < 2; dy++)
-        mc_final (m, rows[dy], k, red[dy], green[dy], blue[dy]);
-      for (int part = k == 0; part < 2 - (k == MC_CHUNKS - 1); part++) {
-        const int x0 = tx - 8 + 16 * k + 8 * part, y0 = 2 * q;
-        if (x0 >= width)
-          break;
-        float8 r8[2], g8[2], b8[2];
-        for (int dy = 0; dy < 2; dy++) {
-          r8[dy] = part ? HI8 (red[dy][0], red[dy][1]) : LO8 (red[dy][0], red[dy][1]);
-          g8[dy] = part ? HI8 (green[dy][0], green[dy][1]) : LO8 (green[dy][0], green[dy][1]);
-          b8[dy] = part ? HI8 (blue[dy][0], blue[dy][1]) : LO8 (blue[dy][0], blue[dy][1]);
-        }
-#if !OUT_YUV
-        if (plain) {
-          /* no camera stages: camera_output's arithmetic without the terms
-           * that are 0 (the matrix 1 / maxv on the diagonal, no curve),
-           * a third of the frame's time on PoCL */
-          const float sc = mat.s0;
-          for (int dy = 0; dy < min (2, height - y0); dy++)
-            store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride),
-                x0, 0, min (BLOCK_W, width - x0),
-                convert_uint8 (clamp (r8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
-                convert_uint8 (clamp (g8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
-                convert_uint8 (clamp (b8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f), layout);
-          continue;
-        }
-#endif
-        for (int dy = 0; dy < 2; dy++) {
-          r8[dy] = clamp (r8[dy], 0.0f, top);
-          g8[dy] = clamp (g8[dy], 0.0f, top);
-          b8[dy] = clamp (b8[dy], 0.0f, top);
-        }
-        if (stats) {
-          int8 raw_e[WIN_H], raw_o[WIN_H];
-          load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-          cells += cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x,
-              phase_y);
-        }
-        camera_output (CAMERA_PASS, x0, y0, r8, g8, b8);
-      }
+        mc_final (m, dy ? row1 : row0, k, &r_lo[dy], &g_lo[dy], &b_lo[dy], &r_hi[dy],
+            &g_hi[dy], &b_hi[dy]);
+      if (k > 0)
+        mc_output (CAMERA_PASS, phase_x, phase_y, plain, x0, 2 * q, r_lo, g_lo, b_lo, &cells);
+      if (k < MC_CHUNKS - 1 && x0 + 8 < width)
+        mc_output (CAMERA_PASS, phase_x, phase_y, plain, x0 + 8, 2 * q, r_hi, g_hi, b_hi,
+            &cells);
     }
   }
   if (stats)
