@@ -104,7 +104,7 @@ GST_START_TEST (test_menon_small_16bit) { run_small (16); } GST_END_TEST
 
 /* Many tiles, odd sizes, every pattern; the aligned variant (rows on
  * 16-byte boundaries); both kernel shapes (CPU: menon_cpu.cl's strips, on
- * two compute units at 451 x 300 two strips of columns and two of rows;
+ * two compute units at 451 x 300 two strips of columns and four of rows;
  * GPU: 32 x 16 tiles); a change of method on a running element. */
 GST_START_TEST (test_menon_tiles)
 {
