@@ -283,14 +283,15 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
 #undef STORE
 }
 
-/* The 12 x 6 window of the block whose top left pixel is (x0, y0): columns
- * x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3, as the even and odd columns of
- * each row (the last two lanes unused), samples clamped to maxv. */
-inline void load_window (__global const uchar * in, int in_stride, int width, int height,
-    int maxv, int x0, int y0, int8 * e, int8 * o)
+/* The 12-column window of the block whose top left pixel is (x0, y0): columns
+ * x0 - 2 .. x0 + 9, `rows` rows from y0 - 2 (6 for 2 rows of pixels), as the
+ * even and odd columns of each row (the last two lanes unused), samples
+ * clamped to maxv. */
+inline void load_window_rows (__global const uchar * in, int in_stride, int width,
+    int height, int maxv, int x0, int y0, int rows, int8 * e, int8 * o)
 {
-  if (x0 >= 2 && x0 + 9 < width && y0 >= 2 && y0 + 3 < height) {
-    for (int r = 0; r < WIN_H; r++) {
+  if (x0 >= 2 && x0 + 9 < width && y0 >= 2 && y0 + rows - 3 < height) {
+    for (int r = 0; r < rows; r++) {
 #if ALIGNED
       /* x0 is a multiple of 8: columns x0 .. x0 + 7 in one aligned 64-bit
        * (128-bit for 16-bit samples) load, the 2 on each side in one each. */
@@ -320,7 +321,7 @@ inline void load_window (__global const uchar * in, int in_stride, int width, in
     int cols[WIN_W];
     for (int c = 0; c < WIN_W; c++)
       cols[c] = border_reflect101 (x0 - 2 + c, width);
-    for (int r = 0; r < WIN_H; r++) {
+    for (int r = 0; r < rows; r++) {
       __global const in_t *row = (__global const in_t *)
           (in + (size_t) border_reflect101 (y0 - 2 + r, height) * in_stride);
       int w[WIN_W];
@@ -330,6 +331,13 @@ inline void load_window (__global const uchar * in, int in_stride, int width, in
       o[r] = (int8) (w[1], w[3], w[5], w[7], w[9], w[11], 0, 0);
     }
   }
+}
+
+/* The 12 x 6 window of an 8 x 2 block (above). */
+inline void load_window (__global const uchar * in, int in_stride, int width, int height,
+    int maxv, int x0, int y0, int8 * e, int8 * o)
+{
+  load_window_rows (in, in_stride, width, height, maxv, x0, y0, WIN_H, e, o);
 }
 
 /* Writes pixel x of the output row `dst` from its scaled channels (4-channel
@@ -424,10 +432,12 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * the stage order of camera pipelines (docs/cldebayer.md):
  *   1. black level    v' = max (v - black, 0) * maxv / (maxv - black)
  *   2. white balance  v' * gain of the sample's colour, clipped at maxv
- *      (both folded on the host into one factor per colour, `gain`)
+ *      (both folded on the host into one factor per colour, `gain`, over
+ *      maxv for debayer_camera)
  *   3. demosaic       the filters above, in float, clamped to [0, maxv]
- *   4. colour matrix  with saturation composed and 1 / maxv folded in on the
- *      host (`mat`, row-major in s0..s8), then clipped to [0, 1]
+ *      (debayer_camera works in units of maxv from stage 1 on: [0, 1])
+ *   4. colour matrix  with saturation composed and the samples' unit folded
+ *      in on the host (`mat`, row-major in s0..s8), then clipped to [0, 1]
  *   5. transfer       linear, sRGB (IEC 61966-2-1), BT.709 OETF or a power
  *   6. output         round (v x OUT_MAX) into the RGB formats; NV12 / I420
  *      as Y'CbCr of the negotiated matrix and range, Cb / Cr the means of
@@ -441,8 +451,9 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
  * raw frame (after black level, before white balance): per work-group sums
  * of R, G (both greens) and B over the 2 x 2 cells that lie inside the
  * image and whose largest sample is in [lo, hi), and their count, added
- * to totals: STATS_SLOTS sets (by work-group) of four 64-bit counters as
- * pairs of words, zeroed and added up by the host. */
+ * to totals: STATS_SLOTS sets (by work-group) of four counters, each a
+ * pair of words (the sums of the groups' low 16 bits and of the bits above:
+ * add_group_stats), zeroed and added up by the host. */
 #define STATS_SLOTS 64
 
 #ifndef PHASE_Y
@@ -581,14 +592,16 @@ inline void store_bytes##N (__global uchar * p, uchar##N v, int count) \
 STORE_BYTES (8, uint2)
 STORE_BYTES (4, uint)
 
-/* Adds v to the 64-bit counter t[0] (low word), t[1] (high word) with 32-bit
- * atomics (OpenCL 1.1 core): a carry out of the low word happens once for
- * each wrap, and each adds one to the high word. */
-inline void add_64 (__global uint * t, uint v)
+/* v rounded to the nearest integer (ties to even) in the low bits, for v in
+ * [0, 2^23): 2^23 + v rounds to an integer in float, whose mantissa then
+ * holds it. No conversion instruction (a quarter of the arithmetic rate on
+ * NVIDIA GPUs); `as_float8 (raw | U2F_BITS) - U2F_BASE` is the reverse for
+ * integers below 2^23. */
+#define U2F_BASE 8388608.0f
+#define U2F_BITS 0x4b000000
+inline uint8 round_code8 (float8 v)
 {
-  const uint old = atomic_add (t, v);
-  if (old + v < old)
-    atomic_inc (t + 1);
+  return as_uint8 (v + U2F_BASE) & 0x7fffff;
 }
 
 /* The arguments every camera kernel takes (see debayer_camera). */
@@ -600,8 +613,9 @@ inline void add_64 (__global uint * t, uint v)
     maxv, layout, black, gain, mat, tf, yuv, chroma, stats, lo, hi, totals
 
 /* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
- * demosaiced samples in [0, maxv] (rows 0 and 1 of red, green, blue; they
- * are overwritten): colour matrix, transfer curve, output. */
+ * demosaiced samples (rows 0 and 1 of red, green, blue; they are
+ * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
+ * `mat` is for: colour matrix, transfer curve, output. */
 inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, int y0,
     float8 * red, float8 * green, float8 * blue)
 {
@@ -620,31 +634,37 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
   const int rows = min (2, height - y0);
 #if OUT_YUV
   /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl */
-  float8 cb[2], cr[2];
+  float8 luma[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    const float8 y = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
+    luma[dy] = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
     if (dy < rows)
       store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
-          convert_uchar8_sat (YCBCR_Y_CODE (yuv, y) + 0.5f), count);
-    cb[dy] = YCBCR_CB (yuv, blue[dy], y);
-    cr[dy] = YCBCR_CR (yuv, red[dy], y);
+          convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, luma[dy]))), count);
   }
-  /* odd sizes: the last column and row repeated */
-  const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
-#pragma unroll
-  for (int dy = 0; dy < 2; dy++) {
-    cb[dy] = select (cb[dy], cb[dy].s00224466, past);
-    cr[dy] = select (cr[dy], cr[dy].s00224466, past);
-  }
+  /* Cb and Cr of each 2 x 2 block from its sums of R', B' and Y' (the
+   * formulas are linear); at odd sizes the last column and row repeated */
+  float8 r0 = red[0], b0 = blue[0], l0 = luma[0], r1 = red[1], b1 = blue[1], l1 = luma[1];
   if (rows == 1) {
-    cb[1] = cb[0];
-    cr[1] = cr[0];
+    r1 = r0;
+    b1 = b0;
+    l1 = l0;
   }
-  const float4 u = (cb[0].even + cb[0].odd + cb[1].even + cb[1].odd) * 0.25f;
-  const float4 v = (cr[0].even + cr[0].odd + cr[1].even + cr[1].odd) * 0.25f;
-  const uchar4 u8 = convert_uchar4_sat (YCBCR_C_CODE (yuv, u) + 0.5f);
-  const uchar4 v8 = convert_uchar4_sat (YCBCR_C_CODE (yuv, v) + 0.5f);
+  if (x0 + BLOCK_W > width) {
+    const int8 past = (int8) (x0) + (int8) (0, 1, 2, 3, 4, 5, 6, 7) >= (int8) (width);
+    r0 = select (r0, r0.s00224466, past);
+    b0 = select (b0, b0.s00224466, past);
+    l0 = select (l0, l0.s00224466, past);
+    r1 = select (r1, r1.s00224466, past);
+    b1 = select (b1, b1.s00224466, past);
+    l1 = select (l1, l1.s00224466, past);
+  }
+  const float8 rs = r0 + r1, bs = b0 + b1, ls = l0 + l1;
+  const float4 r4 = rs.even + rs.odd, b4 = bs.even + bs.odd, l4 = ls.even + ls.odd;
+  const float4 u = YCBCR_CB (yuv, b4, l4) * 0.25f, v = YCBCR_CR (yuv, r4, l4) * 0.25f;
+  const uchar8 uv8 = convert_uchar8 (round_code8 (min ((float8) (YCBCR_C_CODE (yuv, u),
+          YCBCR_C_CODE (yuv, v)), 255.0f)));
+  const uchar4 u8 = uv8.lo, v8 = uv8.hi;
   const int pairs = (count + 1) / 2;
 #if OUT_YUV == 1
   store_bytes8 (out + chroma.s0 + (size_t) (y0 / 2) * chroma.s1 + x0,
@@ -656,94 +676,157 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #else
   for (int dy = 0; dy < rows; dy++)
     store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
-        count, convert_uint8 (red[dy] * OUT_MAX + 0.5f),
-        convert_uint8 (green[dy] * OUT_MAX + 0.5f), convert_uint8 (blue[dy] * OUT_MAX + 0.5f),
+        count, round_code8 (red[dy] * OUT_MAX) & OUT_MAX,
+        round_code8 (green[dy] * OUT_MAX) & OUT_MAX, round_code8 (blue[dy] * OUT_MAX) & OUT_MAX,
         layout);
 #endif
 }
 
-/* The 8 x 2 block at (x0, y0), both even, every stage; returns its
- * white-balance cells' sums when `stats` is set. */
+/* Pixel rows a work-item of debayer_camera computes (2 or 4: one or two
+ * 8 x 2 blocks over one window) and its work-group (the host's CAMERA_*). */
+#ifndef CAMERA_ROWS
+#define CAMERA_ROWS 2
+#endif
+#ifndef CAMERA_LX
+#define CAMERA_LX 16
+#endif
+#ifndef CAMERA_LY
+#define CAMERA_LY 16
+#endif
+#define CAMERA_WIN_H (CAMERA_ROWS + 4)
+#if IN_16
+#define IN_MAX 65535
+#else
+#define IN_MAX 255
+#endif
+
+/* The CAMERA_ROWS x 8 pixels at (x0, y0), both even, every stage; returns
+ * their white-balance cells' sums when `stats` is set. */
 inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
 {
   uint4 cells = (uint4) (0);
-  int8 raw_e[WIN_H], raw_o[WIN_H];
-  load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-  if (stats)
-    cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, PHASE_X, PHASE_Y);
-
-  /* black level and white balance, per colour of the window's samples
-   * (window row r is block row r - 2, of the same parity) */
-  float8 e[WIN_H], o[WIN_H];
-  const float top = (float) maxv;
+  /* the samples as they are (no clamp to maxv: see below) */
+  int8 raw_e[CAMERA_WIN_H], raw_o[CAMERA_WIN_H];
+  load_window_rows (in + in_offset, in_stride, width, height, IN_MAX, x0, y0, CAMERA_WIN_H,
+      raw_e, raw_o);
+  if (stats) {
 #pragma unroll
-  for (int r = 0; r < WIN_H; r++) {
-    e[r] = min (convert_float8 (max (raw_e[r] - black, 0)) * gain_of (SITE (r & 1, 0), gain),
-        top);
-    o[r] = min (convert_float8 (max (raw_o[r] - black, 0)) * gain_of (SITE (r & 1, 1), gain),
-        top);
+    for (int k = 0; k < CAMERA_ROWS / 2; k++) {
+      int8 ce[4], co[4];   /* rows 2 and 3 as cell_sums reads them, clamped to maxv */
+      ce[2] = min (raw_e[2 * k + 2], maxv);
+      ce[3] = min (raw_e[2 * k + 3], maxv);
+      co[2] = min (raw_o[2 * k + 2], maxv);
+      co[3] = min (raw_o[2 * k + 3], maxv);
+      cells += cell_sums (ce, co, x0, y0 + 2 * k, width, height, black, lo, hi, PHASE_X,
+          PHASE_Y);
+    }
   }
 
-  float8 red[2], green[2], blue[2];
+  /* Black level and white balance, per colour of the window's samples
+   * (window row r is block row r - 2, of the same parity), in units of the
+   * full scale from here on (clamps to [0, 1] cost nothing on GPUs: they
+   * fold into the arithmetic): v' = min (max (v - black, 0) gain, maxv) /
+   * maxv for v clamped to maxv, which is min (clamp ((v - black) gain /
+   * maxv, 0, 1), cap) with cap = v' of maxv (the stage is monotonic), and
+   * cap is 1 unless a colour's white-balance gain is below 1; v - black is
+   * exact in float from the sample's bits. */
+  float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
+  const float base = U2F_BASE + (float) black;
+  float g[2][2], cap[2][2];   /* by row and column parity */
 #pragma unroll
-  for (int dy = 0; dy < 2; dy++) {
-    float4 r0, g0, b0, r1, g1, b1;
-    demosaic_site (e, o, dy, 0, maxv, &r0, &g0, &b0);
-    demosaic_site (e, o, dy, 1, maxv, &r1, &g1, &b1);
-    red[dy] = INTERLEAVE (r0, r1);
-    green[dy] = INTERLEAVE (g0, g1);
-    blue[dy] = INTERLEAVE (b0, b1);
+  for (int dy = 0; dy < 2; dy++)
+#pragma unroll
+    for (int p = 0; p < 2; p++) {
+      g[dy][p] = gain_of (SITE (dy, p), gain);   /* over maxv (the host's) */
+      cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
+    }
+#pragma unroll
+  for (int r = 0; r < CAMERA_WIN_H; r++) {
+    e[r] = clamp ((as_float8 (raw_e[r] | U2F_BITS) - base) * g[r & 1][0], 0.0f, 1.0f);
+    o[r] = clamp ((as_float8 (raw_o[r] | U2F_BITS) - base) * g[r & 1][1], 0.0f, 1.0f);
   }
-  camera_output (CAMERA_PASS, x0, y0, red, green, blue);
+  if (min (min (cap[0][0], cap[0][1]), min (cap[1][0], cap[1][1])) < 1.0f) {
+#pragma unroll
+    for (int r = 0; r < CAMERA_WIN_H; r++) {
+      e[r] = min (e[r], cap[r & 1][0]);
+      o[r] = min (o[r], cap[r & 1][1]);
+    }
+  }
+
+#pragma unroll
+  for (int k = 0; k < CAMERA_ROWS / 2; k++) {
+    if (y0 + 2 * k >= height)
+      break;
+    float8 red[2], green[2], blue[2];
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++) {
+      float4 r0, g0, b0, r1, g1, b1;
+      demosaic_site (e + 2 * k, o + 2 * k, dy, 0, 1, &r0, &g0, &b0);
+      demosaic_site (e + 2 * k, o + 2 * k, dy, 1, 1, &r1, &g1, &b1);
+      red[dy] = INTERLEAVE (r0, r1);
+      green[dy] = INTERLEAVE (g0, g1);
+      blue[dy] = INTERLEAVE (b0, b1);
+    }
+    camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue);
+  }
   return cells;
 }
 
 /* Adds the sums `group` to the set of counters `slot` of totals (STATS_SLOTS
- * sets, so that few work-groups contend for one). */
+ * sets, so that few work-groups contend for one) without waiting for them
+ * (no value returned): each counter is a pair of words, the low 16 bits of
+ * the sums and the bits above, so that no carry is needed (the host adds
+ * low + 2^16 high). */
 inline void add_stats (__global uint * totals, int slot, uint4 group)
 {
   __global uint *t = totals + 8 * (slot % STATS_SLOTS);
-  add_64 (t, group.s0);
-  add_64 (t + 2, group.s1);
-  add_64 (t + 4, group.s2);
-  add_64 (t + 6, group.s3);
+  atomic_add (t, group.s0 & 0xffff);
+  atomic_add (t + 1, group.s0 >> 16);
+  atomic_add (t + 2, group.s1 & 0xffff);
+  atomic_add (t + 3, group.s1 >> 16);
+  atomic_add (t + 4, group.s2 & 0xffff);
+  atomic_add (t + 5, group.s2 >> 16);
+  atomic_add (t + 6, group.s3 & 0xffff);
+  atomic_add (t + 7, group.s3 >> 16);
 }
 
 /* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
- * their index) to the set of counters `slot` of totals: through local
- * memory, groups of 4, then one work-item. Every work-item of the group
- * calls it (barriers). */
+ * their index) to the set of counters `slot` of totals: a tree through
+ * local memory (4 to 1 at each step, 2 to 1 at the last when n is not a
+ * power of 4), then one work-item adds the group's sums (add_stats). Every
+ * work-item of the group calls it (barriers). */
 inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     __global uint * totals, int slot)
 {
   sums[lid] = cells;
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid < n / 4)
-    sums[lid] = sums[lid] + sums[lid + n / 4] + sums[lid + n / 2] + sums[lid + 3 * n / 4];
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid == 0) {
-    uint4 group = (uint4) (0);
-    for (int i = 0; i < n / 4; i++)
-      group += sums[i];
-    add_stats (totals, slot, group);
+  for (int m = n; m > 1;) {
+    const int q = m % 4 == 0 ? m / 4 : m / 2;
+    if (lid < q)
+      sums[lid] = m % 4 == 0 ? sums[lid] + sums[lid + q] + sums[lid + 2 * q] + sums[lid + 3 * q]
+          : sums[lid] + sums[lid + q];
+    barrier (CLK_LOCAL_MEM_FENCE);
+    m = q;
   }
+  if (lid == 0)
+    add_stats (totals, slot, sums[0]);
 }
 
 #if !MENON   /* menon.cl has its own kernel */
-/* The work-group size the host enqueues debayer_camera with (16 x 8). */
-#define CAMERA_GROUP 128
+#define CAMERA_GROUP (CAMERA_LX * CAMERA_LY)
 
-__kernel __attribute__ ((reqd_work_group_size (16, 8, 1)))
+__kernel __attribute__ ((reqd_work_group_size (CAMERA_LX, CAMERA_LY, 1)))
 void debayer_camera (CAMERA_ARGS)
 {
   __local uint4 sums[CAMERA_GROUP];
-  const int x0 = (int) get_global_id (0) * BLOCK_W, y0 = (int) get_global_id (1) * 2;
+  const int lid = (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
+  const int x0 = (int) get_global_id (0) * BLOCK_W;
+  const int y0 = (int) get_global_id (1) * CAMERA_ROWS;
   uint4 cells = (uint4) (0);
   if (x0 < width && y0 < height)
     cells = camera_block (CAMERA_PASS, x0, y0);
   if (stats)
-    add_group_stats (sums, cells,
-        (int) (get_local_id (1) * get_local_size (0) + get_local_id (0)), CAMERA_GROUP, totals,
+    add_group_stats (sums, cells, lid, CAMERA_GROUP, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }
 #endif

@@ -32,267 +32,422 @@
  *
  * The output at a pixel depends on the samples up to 8 rows and columns
  * away. A work-group computes a tile of MT_W x MT_H pixels (even origin) in
- * local memory: it loads the samples of the tile and 8 around it (mirrored
- * about the edge sample outside the image, reflect-101, as the other
- * methods), then each step over the part of the tile the next steps need
- * (margins 6, 4, 3, 2, 1, 0 pixels), 2 x 2 cells per work-item, with a
- * barrier between steps; the last step writes R, G, B of the tile to local
- * memory, and stages 4-6 run on them pixel by pixel with every work-item
- * (MENON_PIXELS), or for NV12 / I420 through camera_output by 8 x 2 blocks. */
+ * local memory, by 2 x 2 cells whose R site is at (0, 0) (the cells start
+ * phase_x, phase_y samples before the tile's origin less 8; one more cell
+ * column and row than the tile's then hold the tile): each quantity is a
+ * plane of cells, so that neighbouring work-items read neighbouring words.
+ * It loads the samples of the tile and 8 around it (mirrored about the edge
+ * sample outside the image, reflect-101, as the other methods; a
+ * work-item's loads all issued before its stores), then, with a barrier
+ * between them, over the cells the next steps need:
+ *   step 1 (C_H, C_V at R and B sites; margin 3 cells), MT_RUN1 cells down
+ *     a column a work-item (the column's samples read once);
+ *   step 2 (the decision and the chosen difference d = S - G at R and B
+ *     sites; margin 2), MT_RUN cells down a column a work-item, the
+ *     differences of neighbouring C_H (C_V) shared by the cells' sums;
+ *   steps 3, 4 and 5's green (margin 1), MT_RUN3 cells down a column: the
+ *     R - G (B - G) of step 3 at G sites is the mean of the neighbours' d,
+ *     so step 3 is not stored: at R (B) sites the refined
+ *     d' = (d + the two G neighbours' R - G) / 3, and step 4's B - R (R - B)
+ *     from the G neighbours' differences;
+ *   step 5's R and B (the tile), MT_RUN3 cells down a column: at G sites
+ *     S + the mean of d' at the neighbours, at R (B) sites from step 4's
+ *     value and the G neighbours' refined R - B, then stages 4-6 of the
+ *     pixel (MENON_PIXELS: RGB formats, GRAY8; MENON_COLOUR=0 when there
+ *     is no matrix or curve), or into local memory for camera_output by
+ *     8 x 2 blocks (NV12 / I420, unaligned rows).
+ * The loops over cells stay rolled (#pragma unroll 1): unrolled, the
+ * NVIDIA compiler kept twice the registers (130 on the H100, one group a
+ * multiprocessor rather than 4) and the kernel took twice the time. */
+
 
 #ifndef MT_W
-#define MT_W 32                 /* output tile (the host may set another) */
-#define MT_H 16
+#define MT_W 64                 /* output tile (the host sets it) */
+#define MT_H 32
 #endif
-#define MT_M 8                  /* margin of the samples loaded */
-#define LW (MT_W + 2 * MT_M)    /* local arrays: LW x LH */
-#define LH (MT_H + 2 * MT_M)
-#define LN (LW * LH)
+/* The cells a work-item takes down a column (the host sets them) */
+#ifndef MT_RUN1
+#define MT_RUN1 4               /* in step 1 */
+#endif
+#ifndef MT_RUN
+#define MT_RUN 4                /* in step 2 */
+#endif
+#ifndef MT_RUN3
+#define MT_RUN3 3               /* in steps 3-4 and in step 5 */
+#endif
 #define MENON_LX 32             /* work-group (the host enqueues it so) */
+#ifndef MENON_LY
 #define MENON_LY 8
+#endif
 #define MENON_N (MENON_LX * MENON_LY)
+#ifndef MENON_COLOUR
+#define MENON_COLOUR 1          /* 0: no colour matrix, saturation or curve */
+#endif
 #ifndef MENON_PIXELS
-#define MENON_PIXELS 0          /* 1: output pixel by pixel (not YUV; 4-byte rows) */
+#define MENON_PIXELS 0          /* 1: output by cells (not YUV; 4-byte rows) */
 #endif
 #if (MT_W / BLOCK_W) * (MT_H / 2) > MENON_N || MT_W % BLOCK_W || MT_H % 2
 #error "a tile must be at most MENON_N blocks of 8 x 2"
 #endif
+#if MT_RUN1 > MT_H / 2 + 7 || MT_RUN > MT_H / 2 + 5 || MT_RUN3 > MT_H / 2 + 1
+#error "runs longer than the rows of cells"
+#endif
 
-/* The pattern is an argument (phase_x, phase_y: RGGB shifted so), so that
- * one program serves the four. The sites of a 2 x 2 cell at even local
- * coordinates (x, y): R at
- * (x + RX, y + RY), B at (x + BX, y + BY); G of the R row at (x + BX, y + RY),
- * G of the B row at (x + RX, y + BY). */
-#define RX phase_x
-#define RY phase_y
-#define BX (1 - phase_x)
-#define BY (1 - phase_y)
+/* The cells in local memory: the tile's MT_W / 2 x MT_H / 2, 4 around it
+ * (8 samples) and one more right and below (the shift of the pattern). */
+#define MC_W (MT_W / 2 + 9)
+#define MC_H (MT_H / 2 + 9)
+#define MC_N (MC_W * MC_H)
+#define MC_AT(cx, cy) ((cy) * MC_W + (cx))
 
-#define AT(x, y) ((y) * LW + (x))
+/* Steps 3-5 read, for the R site (cx, cy) and the B site (cx, cy), the
+ * cross of cells around (cx, cy): d the colour differences (R - G at R
+ * sites, r[], B - G at B sites, b[]) at the cells
+ *   r: (-1, 0), (0, 0), (1, 0), (0, -1), (0, 1), (1, 1)
+ *   b: (-1, -1), (0, -1), (-1, 0), (0, 0), (1, 0), (0, 1)
+ * (the G sites' R - G and B - G are the means of the two R (B) neighbours'
+ * along the row or column that holds them). For MT_RUN3 cells down column
+ * cx from the cell c0: the d of columns cx - 1 (r_l, b_l), cx (r_c, b_c),
+ * cx + 1 (r_r, b_r) over the rows that the crosses read, each read once,
+ * then the cross of the k-th cell. */
+#define RUN_DECLARE float r_l[MT_RUN3], r_c[MT_RUN3 + 2], r_r[MT_RUN3 + 1], \
+    b_l[MT_RUN3 + 1], b_c[MT_RUN3 + 2], b_r[MT_RUN3]
+#define LOAD_RUN(arr, c0) do { \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3 + 2; k_++) { \
+      r_c[k_] = (arr)[(c0) + (k_ - 1) * MC_W]; b_c[k_] = (arr)[MC_N + (c0) + (k_ - 1) * MC_W]; } \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3; k_++) { \
+      r_l[k_] = (arr)[(c0) - 1 + k_ * MC_W]; b_r[k_] = (arr)[MC_N + (c0) + 1 + k_ * MC_W]; } \
+    _Pragma ("unroll") for (int k_ = 0; k_ < MT_RUN3 + 1; k_++) { \
+      r_r[k_] = (arr)[(c0) + 1 + k_ * MC_W]; b_l[k_] = (arr)[MC_N + (c0) - 1 + (k_ - 1) * MC_W]; } \
+  } while (0)
+#define CROSS_OF(k, r, b) do { \
+    r[0] = r_l[k]; r[1] = r_c[(k) + 1]; r[2] = r_r[k]; r[3] = r_c[k]; r[4] = r_c[(k) + 2]; \
+    r[5] = r_r[(k) + 1]; \
+    b[0] = b_l[k]; b[1] = b_c[k]; b[2] = b_l[(k) + 1]; b[3] = b_c[(k) + 1]; b[4] = b_r[k]; \
+    b[5] = b_c[(k) + 2]; } while (0)
 
-/* Cells of the square ring margin `m` (even) around the tile: cx, cy for
- * the n-th, n < cells_in (m). */
-#define CELLS_W(m) ((MT_W + 2 * (m)) / 2)
-#define CELLS_H(m) ((MT_H + 2 * (m)) / 2)
-#define CELLS_IN(m) (CELLS_W (m) * CELLS_H (m))
-#define CELL_X(n, m) (MT_M - (m) + 2 * ((n) % CELLS_W (m)))
-#define CELL_Y(n, m) (MT_M - (m) + 2 * ((n) / CELLS_W (m)))
-
-/* Step 1 at the site i: the colour differences along the row and the
- * column. */
-inline void differences (__local const float * s, int i, __local float * ch, __local float * cv)
+/* The six G sites around the cell: Gr (cx - 1, cy), Gr (cx, cy), Gb (cx,
+ * cy - 1), Gb (cx, cy), Gb (cx + 1, cy), Gr (cx, cy + 1); rg and bg their
+ * R - G and B - G. */
+inline void green_sites (const float * r, const float * b, float * rg, float * bg)
 {
-  const float c2 = 2.0f * s[i];
-  ch[i] = (c2 - 2.0f * (s[i - 1] + s[i + 1]) + s[i - 2] + s[i + 2]) * 0.25f;
-  cv[i] = (c2 - 2.0f * (s[i - LW] + s[i + LW]) + s[i - 2 * LW] + s[i + 2 * LW]) * 0.25f;
+  rg[0] = 0.5f * (r[0] + r[1]);
+  bg[0] = 0.5f * (b[0] + b[2]);
+  rg[1] = 0.5f * (r[1] + r[2]);
+  bg[1] = 0.5f * (b[1] + b[3]);
+  rg[2] = 0.5f * (r[3] + r[1]);
+  bg[2] = 0.5f * (b[0] + b[1]);
+  rg[3] = 0.5f * (r[1] + r[4]);
+  bg[3] = 0.5f * (b[2] + b[3]);
+  rg[4] = 0.5f * (r[2] + r[5]);
+  bg[4] = 0.5f * (b[3] + b[4]);
+  rg[5] = 0.5f * (r[4] + r[5]);
+  bg[5] = 0.5f * (b[3] + b[5]);
 }
 
-/* Step 2's gradient sum along the direction of unit step `a` (1: along
- * rows, LW: along columns), across it `b`. */
-inline float gradients (__local const float * c, int i, int a, int b)
-{
-  const float c0 = c[i], cm = c[i - 2 * a], cp = c[i + 2 * a];
-  const int u = i - 2 * b, d = i + 2 * b;
-  const float u0 = c[u];
-  const float d0 = c[d];
-  return 3.0f * (fabs (c0 - cp) + fabs (cm - c0)) +
-      fabs (u0 - c[u + 2 * a]) + fabs (c[u - 2 * a] - u0) +
-      fabs (d0 - c[d + 2 * a]) + fabs (c[d - 2 * a] - d0) +
-      fabs (c[i - b - a] - c[i - b + a]) + fabs (c[i + b - a] - c[i + b + a]);
-}
+/* The G neighbours (of the six) along the chosen direction: of the R site
+ * Gr (cx - 1, cy), Gr (cx, cy) or Gb (cx, cy - 1), Gb (cx, cy); of the B
+ * site Gb (cx, cy), Gb (cx + 1, cy) or Gr (cx, cy), Gr (cx, cy + 1). */
+#define R_MINUS(h, v) ((h) ? v[0] : v[2])
+#define R_PLUS(h, v) ((h) ? v[1] : v[3])
+#define B_MINUS(h, v) ((h) ? v[3] : v[1])
+#define B_PLUS(h, v) ((h) ? v[4] : v[5])
 
-/* Step 2 at the R or B site i: the direction (1 horizontal) and green. */
-inline void decide (__local const float * s, __local const float * ch,
-    __local const float * cv, int i, __local float * g, __local uchar * horiz)
+/* The white-balance statistics of the tile's 2 x 2 cells at even
+ * coordinates, as cell_sums counts them: (R, G, B, cells) over those of the
+ * work-item `lid` (a few samples a work-item, no window). */
+inline uint4 tile_stats (__global const uchar * in, int in_stride, int width, int height,
+    int maxv, int black, int lo, int hi, int phase_x, int phase_y, int tx, int ty, int lid)
 {
-  const bool h = gradients (cv, i, LW, 1) >= gradients (ch, i, 1, LW);
-  horiz[i] = h;
-  g[i] = s[i] - (h ? ch[i] : cv[i]);
+  uint4 acc = (uint4) (0);
+#pragma unroll 1
+  for (int n = lid; n < (MT_W / 2) * (MT_H / 2); n += MENON_N) {
+    const int x = tx + 2 * (n % (MT_W / 2)), y = ty + 2 * (n / (MT_W / 2));
+    if (x + 1 < width && y + 1 < height) {
+      __global const in_t *r0 = (__global const in_t *) (in + (size_t) y * in_stride) + x;
+      __global const in_t *r1 = (__global const in_t *) (in + (size_t) (y + 1) * in_stride) + x;
+      const int4 v = max (min ((int4) (r0[0], r0[1], r1[0], r1[1]), (int4) (maxv)) - black, 0);
+      const int top = max (max (v.s0, v.s1), max (v.s2, v.s3));
+      if (top >= lo && top < hi) {
+        /* R at (phase_x, phase_y) of the cell, B opposite */
+        const int r = phase_y ? (phase_x ? v.s3 : v.s2) : (phase_x ? v.s1 : v.s0);
+        const int b = phase_y ? (phase_x ? v.s0 : v.s1) : (phase_x ? v.s2 : v.s3);
+        acc += (uint4) ((uint) r, (uint) (v.s0 + v.s1 + v.s2 + v.s3 - r - b), (uint) b, 1u);
+      }
+    }
+  }
+  return acc;
 }
-
-/* mean (S - G) of the neighbours of i at distance 1 along `a`. */
-inline float mean_diff (__local const float * s, __local const float * g, int i, int a)
-{
-  return 0.5f * ((s[i - a] - g[i - a]) + (s[i + a] - g[i + a]));
-}
-
-/* Steps 3 / 5 at the G site i, whose row holds `row_red` R (else B): R and B
- * from the differences S - G at the neighbours. */
-inline void rb_at_green (__local const float * s, __local const float * g, int i, bool row_red,
-    __local float * r, __local float * b)
-{
-  const float h = mean_diff (s, g, i, 1), v = mean_diff (s, g, i, LW);
-  const float gi = s[i];
-  r[i] = gi + (row_red ? h : v);
-  b[i] = gi + (row_red ? v : h);
-}
-
-/* The chosen direction's unit step at site i. */
-#define STEP(i) (horiz[i] ? 1 : LW)
 
 __kernel __attribute__ ((reqd_work_group_size (MENON_LX, MENON_LY, 1)))
 void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
 {
-  __local float s[LN];          /* samples after black level and gains */
-  __local float ch[LN], cv[LN]; /* C_H, C_V; then R, B at G sites (step 3, then refined)
-                                 * and step 4 at R and B sites in ch; then the output R, B */
-  __local float g[LN];          /* G: samples at G sites, step 2, then refined (step 5) */
-  __local uchar horiz[LN];      /* the decision */
-  __local uint4 sums[MENON_N];
+  /* By cells (R of the cell at (0, 0), B at (1, 1)), planes of MC_N: */
+  __local float ls[4 * MC_N];   /* samples (black level, gains): R, Gr, Gb, B */
+  __local float la[4 * MC_N];   /* C_H, C_V at R, at B (step 1); then d', the
+                                 * refined R - G, B - G, and step 4's B - R, R - B */
+  /* step 2's R - G, B - G (2 MC_N floats); then the statistics' sums */
+  __local uint4 ld_sums[(2 * MC_N > 4 * MENON_N ? 2 * MC_N : 4 * MENON_N) / 4 + 1];
+  __local float *const ld = (__local float *) ld_sums;
+  __local uchar lh[MC_N];       /* the decisions: 1 R horizontal, 2 B */
+#if !MENON_PIXELS
+  __local float rgb[3][MT_H][MT_W];     /* the tile's demosaiced R, G, B */
+#endif
   const int lid = (int) (get_local_id (1) * MENON_LX + get_local_id (0));
   const int tx = (int) get_group_id (0) * MT_W, ty = (int) get_group_id (1) * MT_H;
+  /* the sample of cell (0, 0)'s R site (the tile at local 8 + phase) */
+  const int x0 = tx - 8 - phase_x, y0 = ty - 8 - phase_y;
 
-  /* the samples, black level and white balance applied */
+  /* the samples (mirrored outside the image), black level, white balance */
   const float top = (float) maxv;
-  for (int i = lid; i < LN; i += MENON_N) {
-    const int ly = i / LW, lx = i - ly * LW;
-    const int x = border_reflect101 (tx - MT_M + lx, width);
-    const int y = border_reflect101 (ty - MT_M + ly, height);
-    const int v = min ((int) ((__global const in_t *) (in + in_offset + (size_t) y * in_stride))[x],
-        maxv);
-    s[i] = min (convert_float (max (v - black, 0)) * gain_of (SITE_OF (ly & 1, lx & 1, phase_x, phase_y), gain), top);
+  const bool inside = x0 >= 0 && y0 >= 0 && x0 + 2 * MC_W <= width && y0 + 2 * MC_H <= height;
+  /* every load of the work-item issued before the first store (one wait
+   * for global memory, not one an iteration) */
+#define LOADS ((MC_N + MENON_N - 1) / MENON_N)
+  int4 raw[LOADS];
+#pragma unroll
+  for (int i = 0; i < LOADS; i++) {
+    const int n = min (lid + i * MENON_N, MC_N - 1);
+    const int cy = n / MC_W, cx = n - cy * MC_W;
+    const int xa = inside ? x0 + 2 * cx : border_reflect101 (x0 + 2 * cx, width);
+    const int xb = inside ? xa + 1 : border_reflect101 (x0 + 2 * cx + 1, width);
+    __global const in_t *ra = (__global const in_t *) (in + in_offset + (size_t) (inside ?
+            y0 + 2 * cy : border_reflect101 (y0 + 2 * cy, height)) * in_stride);
+    __global const in_t *rb = (__global const in_t *) (in + in_offset + (size_t) (inside ?
+            y0 + 2 * cy + 1 : border_reflect101 (y0 + 2 * cy + 1, height)) * in_stride);
+    raw[i] = (int4) (ra[xa], ra[xb], rb[xa], rb[xb]);
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 1, margin 6 */
-  for (int n = lid; n < CELLS_IN (6); n += MENON_N) {
-    const int c = AT (CELL_X (n, 6), CELL_Y (n, 6));
-    differences (s, c + AT (RX, RY), ch, cv);
-    differences (s, c + AT (BX, BY), ch, cv);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 2, margin 4 (G sites keep their sample) */
-  for (int n = lid; n < CELLS_IN (4); n += MENON_N) {
-    const int c = AT (CELL_X (n, 4), CELL_Y (n, 4));
-    decide (s, ch, cv, c + AT (RX, RY), g, horiz);
-    decide (s, ch, cv, c + AT (BX, BY), g, horiz);
-    g[c + AT (BX, RY)] = s[c + AT (BX, RY)];
-    g[c + AT (RX, BY)] = s[c + AT (RX, BY)];
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 3, G sites of margin 3 (cells of margin 4 whose neighbours are
-   * there; the others are not needed), R into ch, B into cv */
-  for (int n = lid; n < CELLS_IN (4); n += MENON_N) {
-    const int x = CELL_X (n, 4), y = CELL_Y (n, 4);
-    const int c = AT (x, y);
-    /* G of the R row at (x + BX, y + RY), of the B row at (x + RX, y + BY):
-     * inside margin 3 when 1 <= local - (MT_M - 4) <= 2 (MT_W + 4) - 2 */
-#define INSIDE3(lx, ly) ((lx) >= MT_M - 3 && (lx) < MT_M + MT_W + 3 && \
-    (ly) >= MT_M - 3 && (ly) < MT_M + MT_H + 3)
-    if (INSIDE3 (x + BX, y + RY))
-      rb_at_green (s, g, c + AT (BX, RY), true, ch, cv);
-    if (INSIDE3 (x + RX, y + BY))
-      rb_at_green (s, g, c + AT (RX, BY), false, ch, cv);
-#undef INSIDE3
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 5's green at R and B sites, margin 2, in place (each site reads
-   * its own g only); step 4 at R and B sites into ch (dead there since
-   * step 2; the G sites' ch and cv are read) */
-  for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
-    const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
-    {
-      const int i = c + AT (RX, RY), a = STEP (i);
-      /* R - G at the site and at its G neighbours (R of step 3 there) */
-      const float d = (s[i] - g[i]) + (ch[i - a] - s[i - a]) + (ch[i + a] - s[i + a]);
-      g[i] = s[i] - d * (1.0f / 3.0f);
-      /* B at R: R + mean (B - R) at the G neighbours */
-      ch[i] = s[i] + 0.5f * ((cv[i - a] - ch[i - a]) + (cv[i + a] - ch[i + a]));
-    }
-    {
-      const int i = c + AT (BX, BY), a = STEP (i);
-      const float d = (s[i] - g[i]) + (cv[i - a] - s[i - a]) + (cv[i + a] - s[i + a]);
-      g[i] = s[i] - d * (1.0f / 3.0f);
-      /* R at B */
-      ch[i] = s[i] + 0.5f * ((ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]));
+#pragma unroll
+  for (int i = 0; i < LOADS; i++) {
+    const int n = lid + i * MENON_N;
+    if (n < MC_N) {
+      const int4 v = min (raw[i], (int4) (maxv));
+      ls[n] = min (convert_float (max (v.s0 - black, 0)) * gain.s0, top);
+      ls[MC_N + n] = min (convert_float (max (v.s1 - black, 0)) * gain.s1, top);
+      ls[2 * MC_N + n] = min (convert_float (max (v.s2 - black, 0)) * gain.s1, top);
+      ls[3 * MC_N + n] = min (convert_float (max (v.s3 - black, 0)) * gain.s2, top);
     }
   }
+#undef LOADS
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  /* step 5's R and B at G sites, margin 1 (cells of margin 2: the outer
-   * ones read unrefined greens and are not needed), into ch and cv (step
-   * 3's values there are no longer read) */
-  for (int n = lid; n < CELLS_IN (2); n += MENON_N) {
-    const int c = AT (CELL_X (n, 2), CELL_Y (n, 2));
-    rb_at_green (s, g, c + AT (BX, RY), true, ch, cv);
-    rb_at_green (s, g, c + AT (RX, BY), false, ch, cv);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-
-  /* step 5's B at R and R at B, margin 0: the tile's R is then in ch, B in
-   * cv, G in g (each site writes only itself, and reads its neighbours' ch
-   * and cv at G sites, final already) */
-  for (int n = lid; n < CELLS_IN (0); n += MENON_N) {
-    const int c = AT (CELL_X (n, 0), CELL_Y (n, 0));
-    {
-      const int i = c + AT (RX, RY), a = STEP (i);
-      /* R - B at the site (B of step 4) and at the G neighbours (refined) */
-      const float d = (s[i] - ch[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
-      ch[i] = s[i];
-      cv[i] = s[i] - d * (1.0f / 3.0f);
+  /* step 1, cells 1 .. MC - 2, MT_RUN1 down a column a work-item (the
+   * samples of the column read once): C_H, C_V at the R and B sites */
+#define RUNS1 ((MC_H - 2 + MT_RUN1 - 1) / MT_RUN1)
+#pragma unroll 1
+  for (int n = lid; n < (MC_W - 2) * RUNS1; n += MENON_N) {
+    const int cx = 1 + n % (MC_W - 2);
+    const int cy0 = min (1 + MT_RUN1 * (n / (MC_W - 2)), MC_H - 1 - MT_RUN1);
+    __local const float *sr = ls, *sgr = ls + MC_N, *sgb = ls + 2 * MC_N, *sb = ls + 3 * MC_N;
+    /* the column's R, B, Gb (above the cells' B) and Gr (below their R)
+     * from the row before the run to the row after it */
+    float r[MT_RUN1 + 2], b[MT_RUN1 + 2], gb[MT_RUN1 + 2], gr[MT_RUN1 + 2];
+#pragma unroll
+    for (int k = 0; k < MT_RUN1 + 2; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      r[k] = sr[c];
+      b[k] = sb[c];
+      gb[k] = sgb[c];
+      gr[k] = sgr[c];
     }
-    {
-      const int i = c + AT (BX, BY), a = STEP (i);
-      const float d = (ch[i] - s[i]) + (ch[i - a] - cv[i - a]) + (ch[i + a] - cv[i + a]);
-      ch[i] = s[i] + d * (1.0f / 3.0f);
-      cv[i] = s[i];
+#pragma unroll
+    for (int k = 1; k <= MT_RUN1; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      const float r2 = 2.0f * r[k], b2 = 2.0f * b[k];
+      la[c] = (r2 - 2.0f * (sgr[c - 1] + gr[k]) + sr[c - 1] + sr[c + 1]) * 0.25f;
+      la[MC_N + c] = (r2 - 2.0f * (gb[k - 1] + gb[k]) + r[k - 1] + r[k + 1]) * 0.25f;
+      la[2 * MC_N + c] = (b2 - 2.0f * (gb[k] + sgb[c + 1]) + sb[c - 1] + sb[c + 1]) * 0.25f;
+      la[3 * MC_N + c] = (b2 - 2.0f * (gr[k] + gr[k + 1]) + b[k - 1] + b[k + 1]) * 0.25f;
     }
   }
+#undef RUNS1
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  uint4 cells = (uint4) (0);
+  /* step 2, cells 2 .. MC - 3, MT_RUN down a column a work-item (the last
+   * run of a column overlaps the one before): the gradient sums from the
+   * differences of the C_H (C_V) of neighbouring sites along rows
+   * (columns), each computed once for the run */
+#define RUNS ((MC_H - 4 + MT_RUN - 1) / MT_RUN)
+#pragma unroll 1
+  for (int n = lid; n < (MC_W - 4) * RUNS; n += MENON_N) {
+    const int cx = 2 + n % (MC_W - 4);
+    const int cy0 = min (2 + MT_RUN * (n / (MC_W - 4)), MC_H - 2 - MT_RUN);
+    /* rows cy0 - 1 .. cy0 + MT_RUN, columns cx - 1 .. cx + 1:
+     * hr, hb |C_H (x) - C_H (x + 1)| at R, B sites (x = cx - 1, cx);
+     * vr, vb |C_V (y) - C_V (y + 1)| (columns cx - 1 .. cx + 1) */
+    float hr[MT_RUN + 2][2], hb[MT_RUN + 2][2], vr[MT_RUN + 1][3], vb[MT_RUN + 1][3];
+    float cvr[3], cvb[3], mid[MT_RUN + 2][4];     /* C_H, C_V at R, at B of the column */
+#pragma unroll
+    for (int k = 0; k < MT_RUN + 2; k++) {
+      const int c = MC_AT (cx, cy0 - 1 + k);
+      const float r0 = la[c - 1], r1 = la[c], r2 = la[c + 1];
+      const float b0 = la[2 * MC_N + c - 1], b1 = la[2 * MC_N + c], b2 = la[2 * MC_N + c + 1];
+      hr[k][0] = fabs (r0 - r1);
+      hr[k][1] = fabs (r1 - r2);
+      hb[k][0] = fabs (b0 - b1);
+      hb[k][1] = fabs (b1 - b2);
+      mid[k][0] = r1;
+      mid[k][2] = b1;
+      float nr[3], nb[3];
+#pragma unroll
+      for (int j = 0; j < 3; j++) {
+        nr[j] = la[MC_N + c - 1 + j];
+        nb[j] = la[3 * MC_N + c - 1 + j];
+        if (k > 0) {
+          vr[k - 1][j] = fabs (cvr[j] - nr[j]);
+          vb[k - 1][j] = fabs (cvb[j] - nb[j]);
+        }
+        cvr[j] = nr[j];
+        cvb[j] = nb[j];
+      }
+      mid[k][1] = nr[1];
+      mid[k][3] = nb[1];
+      if (k < 2)
+        continue;
+      /* the cell of the row before: its neighbours' rows are loaded */
+      const int j = k - 1;
+      const int cj = c - MC_W;
+      /* the sums in the order of the definition (exact for integer
+       * samples in any order) */
+      const float hr_sum = 3.0f * (hr[j][1] + hr[j][0]) + hr[j - 1][1] + hr[j - 1][0] +
+          hr[j + 1][1] + hr[j + 1][0] + hb[j - 1][0] + hb[j][0];
+      const float vr_sum = 3.0f * (vr[j][1] + vr[j - 1][1]) + vr[j][0] + vr[j - 1][0] +
+          vr[j][2] + vr[j - 1][2] + vb[j - 1][0] + vb[j - 1][1];
+      const float hb_sum = 3.0f * (hb[j][1] + hb[j][0]) + hb[j - 1][1] + hb[j - 1][0] +
+          hb[j + 1][1] + hb[j + 1][0] + hr[j][1] + hr[j + 1][1];
+      const float vb_sum = 3.0f * (vb[j][1] + vb[j - 1][1]) + vb[j][0] + vb[j - 1][0] +
+          vb[j][2] + vb[j - 1][2] + vr[j][1] + vr[j][2];
+      const bool h_r = vr_sum >= hr_sum, h_b = vb_sum >= hb_sum;
+      ld[cj] = h_r ? mid[j][0] : mid[j][1];
+      ld[MC_N + cj] = h_b ? mid[j][2] : mid[j][3];
+      lh[cj] = (uchar) (h_r | (h_b << 1));
+    }
+  }
+#undef RUNS
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* steps 3 (R and B at G sites, as means), 4 and 5's green at R and B
+   * sites, cells 3 .. MC - 4, MT_RUN3 down a column a work-item */
+#define RUNS3 ((MC_H - 6 + MT_RUN3 - 1) / MT_RUN3)
+#pragma unroll 1
+  for (int n = lid; n < (MC_W - 6) * RUNS3; n += MENON_N) {
+    const int cx = 3 + n % (MC_W - 6);
+    const int c0 = MC_AT (cx, min (3 + MT_RUN3 * (n / (MC_W - 6)), MC_H - 3 - MT_RUN3));
+    RUN_DECLARE;
+    LOAD_RUN (ld, c0);
+#pragma unroll
+    for (int k = 0; k < MT_RUN3; k++) {
+      const int c = c0 + k * MC_W;
+      float r[6], b[6], rg[6], bg[6];
+      CROSS_OF (k, r, b);
+      green_sites (r, b, rg, bg);
+      const int h = lh[c];
+      const bool hr = h & 1, hb = h & 2;
+      la[c] = (r[1] + R_MINUS (hr, rg) + R_PLUS (hr, rg)) * (1.0f / 3.0f);
+      /* B - R */
+      la[2 * MC_N + c] = 0.5f * ((R_MINUS (hr, bg) - R_MINUS (hr, rg)) +
+          (R_PLUS (hr, bg) - R_PLUS (hr, rg)));
+      la[MC_N + c] = (b[3] + B_MINUS (hb, bg) + B_PLUS (hb, bg)) * (1.0f / 3.0f);
+      /* R - B */
+      la[3 * MC_N + c] = 0.5f * ((B_MINUS (hb, rg) - B_MINUS (hb, bg)) +
+          (B_PLUS (hb, rg) - B_PLUS (hb, bg)));
+    }
+  }
+#undef RUNS3
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* step 5's R and B at G sites and at B and R sites, cells 4 .. 4 + MT / 2
+   * (the tile's pixels among them), MT_RUN3 down a column a work-item */
+#define RUNS5 ((MT_H / 2 + MT_RUN3) / MT_RUN3)
+#pragma unroll 1
+  for (int n = lid; n < (MT_W / 2 + 1) * RUNS5; n += MENON_N) {
+    const int cx = 4 + n % (MT_W / 2 + 1);
+    const int cy0 = min (4 + MT_RUN3 * (n / (MT_W / 2 + 1)), 5 + MT_H / 2 - MT_RUN3);
+    const int c0 = MC_AT (cx, cy0);
+    RUN_DECLARE;
+    LOAD_RUN (la, c0);
+#pragma unroll
+    for (int k = 0; k < MT_RUN3; k++) {
+      const int cy = cy0 + k, c = c0 + k * MC_W;
+      float r[6], b[6], rg[6], bg[6];
+      CROSS_OF (k, r, b);
+      green_sites (r, b, rg, bg);
+      const int h = lh[c];
+      const float sr = ls[c], sgr = ls[MC_N + c], sgb = ls[2 * MC_N + c], sb = ls[3 * MC_N + c];
+      float red[4], green[4], blue[4];    /* R, Gr, Gb, B sites */
+      const bool hr = h & 1, hb = h & 2;
+      red[0] = sr;
+      green[0] = sr - r[1];
+      blue[0] = sr - (-la[2 * MC_N + c] + (R_MINUS (hr, rg) - R_MINUS (hr, bg)) +
+          (R_PLUS (hr, rg) - R_PLUS (hr, bg))) * (1.0f / 3.0f);
+      red[1] = sgr + rg[1];
+      green[1] = sgr;
+      blue[1] = sgr + bg[1];
+      red[2] = sgb + rg[3];
+      green[2] = sgb;
+      blue[2] = sgb + bg[3];
+      red[3] = sb + (la[3 * MC_N + c] + (B_MINUS (hb, rg) - B_MINUS (hb, bg)) +
+          (B_PLUS (hb, rg) - B_PLUS (hb, bg))) * (1.0f / 3.0f);
+      green[3] = sb - b[3];
+      blue[3] = sb;
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        /* the pixel, relative to the tile */
+        const int px = 2 * (cx - 4) + (q & 1) - phase_x, py = 2 * (cy - 4) + (q >> 1) - phase_y;
+        if (px < 0 || px >= MT_W || py < 0 || py >= MT_H)
+          continue;
+        const float rr = clamp (red[q], 0.0f, top), gg = clamp (green[q], 0.0f, top),
+            bb = clamp (blue[q], 0.0f, top);
 #if MENON_PIXELS
-  /* stages 4-6 pixel by pixel, every work-item (RGB formats, GRAY8) */
-  for (int n = lid; n < MT_W * MT_H; n += MENON_N) {
-    const int py = n / MT_W, px = n - py * MT_W;
-    const int x = tx + px, y = ty + py;
-    if (x < width && y < height) {
-      const int i = AT (MT_M + px, MT_M + py);
-      const float r = clamp (ch[i], 0.0f, top), gg = clamp (g[i], 0.0f, top),
-          b = clamp (cv[i], 0.0f, top);
-      const float ro = transfer1 (clamp (mat.s0 * r + mat.s1 * gg + mat.s2 * b, 0.0f, 1.0f), tf);
-      const float go = transfer1 (clamp (mat.s3 * r + mat.s4 * gg + mat.s5 * b, 0.0f, 1.0f), tf);
-      const float bo = transfer1 (clamp (mat.s6 * r + mat.s7 * gg + mat.s8 * b, 0.0f, 1.0f), tf);
-      put_pixel (out + out_offset + (size_t) y * out_stride, x, convert_uint (ro * OUT_MAX + 0.5f),
-          convert_uint (go * OUT_MAX + 0.5f), convert_uint (bo * OUT_MAX + 0.5f), layout);
-    }
-  }
-  /* the white-balance statistics by 8 x 2 blocks */
-  if (stats && lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
-    const int x0 = tx + BLOCK_W * (lid % (MT_W / BLOCK_W)), y0 = ty + 2 * (lid / (MT_W / BLOCK_W));
-    if (x0 < width && y0 < height) {
-      int8 raw_e[WIN_H], raw_o[WIN_H];
-      load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-      cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x, phase_y);
-    }
-  }
+        /* stages 4-6 */
+        const int x = tx + px, y = ty + py;
+        if (x < width && y < height) {
+#if MENON_COLOUR
+          const float ro = transfer1 (clamp (mat.s0 * rr + mat.s1 * gg + mat.s2 * bb, 0.0f,
+                  1.0f), tf);
+          const float go = transfer1 (clamp (mat.s3 * rr + mat.s4 * gg + mat.s5 * bb, 0.0f,
+                  1.0f), tf);
+          const float bo = transfer1 (clamp (mat.s6 * rr + mat.s7 * gg + mat.s8 * bb, 0.0f,
+                  1.0f), tf);
 #else
+          /* the matrix is 1 / maxv (exactly as above, where the other terms
+           * add zeros), the curve linear */
+          const float ro = clamp (mat.s0 * rr, 0.0f, 1.0f), go = clamp (mat.s4 * gg, 0.0f, 1.0f),
+              bo = clamp (mat.s8 * bb, 0.0f, 1.0f);
+#endif
+          put_pixel (out + out_offset + (size_t) y * out_stride, x,
+              convert_uint (ro * OUT_MAX + 0.5f), convert_uint (go * OUT_MAX + 0.5f),
+              convert_uint (bo * OUT_MAX + 0.5f), layout);
+        }
+#else
+        rgb[0][py][px] = rr;
+        rgb[1][py][px] = gg;
+        rgb[2][py][px] = bb;
+#endif
+      }
+    }
+  }
+#undef RUNS5
+
+#if !MENON_PIXELS
+  barrier (CLK_LOCAL_MEM_FENCE);
   /* stages 4-6 by 8 x 2 blocks (NV12 / I420: whole 2 x 2 chroma blocks) */
   if (lid < (MT_W / BLOCK_W) * (MT_H / 2)) {
     const int bx = lid % (MT_W / BLOCK_W), by = lid / (MT_W / BLOCK_W);
-    const int x0 = tx + BLOCK_W * bx, y0 = ty + 2 * by;
-    if (x0 < width && y0 < height) {
+    const int bx0 = tx + BLOCK_W * bx, by0 = ty + 2 * by;
+    if (bx0 < width && by0 < height) {
       float8 red[2], green[2], blue[2];
       for (int dy = 0; dy < 2; dy++) {
-        const int i = AT (MT_M + BLOCK_W * bx, MT_M + 2 * by + dy);
-        red[dy] = clamp (vload8 (0, ch + i), 0.0f, top);
-        green[dy] = clamp (vload8 (0, g + i), 0.0f, top);
-        blue[dy] = clamp (vload8 (0, cv + i), 0.0f, top);
+        red[dy] = vload8 (0, &rgb[0][2 * by + dy][BLOCK_W * bx]);
+        green[dy] = vload8 (0, &rgb[1][2 * by + dy][BLOCK_W * bx]);
+        blue[dy] = vload8 (0, &rgb[2][2 * by + dy][BLOCK_W * bx]);
       }
-      if (stats) {
-        int8 raw_e[WIN_H], raw_o[WIN_H];
-        load_window (in + in_offset, in_stride, width, height, maxv, x0, y0, raw_e, raw_o);
-        cells = cell_sums (raw_e, raw_o, x0, y0, width, height, black, lo, hi, phase_x,
-            phase_y);
-      }
-      camera_output (CAMERA_PASS, x0, y0, red, green, blue);
+      camera_output (CAMERA_PASS, bx0, by0, red, green, blue);
     }
   }
 #endif
   if (stats)
-    add_group_stats (sums, cells, lid, MENON_N, totals,
+    add_group_stats (ld_sums, tile_stats (in + in_offset, in_stride, width, height, maxv,
+            black, lo, hi, phase_x, phase_y, tx, ty, lid), lid, MENON_N, totals,
         (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)));
 }

@@ -337,6 +337,7 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
   const float gb_even = phase_x ? gain.s2 : gain.s1, gb_odd = phase_x ? gain.s1 : gain.s2;
 
   uint4 cells = (uint4) (0);
+  const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   for (int p = qa - 6; p < qb + 6; p++) {
     /* step k at row pair p - k */
     for (int dy = 0; dy < 2; dy++) {
@@ -384,7 +385,11 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
         mc_output (CAMERA_PASS, phase_x, phase_y, plain, x0 + 8, 2 * q, r_hi, g_hi, b_hi,
             &cells);
     }
+    /* the sums to the counters every 16 row pairs and at the end (of more
+     * rows 16-bit samples could pass 2^32) */
+    if (stats && ((q - qa) % 16 == 15 || q == qb - 1)) {
+      add_stats (totals, slot, cells);
+      cells = (uint4) (0);
+    }
   }
-  if (stats)
-    add_stats (totals, (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)), cells);
 }

@@ -280,6 +280,7 @@ GST_START_TEST (test_auto_white_balance)
   /* The target: means over the 2x2 cells kept (largest sample after black
    * level in [2 %, 98 %) of full scale). */
   double sum[3] = { 0, 0, 0 };
+  guint64 kept = 0;
   const double range = maxv - black;
   for (int y = 0; y + 1 < h; y += 2)
     for (int x = 0; x + 1 < w; x += 2) {
@@ -291,9 +292,11 @@ GST_START_TEST (test_auto_white_balance)
           cell[c == 'r' ? 0 : c == 'g' ? 1 : 2] += v;
           top = std::max (top, v);
         }
-      if (top >= std::ceil (0.02 * range) && top < std::ceil (0.98 * range))
+      if (top >= std::ceil (0.02 * range) && top < std::ceil (0.98 * range)) {
+        kept++;
         for (int c = 0; c < 3; c++)
           sum[c] += cell[c];
+      }
     }
   const double target[3] = { sum[1] / 2 / sum[0], 1.0, sum[1] / 2 / sum[2] };
 
@@ -321,12 +324,16 @@ GST_START_TEST (test_auto_white_balance)
   GstStructure *stats = nullptr;
   g_object_get (cam.element, "statistics", &stats, nullptr);
   fail_unless (stats != nullptr);
-  guint64 read_back = 0;
+  guint64 read_back = 0, cells = 0;
   double red_mean = 0;
   fail_unless (gst_structure_get_uint64 (stats, "frames", &read_back));
+  fail_unless (gst_structure_get_uint64 (stats, "cells", &cells));
   fail_unless (gst_structure_get_double (stats, "red-mean", &red_mean));
   fail_unless (read_back > 0 && read_back <= (guint64) frames);
-  fail_unless (red_mean > 0 && red_mean < 1);
+  /* the frame's cells, once each (every frame is the same) */
+  fail_unless_equals_uint64 (cells, kept);
+  fail_unless (std::fabs (red_mean - sum[0] / kept / range) < 1e-9, "red mean %f, model %f",
+      red_mean, sum[0] / kept / range);
   gst_structure_free (stats);
 
   /* The frame now comes out grey: the gains in force are the model's. */

@@ -159,10 +159,17 @@ struct AwbStatus {
 enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
   VARIANT_MENON_CPU, N_VARIANT_KINDS };
 
+/* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
+ * MENON_LY): the tile of pixels a work-group computes; the cells a
+ * work-item takes down a column in step 1, in step 2, in steps 3-5; the
+ * work-group's rows of 32 work-items (reqd_work_group_size in menon.cl). */
+struct MenonShape { int w, h, run1, run, run3, ly; };
+
 struct Variant {
   VariantKind kind = VARIANT_BLOCKS;
   bool aligned = false;         /* the ALIGNED build (128-bit rows) */
   std::string options;          /* empty: none */
+  MenonShape menon {};          /* VARIANT_MENON: the shape built */
 };
 
 /* The kernels of a variant, with the options they were built with. */
@@ -182,6 +189,7 @@ struct DebayerState {
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
+  size_t local_mem = 0;         /* the device's local memory a work-group */
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
@@ -193,8 +201,9 @@ struct DebayerState {
   gstcl::BackgroundBuild build;
   Variant building;
   /* White-balance statistics: the frame's sums of R, G, B and cells as
-   * kStatsSlots sets of 64-bit counters (low and high words, debayer.cl's
-   * STATS_SLOTS), and a read of them in flight (into `total`, which
+   * kStatsSlots sets of counters (debayer.cl's STATS_SLOTS), each a pair of
+   * words: the sums of the groups' low 16 bits and of the bits above them
+   * (add_group_stats), and a read of them in flight (into `total`, which
    * outlives it). */
   static constexpr int kStatsSlots = 64;
   cl::Buffer totals;
@@ -205,7 +214,7 @@ struct DebayerState {
   {
     cl_ulong sum = 0;
     for (int slot = 0; slot < kStatsSlots; slot++)
-      sum += total[8 * slot + 2 * i] | (cl_ulong) total[8 * slot + 2 * i + 1] << 32;
+      sum += total[8 * slot + 2 * i] + ((cl_ulong) total[8 * slot + 2 * i + 1] << 16);
     return sum;
   }
   void wait_for_read ()
@@ -405,11 +414,10 @@ output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
 static const int kMenonCpuChunks = 16;
 
 static int
-menon_cpu_chunks (GstClContext * ctx)
+menon_cpu_chunks (size_t local_mem)
 {
-  const cl_ulong local = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
-  return (int) std::max<cl_ulong> (2, std::min<cl_ulong> (kMenonCpuChunks,
-          local / (14 * 16 * 32) - 2));
+  return (int) std::max<size_t> (2, std::min<size_t> (kMenonCpuChunks,
+          local_mem / (14 * 16 * 32) - 2));
 }
 
 static void
@@ -449,7 +457,8 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
-  st->menon_chunks = menon_cpu_chunks (ctx);
+  st->local_mem = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -509,9 +518,11 @@ run_cells (DebayerState * st, GstClContext * ctx, const GstClFrame * in,
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
-/* debayer_camera's work-group (reqd_work_group_size in debayer.cl) */
+/* debayer_camera's work-group and the pixel rows each work-item computes
+ * (8 columns wide), given to debayer.cl as -D options */
 #define CAMERA_LX 16
-#define CAMERA_LY 8
+#define CAMERA_LY 16
+#define CAMERA_ROWS 2
 
 /* Takes the statistics read back since the last frame, if any, and moves
  * the gains in force toward their target (auto white balance). */
@@ -560,13 +571,41 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* debayer_menon's work-group (reqd_work_group_size in menon.cl) and the
- * tile of pixels each computes: on GPUs 32 x 16 (local memory for 5 to 6
- * groups per multiprocessor), on CPUs 64 x 32 (fewer margin pixels computed
- * again: measured 1.6x faster on PoCL) */
+/* debayer_menon's shapes: on GPUs 64 x 32 tiles (4 groups a multiprocessor
+ * on the H100; 32 x 16 took 1.5x the time), on CPUs 64 x 32 as well
+ * (measured on PoCL); 32 x 16 where the device's local memory does not hold
+ * those (at most 25 KB: OpenCL's minimum is 32 KB). */
 #define MENON_LX 32
-#define MENON_LY 8
-static const int kMenonTile[2][2] = { {32, 16}, {64, 32} };   /* by use_cells */
+static const MenonShape kMenonShape[2] = { {64, 32, 4, 4, 3, 8}, {64, 32, 4, 2, 1, 8} };  /* by use_cells */
+static const MenonShape kMenonSmall = { 32, 16, 4, 4, 3, 8 };
+
+/* The local memory of debayer_menon built for `m` (menon.cl's arrays: per
+ * cell 8 floats and a byte, step 2's floats shared with the statistics'
+ * sums, and in the `staged` build the tile's R, G, B), with a margin. */
+static size_t
+menon_local_bytes (const MenonShape & m, bool staged)
+{
+  const size_t cells = (size_t) (m.w / 2 + 9) * (m.h / 2 + 9);
+  const size_t sums = std::max (2 * cells, (size_t) 4 * MENON_LX * m.ly) / 4 + 1;
+  return 8 * sizeof (float) * cells + 4 * sizeof (cl_uint) * sums + cells +
+      (staged ? 3 * sizeof (float) * m.w * m.h : 0) + 256;
+}
+
+/* The shape for this device: the tuned one when it fits. */
+static MenonShape
+menon_shape (const DebayerState * st, bool staged)
+{
+  const MenonShape &m = kMenonShape[st->use_cells];
+  return menon_local_bytes (m, staged) <= st->local_mem ? m : kMenonSmall;
+}
+
+static std::string
+menon_options (const MenonShape & m)
+{
+  return " -D MT_W=" + std::to_string (m.w) + " -D MT_H=" + std::to_string (m.h) +
+      " -D MT_RUN1=" + std::to_string (m.run1) + " -D MT_RUN=" + std::to_string (m.run) +
+      " -D MT_RUN3=" + std::to_string (m.run3) + " -D MENON_LY=" + std::to_string (m.ly);
+}
 
 /* The rows of a strip (even): the whole height, or in equal parts so that
  * there are about 8 work-groups a compute unit (which keeps the cores busy
@@ -608,18 +647,22 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     std::lock_guard<std::mutex> lock (self->priv->lock);
     std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
   }
-  const double black_scale = (double) maxv / (maxv - (int) settings.black_level);
+  /* The unit of the samples from here on: 1 in menon, maxv (full scale 1)
+   * in debayer_camera (debayer.cl); divided on the host in double, so that
+   * full scale with unit gains is exactly 1 there. */
+  const double unit = v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU ? 1 : maxv;
+  const double black_scale = (double) maxv / (maxv - (int) settings.black_level) / unit;
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
-  /* The matrix after saturation's, over 1 / maxv. */
+  /* The matrix after saturation's, over the demosaiced samples' full scale. */
   const double s = settings.saturation;
   cl_float16 mat {};
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
-      double v = 0;
+      double m = 0;
       for (int k = 0; k < 3; k++)
-        v += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
-      mat.s[3 * i + j] = (float) (v / maxv);
+        m += ((i == k ? s : 0) + (1 - s) * kLuma[k]) * settings.matrix[3 * k + j];
+      mat.s[3 * i + j] = (float) (m * unit / maxv);
     }
 
   const GstVideoInfo *oi = &out->info;
@@ -648,12 +691,13 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
         (cl_int) !settings.camera_stages ());
     gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,
         (height + strip - 1) / strip, 1, 1);
-  } else if (v.kind == VARIANT_MENON)
-    gstcl::enqueue_2d (ctx, k, (width + kMenonTile[st->use_cells][0] - 1) /
-        kMenonTile[st->use_cells][0] * MENON_LX, (height + kMenonTile[st->use_cells][1] - 1) /
-        kMenonTile[st->use_cells][1] * MENON_LY, MENON_LX, MENON_LY);
-  else
-    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, CAMERA_LX, CAMERA_LY);
+  } else if (v.kind == VARIANT_MENON) {
+    const MenonShape &m = v.menon;
+    gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
+        m.ly, MENON_LX, m.ly);
+  } else
+    gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + CAMERA_ROWS - 1) / CAMERA_ROWS,
+        CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
@@ -705,14 +749,20 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
      * stages (at their defaults: none) on every device. */
     v.kind = VARIANT_MENON;
     v.aligned = fits (st, VARIANT_MENON, true, in, out);
+    /* GPUs: RGB formats written by each work-item's cells (4-channel ones
+     * as words: 4-byte rows), not through local memory and 8 x 2 blocks
+     * (2.5x slower than the blocks on PoCL) */
+    const bool pixels = !st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in,
+        out);
+    v.menon = menon_shape (st, !pixels);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
-        " -D MT_W=" + std::to_string (kMenonTile[st->use_cells][0]) + " -D MT_H=" +
-        std::to_string (kMenonTile[st->use_cells][1]) +
-        /* GPUs: RGB formats pixel by pixel with every work-item (4-channel
-         * ones as words: 4-byte rows); 2.5x slower than by blocks on PoCL */
-        (!st->use_cells && !st->out_yuv && fits (st, VARIANT_CELLS, false, in, out) ?
-            " -D MENON_PIXELS=1" : "");
+        menon_options (v.menon) +
+        /* no matrix, saturation or curve: the output stage only scales
+         * (the same values, fewer registers) */
+        (settings.matrix != kIdentity || settings.saturation != 1 ||
+            settings.transfer != TRANSFER_LINEAR ? "" : " -D MENON_COLOUR=0") +
+        (pixels ? " -D MENON_PIXELS=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
     /* One kernel shape on every device (a cells shape like the plain
      * demosaic's measured slower on PoCL); x^y from the GPUs' special
@@ -722,6 +772,8 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     v.aligned = fits (st, VARIANT_CAMERA, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D PHASE_X=" +
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+        " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
+        std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
         (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;

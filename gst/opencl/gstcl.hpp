@@ -114,6 +114,13 @@ unsigned program_builds ();
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8);
 
+/* Commands other than kernels that a frame takes (a plane copy): enqueue
+ * with profile_event (ctx, &e) as the event argument, then call
+ * profile_command (ctx, name, e): on a profiling queue the command's device
+ * time is counted under `name` like a kernel's; elsewhere no event is made. */
+cl_event *profile_event (GstClContext *ctx, cl_event *event);
+void profile_command (GstClContext *ctx, const char *name, cl_event event);
+
 /* "clEnqueueNDRangeKernel failed: CL_OUT_OF_RESOURCES (-5)" */
 std::string describe (const cl::Error &e);
 const char *error_name (cl_int code);

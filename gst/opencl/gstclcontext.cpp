@@ -339,14 +339,30 @@ gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
 
 namespace gstcl {
 
-/* gstclprofile.cpp: counts the kernel's device time when its event completes. */
+/* gstclprofile.cpp: count the command's device time when its event completes. */
 void track_kernel (const cl::Kernel &kernel, const cl::Event &event);
+void track_command (const std::string &command, const cl::Event &event);
 
 const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
 unsigned program_builds () { return n_program_builds.load (); }
 bool tuned_for_gpu (GstClContext *ctx) { return ctx->priv->gpu_tuning; }
+
+cl_event *profile_event (GstClContext *ctx, cl_event *event)
+{
+  *event = nullptr;
+  return ctx->priv->profiling ? event : nullptr;
+}
+
+void profile_command (GstClContext *ctx, const char *name, cl_event event)
+{
+  if (!event)
+    return;
+  const cl::Event owned (event);   /* takes the enqueue's reference */
+  if (ctx->priv->profiling)
+    track_command (name, owned);
+}
 
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh)

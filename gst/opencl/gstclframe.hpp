@@ -79,11 +79,13 @@ inline void copy_planes (GstClContext *ctx, const GstClFrame *in, const GstClFra
     const size_t region[3] = {(size_t) GST_VIDEO_INFO_COMP_WIDTH (a, comp[0]) *
           GST_VIDEO_INFO_COMP_PSTRIDE (a, comp[0]),
       (size_t) GST_VIDEO_INFO_COMP_HEIGHT (a, comp[0]), 1};
+    cl_event event;
     const cl_int err = clEnqueueCopyBufferRect (queue_of (ctx) (), in->mem, out->mem,
         origin_in, origin_out, region, GST_VIDEO_INFO_PLANE_STRIDE (a, p), 0,
-        GST_VIDEO_INFO_PLANE_STRIDE (b, p), 0, 0, nullptr, nullptr);
+        GST_VIDEO_INFO_PLANE_STRIDE (b, p), 0, 0, nullptr, profile_event (ctx, &event));
     if (err != CL_SUCCESS)
       throw cl::Error (err, "clEnqueueCopyBufferRect");
+    profile_command (ctx, "copy_planes", event);
   }
 }
 

@@ -21,9 +21,9 @@ std::mutex totals_lock;
 std::map<std::string, Totals> totals;
 std::atomic<guint64> pending{0};
 
-/* Runs on a driver thread when the kernel's event completes. */
+/* Runs on a driver thread when the command's event completes. */
 void CL_CALLBACK
-on_kernel_complete (cl_event event, cl_int status, void *user_data)
+on_command_complete (cl_event event, cl_int status, void *user_data)
 {
   auto *name = static_cast<std::string *> (user_data);
   cl_ulong start = 0, end = 0;
@@ -38,7 +38,7 @@ on_kernel_complete (cl_event event, cl_int status, void *user_data)
     t.ns += end - start;
   }
   delete name;
-  clReleaseEvent (event);  /* the reference taken in track_kernel() */
+  clReleaseEvent (event);  /* the reference taken in track_command() */
   pending--;
 }
 
@@ -46,21 +46,27 @@ on_kernel_complete (cl_event event, cl_int status, void *user_data)
 
 namespace gstcl {
 
-/* Called by enqueue_2d() for queues with profiling enabled. */
-void track_kernel (const cl::Kernel &kernel, const cl::Event &event)
+/* Called for queues with profiling enabled: by enqueue_2d() for kernels,
+ * by track_command() for other commands. */
+void track_command (const std::string &command, const cl::Event &event)
 {
-  std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME> ();
-  name.erase (name.find_last_not_of ('\0') + 1);
-  auto *user = new std::string (std::move (name));
+  auto *user = new std::string (command);
   clRetainEvent (event ());
   pending++;
-  cl_int err = clSetEventCallback (event (), CL_COMPLETE, on_kernel_complete, user);
+  cl_int err = clSetEventCallback (event (), CL_COMPLETE, on_command_complete, user);
   if (err != CL_SUCCESS) {
-    GST_CAT_WARNING (gst_cl_runtime_debug, "kernel profiling off: %s", error_name (err));
+    GST_CAT_WARNING (gst_cl_runtime_debug, "profiling off: %s", error_name (err));
     pending--;
     clReleaseEvent (event ());
     delete user;
   }
+}
+
+void track_kernel (const cl::Kernel &kernel, const cl::Event &event)
+{
+  std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME> ();
+  name.erase (name.find_last_not_of ('\0') + 1);
+  track_command (name, event);
 }
 
 }  // namespace gstcl

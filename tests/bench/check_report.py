@@ -47,6 +47,32 @@ def check_farm(bench, outdir):
     return errors
 
 
+def check_device_rate(bench, outdir):
+    """The device's frames/s from several device-resident pipelines at once
+    (forced here: on a CPU device one pipeline usually saturates it)."""
+    path = os.path.join(outdir, 'bench-device-rate.json')
+    if os.path.exists(path):
+        os.remove(path)
+    proc = subprocess.run([bench, '--sizes', '64x64', '--repeats', '1', '--frames', '20',
+                           '--concurrent', '0', '--device-pipelines', '2', '--device-seconds',
+                           '0.1', '--only', '=clsobel GRAY8', '--limit-mib', '16', '--json',
+                           path, '--markdown', os.path.join(outdir, 'bench-device-rate.md')],
+                          timeout=60)
+    if proc.returncode != 0:
+        return [f'gst-opencl-bench --device-pipelines exited with {proc.returncode}']
+    with open(path) as f:
+        results = json.load(f)['results']
+    kernels = [r['kernel'] for r in results if r['mode'] == 'device' and r['status'] == 'ok']
+    if len(kernels) != 1:
+        return [f'device rate: expected one device-resident result, got {len(kernels)}']
+    k = kernels[0]
+    if k.get('device_pipelines') != 2 or not positive(k.get('device_fps')) or \
+            not positive(k.get('fps_vs_kernel_rate')):
+        return [f"device rate: pipelines {k.get('device_pipelines')}, frames/s "
+                f"{k.get('device_fps')}, vs kernel rate {k.get('fps_vs_kernel_rate')}"]
+    return []
+
+
 def main():
     bench, outdir = sys.argv[1], sys.argv[2]
     json_path = os.path.join(outdir, 'bench-quick.json')
@@ -90,6 +116,8 @@ def main():
                         r['kernel']['fraction_of_copy'],
                         r['kernel'].get('copy_same_bytes_ms'),
                         r['kernel'].get('fraction_of_same_bytes_copy')]
+            if 'device_pipelines' in r['kernel']:
+                figures.append(r['kernel'].get('device_fps'))
         elif not r['peer']:
             figures.append(r['fraction_of_transfer_limit'])
         if not all(positive(v) for v in figures):
@@ -106,6 +134,7 @@ def main():
             errors.append('the Markdown report has no table')
 
     errors += check_farm(bench, outdir)
+    errors += check_device_rate(bench, outdir)
     for e in errors:
         print('FAIL:', e)
     print(f'{measured} results checked')

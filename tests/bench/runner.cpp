@@ -13,6 +13,8 @@ namespace bench {
 
 /* Buffers in the input ring: enough for every frame in flight. */
 static const guint kRing = 4;
+/* pace_queue: pushes between finishes of the queue (see RunSpec) */
+static const int kPaceFrames = 8;
 
 gint64
 now_ns ()
@@ -52,7 +54,7 @@ struct RunState {
 
 /* Finishes the context's queue and waits until every profiled kernel of it
  * is counted. */
-static void
+void
 drain (GstClContext * ctx)
 {
   clFinish (gst_cl_context_get_cl_queue (ctx));
@@ -211,6 +213,8 @@ on_need_data (GstAppSrc * src, guint, gpointer user_data)
     if (gst_buffer_map (buf, &map, GST_MAP_WRITE))
       gst_buffer_unmap (buf, &map);
   }
+  if (st->spec.pace_queue && st->pushed % kPaceFrames == kPaceFrames - 1)
+    clFinish (st->spec.pace_queue);
   const gint64 t = now_ns ();
   if (!st->t_first_push)
     st->t_first_push = t;

@@ -41,6 +41,12 @@ struct RunSpec {
    * the kernel counters cover exactly the timed frames. Only for a pipeline
    * that runs alone. */
   bool device_timing = false;
+  /* When set (device-resident pipelines running together), a pipeline
+   * finishes this queue each kPaceFrames pushes (runner.cpp), so that no
+   * backlog builds up that a window would not see, and no pipeline's frames
+   * wait behind thousands of another's; the others keep the device busy
+   * meanwhile. */
+  cl_command_queue pace_queue = nullptr;
 };
 
 struct KernelTime {
@@ -63,6 +69,10 @@ struct RunResult {
   std::string out_caps;
   std::vector<KernelTime> kernels;  /* with device_timing: kernels of the timed frames */
 };
+
+/* Finishes the context's queue and waits until every profiled command of it
+ * is counted (gstclprofile.h). */
+void drain (GstClContext * ctx);
 
 struct RunState;
 

@@ -153,9 +153,10 @@ summarize (Result &r, const Suite &suite)
       names[kv.first] = one;
     }
     k["kernels"] = names;
-    /* frames/s on the device (wall clock, --device-seconds at least) against
-     * what the kernels alone allow */
-    k["fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
+    /* one pipeline's frames/s (wall clock, --device-seconds at least)
+     * against what the kernels alone allow; saturate_device adds the
+     * device's */
+    k["one_pipeline_fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
     j["kernel"] = k;
   }
 }
@@ -208,13 +209,118 @@ Suite::run_case (const Case &c, const Size &size, Mode mode)
         mode == Mode::DEVICE ? (std::to_string (kms) + " ms/frame").c_str () : "");
     r.runs.push_back (std::move (run));
   }
-  if (r.status == "ok")
+  if (r.status == "ok") {
     summarize (r, *this);
-  else {
+    if (mode == Mode::DEVICE)
+      saturate_device (r);
+  } else {
     r.json["status"] = r.status;
     r.json["message"] = r.message;
   }
   results.push_back (std::move (r));
+}
+
+/* n pipelines of `spec` at once, fed until told to stop. */
+struct Window {
+  std::string status = "ok", message;
+  double aggregate_fps = NAN, seconds = 0;
+  double kernel_ms = NAN;         /* device_ctx: device time of the frames' commands */
+  std::vector<double> each;       /* frames/s of each pipeline */
+  std::vector<RunResult> out;
+};
+
+/* Runs n pipelines of `spec` together for `seconds`, by time, not frames:
+ * every pipeline feeds until all are told to stop, and the window opens
+ * once all are past their warmup (a pipeline with a context of its own
+ * takes ~0.1 s to start, by then another has streamed hundreds of frames).
+ * The frames counted are those that reached a sink in the window. With
+ * `device_ctx` (device-resident frames, whose pushes wait for the device
+ * only through spec.pace_queue), the window opens and closes with its
+ * queue finished, and it counts every frame that reached a sink after it
+ * opened: the device's rate, not how far the pushes ran ahead of it; on a
+ * profiling queue, the commands' device time in the window too. */
+static Window
+run_window (RunSpec spec, int n, double seconds, GstClContext * device_ctx)
+{
+  Window w;
+  std::vector<std::unique_ptr<Run>> runs;
+  std::atomic<bool> stop{false};
+  spec.stop = &stop;
+  spec.max_frames = device_ctx ? 2000000 : 1000000;
+  spec.max_seconds = 120;
+  for (int i = 0; i < n; i++)
+    runs.emplace_back (new Run (spec));
+  for (auto &run : runs)
+    run->start ();
+  const gint64 give_up = now_ns () + 60 * GST_SECOND;
+  bool all_in = false, ended = false;
+  while (!all_in && !ended && now_ns () < give_up) {
+    all_in = true;
+    for (auto &run : runs) {
+      ended = run->poll (0) || ended;  /* an error, or out of frames */
+      all_in = all_in && run->frames_out () > run->warmup ();
+    }
+    if (!all_in)
+      g_usleep (2000);
+  }
+  if (device_ctx) {
+    drain (device_ctx);
+    gst_cl_kernel_profile_reset ();
+  }
+  const gint64 start = now_ns ();
+  if (all_in && !ended)
+    g_usleep ((gulong) (seconds * G_USEC_PER_SEC));
+  gint64 end = now_ns ();
+  stop = true;
+  for (bool all_done = false; !all_done;) {
+    all_done = true;
+    for (auto &run : runs)
+      all_done = run->poll (10) && all_done;
+  }
+  if (device_ctx) {
+    drain (device_ctx);
+    end = now_ns ();
+  }
+  for (auto &run : runs) {
+    w.out.push_back (run->finish ());
+    if (!w.out.back ().ok && w.status == "ok") {
+      w.status = "error";
+      w.message = w.out.back ().error;
+    }
+  }
+  if (w.status != "ok")
+    return w;
+  long frames = 0;
+  bool all_streamed = true;
+  for (size_t i = 0; i < runs.size (); i++) {
+    const auto &a = runs[i]->arrivals ();
+    long mine = 0;
+    for (int k = 0; k < w.out[i].frames_out; k++)
+      mine += a[k] > start && (device_ctx || a[k] <= end);
+    all_streamed = all_streamed && mine > 0 && w.out[i].frames_out > runs[i]->warmup () &&
+        a[runs[i]->warmup ()] <= start;
+    w.each.push_back (mine / ((end - start) / 1e9));
+    frames += mine;
+  }
+  if (all_streamed && end > start) {
+    w.aggregate_fps = frames / ((end - start) / 1e9);
+    w.seconds = (end - start) / 1e9;
+    gchar **names = device_ctx ? gst_cl_kernel_profile_names () : nullptr;
+    guint64 total = 0;
+    for (gchar **p = names; p && *p; p++) {
+      guint64 count = 0, ns = 0;
+      gst_cl_kernel_profile_get (*p, &count, &ns);
+      total += ns;
+    }
+    g_strfreev (names);
+    if (total > 0 && frames > 0)
+      w.kernel_ms = total / 1e6 / frames;
+  } else {
+    w.status = "error";
+    w.message = "the pipelines never all streamed at the same time (a pipeline did not "
+        "start within 60 s)";
+  }
+  return w;
 }
 
 void
@@ -237,87 +343,26 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
     cr.status = "skipped";
     cr.message = "no shared context";
   }
-  std::vector<std::unique_ptr<Run>> runs;
-  std::vector<RunResult> out;
-  gint64 start = 0, end = 0;
+  Window w;
   if (cr.status == "ok") {
     RunSpec spec = spec_for (*this, c, size, Mode::SYSTEM);
     spec.context = shared ? shared_context : nullptr;
-    /* By time, not frames: every pipeline feeds until all are told to stop,
-     * and the window opens once all are past their warmup (a pipeline with
-     * a context of its own takes ~0.1 s to start, by then another has
-     * streamed hundreds of frames). */
-    std::atomic<bool> stop{false};
-    spec.stop = &stop;
-    spec.max_frames = 1000000;
-    spec.max_seconds = 120;
-    for (int i = 0; i < n; i++)
-      runs.emplace_back (new Run (spec));
-    for (auto &run : runs)
-      run->start ();
-    const gint64 give_up = now_ns () + 60 * GST_SECOND;
-    bool all_in = false, ended = false;
-    while (!all_in && !ended && now_ns () < give_up) {
-      all_in = true;
-      for (auto &run : runs) {
-        ended = run->poll (0) || ended;  /* an error, or out of frames */
-        all_in = all_in && run->frames_out () > run->warmup ();
-      }
-      if (!all_in)
-        g_usleep (2000);
-    }
-    start = now_ns ();
-    if (all_in && !ended)
-      g_usleep ((gulong) (opt.concurrent_seconds * G_USEC_PER_SEC));
-    end = now_ns ();
-    stop = true;
-    for (bool all_done = false; !all_done;) {
-      all_done = true;
-      for (auto &run : runs)
-        all_done = run->poll (10) && all_done;
-    }
-    for (auto &run : runs) {
-      out.push_back (run->finish ());
-      if (!out.back ().ok && cr.status == "ok") {
-        cr.status = "error";
-        cr.message = out.back ().error;
-      }
-    }
-  }
-  std::vector<double> each;
-  if (cr.status == "ok") {
-    /* Frames of every pipeline that arrived in the window, all streaming. */
-    long frames = 0;
-    bool all_streamed = true;
-    for (size_t i = 0; i < runs.size (); i++) {
-      const auto &a = runs[i]->arrivals ();
-      long mine = 0;
-      for (int k = 0; k < out[i].frames_out; k++)
-        mine += a[k] > start && a[k] <= end;
-      all_streamed = all_streamed && mine > 0 && out[i].frames_out > runs[i]->warmup () &&
-          a[runs[i]->warmup ()] <= start;
-      each.push_back (mine / ((end - start) / 1e9));
-      frames += mine;
-    }
-    if (all_streamed && end > start) {
-      cr.aggregate_fps = frames / ((end - start) / 1e9);
-      j["window_s"] = (end - start) / 1e9;
-    } else {
-      cr.status = "error";
-      cr.message = "the pipelines never all streamed at the same time (a pipeline did not "
-          "start within 60 s)";
-    }
+    w = run_window (spec, n, opt.concurrent_seconds, nullptr);
+    cr.status = w.status;
+    cr.message = w.message;
   }
   if (cr.status == "ok") {
-    cr.per_pipeline_fps = median_of (each);
-    const double in = (double) out[0].in_transfer_bytes, o = (double) out[0].out_transfer_bytes;
+    cr.aggregate_fps = w.aggregate_fps;
+    cr.per_pipeline_fps = median_of (w.each);
+    j["window_s"] = w.seconds;
+    const double in = (double) w.out[0].in_transfer_bytes, o = (double) w.out[0].out_transfer_bytes;
     const double serial = transfer_limit_fps (limits, in, o), duplex =
         transfer_limit_fps (limits, in, o, true);
     j["status"] = "ok";
     j["aggregate_fps"] = cr.aggregate_fps;
     j["aggregate_mpixel_s"] = cr.aggregate_fps * size.width * size.height / 1e6;
-    j["per_pipeline_fps"] = spread_json (each);
-    j["input_memory"] = out[0].input_memory;
+    j["per_pipeline_fps"] = spread_json (w.each);
+    j["input_memory"] = w.out[0].input_memory;
     if (serial > 0) {
       cr.transfer_fraction = cr.aggregate_fps / serial;
       cr.duplex_fraction = cr.aggregate_fps / duplex;
@@ -336,6 +381,49 @@ Suite::run_concurrent (const Case &c, const Size &size, int n, bool shared)
   }
   cr.json = j;
   concurrent.push_back (std::move (cr));
+}
+
+/* The device's frame rate for a device-resident case: --device-pipelines
+ * pipelines of it at once in the profiling context for --device-seconds,
+ * so that no one pipeline's host cost sets the pace (kernels of tens of
+ * microseconds on a GPU: one pipeline's source, element and sink take ~40
+ * us a frame on one thread), and the device time of the frames' commands
+ * in that window: their product is the share of the window the device
+ * spent on the frames. */
+void
+Suite::saturate_device (Result &r)
+{
+  const int n = opt.device_pipelines;
+  if (n < 1 || !profiling_context || r.status != "ok" || !std::isfinite (r.kernel_ms))
+    return;
+  /* Only where one pipeline left the device idle a tenth of the time or
+   * more (unless asked for): otherwise the device sets its pace already
+   * (slow kernels, CPU devices). */
+  if (r.fps * r.kernel_ms / 1000 >= 0.9 && !opt.device_pipelines_given)
+    return;
+  RunSpec spec = spec_for (*this, *r.c, r.size, Mode::DEVICE);
+  spec.device_timing = false;
+  spec.min_seconds = 0;
+  spec.pace_queue = gst_cl_context_get_cl_queue (profiling_context);
+  const Window w = run_window (spec, n, opt.device_seconds > 0 ? opt.device_seconds : 0.05,
+      profiling_context);
+  Json &k = r.json["kernel"];
+  if (w.status != "ok") {
+    k["device_fps_error"] = w.message;
+    std::fprintf (stderr, "[device] %d x %s: %s\n", n, r.c->name.c_str (), w.message.c_str ());
+    return;
+  }
+  r.device_fps = w.aggregate_fps;
+  r.device_kernel_ms = w.kernel_ms;
+  r.device_pipelines = n;
+  k["device_fps"] = r.device_fps;
+  k["device_pipelines"] = n;
+  k["device_window_s"] = w.seconds;
+  k["device_window_ms_per_frame"] = w.kernel_ms;
+  k["fps_vs_kernel_rate"] = r.device_rate () * r.device_rate_kernel_ms () / 1000;
+  std::fprintf (stderr, "[device] %d x %s %dx%d: %.1f frames/s together, kernels %.4f ms a "
+      "frame, %.0f %% of 1 / kernel time\n", n, r.c->name.c_str (), r.size.width,
+      r.size.height, r.device_fps, w.kernel_ms, 100 * r.device_fps * w.kernel_ms / 1000);
 }
 
 const Result *

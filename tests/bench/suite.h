@@ -8,6 +8,7 @@
 #include "farm.h"
 #include "runner.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct Options {
   int concurrent = 8;
   double concurrent_seconds = 2;  /* the window of the concurrent runs */
   double device_seconds = 0.5;    /* device-resident runs: at least this long timed */
+  int device_pipelines = 4;       /* device-resident: pipelines that feed the device together */
+  bool device_pipelines_given = false;  /* on the command line: run them for every case */
   double max_seconds = 5;
   size_t limit_bytes = 256u << 20;
   int limit_reps = 10;
@@ -56,6 +59,18 @@ struct Result {
   double kernel_ms = NAN, kernel_gbps = NAN, kernel_fraction = NAN;
   /* a copy of the same bytes (half of in+out, read and written) / kernel time */
   double copy_same_bytes_ms = NAN, kernel_vs_same_copy = NAN;
+  /* device-resident: frames/s of device_pipelines pipelines together, and
+   * the device time of a frame's commands in that run */
+  double device_fps = NAN, device_kernel_ms = NAN;
+  int device_pipelines = 0;
+  /* The device's frames/s: several pipelines' where they ran (one
+   * pipeline's host cost sets the pace for short kernels on a GPU), else
+   * one pipeline's; and the kernel time of the same run. */
+  double device_rate () const { return std::isfinite (device_fps) ? device_fps : fps; }
+  double device_rate_kernel_ms () const
+  {
+    return std::isfinite (device_kernel_ms) ? device_kernel_ms : kernel_ms;
+  }
   Json json;
 };
 
@@ -83,6 +98,7 @@ struct Suite {
 
   void run_case (const Case &c, const Size &size, Mode mode);
   void run_concurrent (const Case &c, const Size &size, int n, bool shared);
+  void saturate_device (Result &r);
   const Result *find (const std::string &case_name, const std::string &size, Mode mode) const;
 };
 

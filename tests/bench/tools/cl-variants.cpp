@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cl-variants: times build variants of cldebayer's kernels side by side on
+ * one device, one process (docs/benchmarks.md, camera section).
+ *
+ * Builds kernels/common.cl + color.cl + debayer.cl (from the directory
+ * given) once per line of a variants file, prints NVIDIA's register counts
+ * (-cl-nv-verbose where the driver has cl_nv_compiler_options), times 20 +
+ * N launches on a 3840x2160 frame (12-bit RGGB, a smooth pattern plus noise)
+ * with profiling events and prints the median, minimum and 90th percentile;
+ * then compares the output bytes with the first output of the same kind
+ * (kept in REFDIR, so that a second run, with other kernels, compares with
+ * the first) and prints the white-balance totals of one launch. Arguments
+ * as cldebayer's host code sets them for the bench's camera cases
+ * (black-level=256, its matrix, saturation 1.2, sRGB, BT.709 limited range;
+ * auto gains fixed at 1.9 / 1 / 1.45). Not built by meson:
+ *
+ *   g++ -O2 -std=c++17 tests/bench/tools/cl-variants.cpp -o cl-variants -lOpenCL
+ *   REFDIR=/tmp ./cl-variants kernels variants.txt 300
+ *
+ * A line of the variants file: name|kind|stats|rows|lx|ly|options, kind
+ * nv12, rgba (debayer_camera into NV12 or RGBA) or malvar (the plain
+ * aligned debayer, 8-bit rggb to RGBA); stats 1 for auto white balance;
+ * rows, lx, ly debayer_camera's CAMERA_ROWS and work-group (default 2, 16,
+ * 8); options more -D options, "@linear" for the linear transfer curve.
+ * OLDSTATS=1 reads the totals as 64-bit counters (the layout before the
+ * 16-bit parts), PTXDIR=DIR writes each build's binary (PTX on NVIDIA)
+ * there, OLDUNITS=1 passes the gains and matrix of the kernels
+ * before debayer_camera worked in units of full scale. */
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <CL/opencl.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
+
+int main (int argc, char **argv)
+{
+  const std::string kdir = argv[1];
+  const std::string src = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer.cl");
+  std::vector<std::string> lines;
+  { std::ifstream f (argv[2]); std::string l; while (std::getline (f, l)) if (!l.empty () && l[0] != '#') lines.push_back (l); }
+  const int reps = argc > 3 ? atoi (argv[3]) : 200;
+  std::vector<cl::Platform> plats; cl::Platform::get (&plats);
+  cl::Device dev; bool found = false;
+  for (auto &p : plats) { std::vector<cl::Device> ds; try { p.getDevices (CL_DEVICE_TYPE_GPU, &ds); } catch (...) {} if (!ds.empty ()) { dev = ds[0]; found = true; break; } }
+  if (!found) { for (auto &p : plats) { std::vector<cl::Device> ds; p.getDevices (CL_DEVICE_TYPE_ALL, &ds); if (!ds.empty ()) { dev = ds[0]; break; } } }
+  const bool nv = dev.getInfo<CL_DEVICE_EXTENSIONS> ().find ("cl_nv_compiler_options") != std::string::npos;
+  printf ("device %s nv %d\n", dev.getInfo<CL_DEVICE_NAME> ().c_str (), nv);
+  cl::Context ctx (dev);
+  cl::CommandQueue q (ctx, dev, CL_QUEUE_PROFILING_ENABLE);
+  const int W = 3840, H = 2160;
+  std::mt19937 rng (1);
+  // smooth-ish 12-bit content plus noise
+  std::vector<uint16_t> raw ((size_t) W * H); std::vector<uint8_t> raw8 ((size_t) W * H);
+  for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) {
+    int v = (int) (2048 + 1500 * std::sin (x * 0.01) * std::cos (y * 0.013)) + (int) (rng () % 64) - 32;
+    v = std::clamp (v, 0, 4095); raw[(size_t) y * W + x] = (uint16_t) v; raw8[(size_t) y * W + x] = (uint8_t) (v >> 4); }
+  cl::Buffer in16 (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw.size () * 2, raw.data ());
+  cl::Buffer in8 (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw8.size (), raw8.data ());
+  cl::Buffer out (ctx, CL_MEM_READ_WRITE, (size_t) W * H * 8);
+  cl::Buffer totals (ctx, CL_MEM_READ_WRITE, 4096);
+  std::vector<std::vector<uint8_t>> ref_out (2);
+  const char *fmt_nv12 = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1";
+  const char *fmt_rgba = " -D IN_16=1 -D OUT_PLANES=1 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=4 -D OUT_BPP=4 -D OUT_YUV=0 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1";
+  const char *fmt_malvar = " -D IN_16=0 -D OUT_PLANES=1 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=4 -D OUT_BPP=4 -D OUT_YUV=0 -D METHOD=0 -D ALIGNED=1 -D PHASE_X=0";
+  for (const std::string &l : lines) {
+    // name|kind(nv12,rgba,malvar)|stats|rows|lx|ly|extra
+    std::vector<std::string> f; { std::stringstream ss (l); std::string t; while (std::getline (ss, t, '|')) f.push_back (t); }
+    while (f.size () < 7) f.push_back ("");
+    const std::string name = f[0], kind = f[1]; const int stats = atoi (f[2].c_str ());
+    const int rows = f[3].empty () ? 2 : atoi (f[3].c_str ()), lx = f[4].empty () ? 16 : atoi (f[4].c_str ()), ly = f[5].empty () ? 8 : atoi (f[5].c_str ());
+    std::string opts = kind == "malvar" ? fmt_malvar : kind == "rgba" ? fmt_rgba : fmt_nv12;
+    if (kind != "malvar") opts += " -D CAMERA_ROWS=" + std::to_string (rows) + " -D CAMERA_LX=" + std::to_string (lx) + " -D CAMERA_LY=" + std::to_string (ly);
+    std::string extra = f[6]; const bool linear = extra.find ("@linear") != std::string::npos;
+    if (linear) extra.replace (extra.find ("@linear"), 7, "");
+    opts += " " + extra;
+    if (nv) opts += " -cl-nv-verbose";
+    cl::Program prog (ctx, src);
+    try { prog.build ({dev}, opts.c_str ()); } catch (cl::Error &e) { printf ("%s: BUILD FAILED\n%s\n", name.c_str (), prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); continue; }
+    std::string log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev);
+    std::string kname = kind == "malvar" ? "debayer" : "debayer_camera";
+    { std::stringstream ss (log); std::string t; bool in = false; while (std::getline (ss, t)) { if (t.find ("Function properties for " + kname) != std::string::npos || t.find ("Compiling entry function '" + kname + "'") != std::string::npos) in = true; if (in && (t.find ("registers") != std::string::npos || t.find ("spill") != std::string::npos)) { printf ("  [%s] %s\n", name.c_str (), t.c_str ()); if (t.find ("registers") != std::string::npos) in = false; } } }
+    if (getenv ("PTXDIR")) { auto bins = prog.getInfo<CL_PROGRAM_BINARIES> (); std::ofstream o (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx"); size_t n = bins[0].size (); while (n > 0 && bins[0][n - 1] == 0) n--; o.write ((const char *) bins[0].data (), n); }
+    cl::Kernel k (prog, kname.c_str ());
+    cl::NDRange global, local;
+    if (kind == "malvar") {
+      int a = 0; k.setArg (a++, in8); k.setArg (a++, 0); k.setArg (a++, W); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, W * 4);
+      k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, 0); k.setArg (a++, 0); k.setArg (a++, 255); k.setArg (a++, (cl_uint) 0); k.setArg (a++, 38);
+      k.setArg (a++, cl_int4 {{0, 1, 2, 3}});
+      global = cl::NDRange ((W / 8 + 15) / 16 * 16, (H / 2 + 7) / 8 * 8); local = cl::NDRange (16, 8);
+    } else {
+      const int maxv = 4095, black = 256; const double bs = (double) maxv / (maxv - black);
+      const double M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55}; const double s = 1.2; const double L[3] = {0.2126, 0.7152, 0.0722};
+      cl_float16 mat {};
+      for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { double v = 0; for (int kk = 0; kk < 3; kk++) v += ((i == kk ? s : 0) + (1 - s) * L[kk]) * M[3 * kk + j]; mat.s[3 * i + j] = (float) (getenv ("OLDUNITS") ? v / maxv : v); }
+      const double gu = getenv ("OLDUNITS") ? 1.0 : 1.0 / maxv;
+      int a = 0; k.setArg (a++, in16); k.setArg (a++, 0); k.setArg (a++, W * 2); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, kind == "rgba" ? W * 4 : W);
+      k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, maxv); k.setArg (a++, cl_int4 {{0, 1, 2, 3}}); k.setArg (a++, black);
+      k.setArg (a++, cl_float4 {{(float) (1.9 * bs * gu), (float) (bs * gu), (float) (1.45 * bs * gu), 0}}); k.setArg (a++, mat);
+      k.setArg (a++, linear ? cl_float8 {{1, 1, 0, 2, 1}} : cl_float8 {{1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f}});
+      k.setArg (a++, cl_float8 {{0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f}});
+      k.setArg (a++, cl_int4 {{W * H, W, 0, 0}}); k.setArg (a++, stats); k.setArg (a++, 77); k.setArg (a++, 3763); k.setArg (a++, totals);
+      const int gx = (W + 7) / 8, gy = (H + rows - 1) / rows;
+      global = cl::NDRange ((gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly); local = cl::NDRange (lx, ly);
+    }
+    std::vector<double> ms;
+    for (int i = 0; i < 20 + reps; i++) {
+      cl::Event ev; q.enqueueNDRangeKernel (k, cl::NullRange, global, local, nullptr, &ev);
+      if (i >= 20) { ev.wait (); ms.push_back ((ev.getProfilingInfo<CL_PROFILING_COMMAND_END> () - ev.getProfilingInfo<CL_PROFILING_COMMAND_START> ()) / 1e6); }
+    }
+    q.finish ();
+    std::sort (ms.begin (), ms.end ());
+    // correctness vs first of the kind (nv12 / rgba)
+    std::string diff = "";
+    if (kind != "malvar") {
+      const size_t bytes = kind == "rgba" ? (size_t) W * H * 4 : (size_t) W * H * 3 / 2;
+      std::vector<uint8_t> o (bytes); q.enqueueReadBuffer (out, CL_TRUE, 0, bytes, o.data ());
+      auto &r = ref_out[kind == "rgba"];
+      const std::string rf = std::string (getenv ("REFDIR") ? getenv ("REFDIR") : ".") + "/ref-" + kind + ".bin";
+      if (r.empty ()) { std::ifstream fi (rf, std::ios::binary); if (fi) { r.resize (bytes); fi.read ((char *) r.data (), bytes); } }
+      if (r.empty ()) { r = o; diff = " (reference)"; std::ofstream fo (rf, std::ios::binary); fo.write ((const char *) o.data (), bytes); }
+      else { int mx = 0; size_t n = 0; for (size_t i = 0; i < bytes; i++) { int d = std::abs ((int) o[i] - (int) r[i]); mx = std::max (mx, d); n += d != 0; } diff = " maxdiff " + std::to_string (mx) + " ndiff " + std::to_string (n); }
+      if (stats) {
+        q.enqueueFillBuffer (totals, (cl_uint) 0, 0, 2048); q.enqueueNDRangeKernel (k, cl::NullRange, global, local); q.finish ();
+        std::vector<cl_uint> t (512); q.enqueueReadBuffer (totals, CL_TRUE, 0, 2048, t.data ());
+        const bool old = getenv ("OLDSTATS") != nullptr;
+        for (int c = 0; c < 4; c++) { unsigned long long sum = 0; for (int sl = 0; sl < 64; sl++) { unsigned long long lo = t[8 * sl + 2 * c], hi = t[8 * sl + 2 * c + 1]; sum += old ? (lo | hi << 32) : lo + (hi << 16); } diff += " " + std::to_string (sum); }
+      }
+    }
+    printf ("%-28s median %.4f ms  min %.4f  p90 %.4f%s\n", name.c_str (), ms[ms.size () / 2], ms[0], ms[ms.size () * 9 / 10], diff.c_str ());
+    fflush (stdout);
+  }
+  return 0;
+}
