@@ -571,12 +571,13 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* debayer_menon's shapes: on GPUs 64 x 32 tiles (4 groups a multiprocessor
- * on the H100; 32 x 16 took 1.5x the time), on CPUs 64 x 32 as well
- * (measured on PoCL); 32 x 16 where the device's local memory does not hold
- * those (at most 25 KB: OpenCL's minimum is 32 KB). */
+/* debayer_menon's shapes (the GPU tuning; CPUs run debayer_menon_cpu): 64 x
+ * 32 tiles (4 groups a multiprocessor on the H100; 32 x 16 took 1.5x the
+ * time; on PoCL, with steps 3-5 by single cells, it was the fastest of the
+ * tiles); 32 x 16 where the device's local memory does not hold that (at
+ * most 25 KB: OpenCL's minimum is 32 KB). */
 #define MENON_LX 32
-static const MenonShape kMenonShape[2] = { {64, 32, 4, 4, 3, 8}, {64, 32, 4, 2, 1, 8} };  /* by use_cells */
+static const MenonShape kMenonShape = { 64, 32, 4, 4, 3, 8 };
 static const MenonShape kMenonSmall = { 32, 16, 4, 4, 3, 8 };
 
 /* The local memory of debayer_menon built for `m` (menon.cl's arrays: per
@@ -595,7 +596,7 @@ menon_local_bytes (const MenonShape & m, bool staged)
 static MenonShape
 menon_shape (const DebayerState * st, bool staged)
 {
-  const MenonShape &m = kMenonShape[st->use_cells];
+  const MenonShape &m = kMenonShape;
   return menon_local_bytes (m, staged) <= st->local_mem ? m : kMenonSmall;
 }
 
