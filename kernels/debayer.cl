@@ -616,8 +616,8 @@ inline uint8 round_code8 (float8 v)
  * demosaiced samples (rows 0 and 1 of red, green, blue; they are
  * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
  * `mat` is for: colour matrix, transfer curve, output. */
-inline void camera_output (CAMERA_ARGS, int x0, int y0, float8 * red, float8 * green,
-    float8 * blue)
+inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, int y0,
+    float8 * red, float8 * green, float8 * blue)
 {
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
@@ -772,14 +772,29 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
   return cells;
 }
 
+/* Adds the sums `group` to the set of counters `slot` of totals (STATS_SLOTS
+ * sets, so that few work-groups contend for one) without waiting for them
+ * (no value returned): each counter is a pair of words, the low 16 bits of
+ * the sums and the bits above, so that no carry is needed (the host adds
+ * low + 2^16 high). */
+inline void add_stats (__global uint * totals, int slot, uint4 group)
+{
+  __global uint *t = totals + 8 * (slot % STATS_SLOTS);
+  atomic_add (t, group.s0 & 0xffff);
+  atomic_add (t + 1, group.s0 >> 16);
+  atomic_add (t + 2, group.s1 & 0xffff);
+  atomic_add (t + 3, group.s1 >> 16);
+  atomic_add (t + 4, group.s2 & 0xffff);
+  atomic_add (t + 5, group.s2 >> 16);
+  atomic_add (t + 6, group.s3 & 0xffff);
+  atomic_add (t + 7, group.s3 >> 16);
+}
+
 /* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
  * their index) to the set of counters `slot` of totals: a tree through
  * local memory (4 to 1 at each step, 2 to 1 at the last when n is not a
- * power of 4), then one work-item adds the group's sums without waiting for
- * the counters (no value returned): each counter is a pair of words, the
- * low 16 bits of the sums and the bits above, so that no carry is needed
- * (the host adds low + 2^16 high). Every work-item of the group calls it
- * (barriers). */
+ * power of 4), then one work-item adds the group's sums (add_stats). Every
+ * work-item of the group calls it (barriers). */
 inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     __global uint * totals, int slot)
 {
@@ -793,19 +808,8 @@ inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     barrier (CLK_LOCAL_MEM_FENCE);
     m = q;
   }
-  if (lid == 0) {
-    const uint4 group = sums[0];
-    /* STATS_SLOTS sets of counters, so that few groups contend for one */
-    __global uint *t = totals + 8 * (slot % STATS_SLOTS);
-    atomic_add (t, group.s0 & 0xffff);
-    atomic_add (t + 1, group.s0 >> 16);
-    atomic_add (t + 2, group.s1 & 0xffff);
-    atomic_add (t + 3, group.s1 >> 16);
-    atomic_add (t + 4, group.s2 & 0xffff);
-    atomic_add (t + 5, group.s2 >> 16);
-    atomic_add (t + 6, group.s3 & 0xffff);
-    atomic_add (t + 7, group.s3 >> 16);
-  }
+  if (lid == 0)
+    add_stats (totals, slot, sums[0]);
 }
 
 #if !MENON   /* menon.cl has its own kernel */

@@ -103,8 +103,9 @@ GST_START_TEST (test_menon_small_14bit) { run_small (14); } GST_END_TEST
 GST_START_TEST (test_menon_small_16bit) { run_small (16); } GST_END_TEST
 
 /* Many tiles, odd sizes, every pattern; the aligned variant (rows on
- * 16-byte boundaries); both tile shapes (CPU 64 x 32, GPU 32 x 16); a
- * change of method on a running element. */
+ * 16-byte boundaries); both kernel shapes (CPU: menon_cpu.cl's strips, on
+ * two compute units at 451 x 300 two strips of columns and four of rows;
+ * GPU: 32 x 16 tiles); a change of method on a running element. */
 GST_START_TEST (test_menon_tiles)
 {
   uint32_t seed = 90210;

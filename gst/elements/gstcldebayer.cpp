@@ -154,9 +154,10 @@ struct AwbStatus {
 
 /* The program variants a frame may run (debayer.cl): the exact integer
  * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages;
- * menon (menon.cl, with the camera stages). */
+ * menon with the camera stages: menon.cl's tiles (GPUs), menon_cpu.cl's
+ * row pipeline (CPUs). */
 enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
-  N_VARIANT_KINDS };
+  VARIANT_MENON_CPU, N_VARIANT_KINDS };
 
 /* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
  * MENON_LY): the tile of pixels a work-group computes; the cells a
@@ -189,6 +190,7 @@ struct DebayerState {
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
   size_t local_mem = 0;         /* the device's local memory a work-group */
+  int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
@@ -404,6 +406,20 @@ output_options (const GstVideoInfo * info, cl_int4 * layout, int *out_yuv)
   return px.size_options ("OUT");
 }
 
+/* debayer_menon_cpu: a work-group of one work-item computes a strip of
+ * 16 (chunks - 1) columns (menon_cpu.cl's MC_CHUNKS), walking down its rows
+ * from 12 above it; its rings take 14 x 16 x 32 bytes a chunk and two
+ * more. kMenonCpuChunks where the device's local memory holds them (CPUs:
+ * it is their cache), else fewer (GPUs under the CPU tuning, tests). */
+static const int kMenonCpuChunks = 16;
+
+static int
+menon_cpu_chunks (size_t local_mem)
+{
+  return (int) std::max<size_t> (2, std::min<size_t> (kMenonCpuChunks,
+          local_mem / (14 * 16 * 32) - 2));
+}
+
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
@@ -442,6 +458,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
   st->local_mem = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -554,12 +571,13 @@ transfer_parameters (const Settings & s)
   }
 }
 
-/* debayer_menon's shapes: on GPUs 64 x 32 tiles (4 groups a multiprocessor
- * on the H100; 32 x 16 took 1.5x the time), on CPUs 64 x 32 as well
- * (measured on PoCL); 32 x 16 where the device's local memory does not hold
- * those (at most 25 KB: OpenCL's minimum is 32 KB). */
+/* debayer_menon's shapes (the GPU tuning; CPUs run debayer_menon_cpu): 64 x
+ * 32 tiles (4 groups a multiprocessor on the H100; 32 x 16 took 1.5x the
+ * time; on PoCL, with steps 3-5 by single cells, it was the fastest of the
+ * tiles); 32 x 16 where the device's local memory does not hold that (at
+ * most 25 KB: OpenCL's minimum is 32 KB). */
 #define MENON_LX 32
-static const MenonShape kMenonShape[2] = { {64, 32, 4, 4, 3, 8}, {64, 32, 4, 2, 1, 8} };  /* by use_cells */
+static const MenonShape kMenonShape = { 64, 32, 4, 4, 3, 8 };
 static const MenonShape kMenonSmall = { 32, 16, 4, 4, 3, 8 };
 
 /* The local memory of debayer_menon built for `m` (menon.cl's arrays: per
@@ -578,7 +596,7 @@ menon_local_bytes (const MenonShape & m, bool staged)
 static MenonShape
 menon_shape (const DebayerState * st, bool staged)
 {
-  const MenonShape &m = kMenonShape[st->use_cells];
+  const MenonShape &m = kMenonShape;
   return menon_local_bytes (m, staged) <= st->local_mem ? m : kMenonSmall;
 }
 
@@ -590,8 +608,23 @@ menon_options (const MenonShape & m)
       " -D MT_RUN3=" + std::to_string (m.run3) + " -D MENON_LY=" + std::to_string (m.ly);
 }
 
+/* The rows of a strip (even): the whole height, or in equal parts so that
+ * there are about 8 work-groups a compute unit (which keeps the cores busy
+ * when other processes take some of them: 10-20 % more frames/s on the
+ * busy 2-core development machine than 2 a unit), each at least 64 rows
+ * (a strip computes 12 more). */
+static int
+menon_cpu_strip (GstClContext * ctx, int strip_width, int width, int height)
+{
+  const int columns = (width + strip_width - 1) / strip_width;
+  const int units = (int) gstcl::device_of (ctx).getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
+  const int strips = std::max (1, std::min ((8 * units + columns - 1) / columns,
+          height / 64));
+  return ((height + strips - 1) / strips + 1) / 2 * 2;
+}
+
 /* The camera variant or menon: every stage in one kernel (debayer.cl,
- * menon.cl). */
+ * menon.cl, menon_cpu.cl). */
 static GstFlowReturn
 run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out, const Settings & settings, const Variant & v)
@@ -618,7 +651,7 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   /* The unit of the samples from here on: 1 in menon, maxv (full scale 1)
    * in debayer_camera (debayer.cl); divided on the host in double, so that
    * full scale with unit gains is exactly 1 there. */
-  const double unit = v.kind == VARIANT_MENON ? 1 : maxv;
+  const double unit = v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU ? 1 : maxv;
   const double black_scale = (double) maxv / (maxv - (int) settings.black_level) / unit;
   const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
@@ -652,7 +685,14 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
-  if (v.kind == VARIANT_MENON) {
+  if (v.kind == VARIANT_MENON_CPU) {
+    const int strip_width = 16 * (st->menon_chunks - 1);
+    const int strip = menon_cpu_strip (ctx, strip_width, width, height);
+    gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip,
+        (cl_int) !settings.camera_stages ());
+    gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,
+        (height + strip - 1) / strip, 1, 1);
+  } else if (v.kind == VARIANT_MENON) {
     const MenonShape &m = v.menon;
     gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
         m.ly, MENON_LX, m.ly);
@@ -680,7 +720,8 @@ fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame 
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
   if (!aligned)
     return true;
-  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON) && st->out_yuv) {
+  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU) &&
+      st->out_yuv) {
     bool ok = gstcl::rows_aligned_16 (in);
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
       ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
@@ -697,7 +738,14 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
 {
   Variant v;
   const std::string method = " -D METHOD=" + std::to_string (settings.method);
-  if (settings.method == METHOD_MENON) {
+  if (settings.method == METHOD_MENON && st->use_cells) {
+    /* CPUs: one kernel, a pipeline down strips of rows (menon_cpu.cl) */
+    v.kind = VARIANT_MENON_CPU;
+    v.aligned = fits (st, VARIANT_MENON_CPU, true, in, out);
+    v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
+        (v.aligned ? " -D ALIGNED=1" : "") + " -D MC_CHUNKS=" +
+        std::to_string (st->menon_chunks);
+  } else if (settings.method == METHOD_MENON) {
     /* One kernel over local-memory tiles, in float, with the camera
      * stages (at their defaults: none) on every device. */
     v.kind = VARIANT_MENON;
@@ -757,7 +805,9 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   static const std::string plain = std::string (gst_cl_kernel_common) + gst_cl_kernel_color +
       gst_cl_kernel_debayer;
   static const std::string menon = plain + gst_cl_kernel_menon;
-  const std::string &source = v.kind == VARIANT_MENON ? menon : plain;
+  static const std::string menon_cpu = plain + gst_cl_kernel_menon_cpu;
+  const std::string &source = v.kind == VARIANT_MENON ? menon :
+      v.kind == VARIANT_MENON_CPU ? menon_cpu : plain;
   cl::Program program;
   if (st->build.pending () && st->building.options == v.options && st->build.ready ())
     program = st->build.take ();
@@ -777,7 +827,7 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   }
   static const char *const names[N_VARIANT_KINDS][2] = {
     {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr},
-    {"debayer_menon", nullptr} };
+    {"debayer_menon", nullptr}, {"debayer_menon_cpu", nullptr} };
   slot.main = cl::Kernel (program, names[v.kind][0]);
   slot.rim = names[v.kind][1] ? cl::Kernel (program, names[v.kind][1]) : cl::Kernel ();
   slot.options = v.options;
@@ -798,7 +848,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     v = st->last;
   st->last = v;
 
-  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON)
+  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU)
     return run_camera (self, ctx, in, out, settings, v);
   if (v.kind == VARIANT_CELLS) {
     run_cells (st, ctx, in, out);
