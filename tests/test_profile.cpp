@@ -2,6 +2,7 @@
 /* Kernel profiling (gstclprofile.h): kernels run on an application's context
  * whose queue has profiling enabled are counted, per kernel name; kernels on
  * ordinary contexts are not. */
+#include <string>
 #include "cltest.h"
 
 #include <gst/opencl/opencl.h>
@@ -47,17 +48,19 @@ GST_START_TEST (test_profiling_queue_counts_kernels)
   gst_cl_kernel_profile_reset ();
   run_sobel (context);
   wait_counted (queue ());
+  /* one kernel a frame: "sobel" on CPUs, "sobel_narrow" on GPUs */
   gchar **names = gst_cl_kernel_profile_names ();
   fail_unless_equals_int (g_strv_length (names), 1);
-  fail_unless_equals_string (names[0], "sobel");
+  fail_unless (g_str_has_prefix (names[0], "sobel"), "counted %s", names[0]);
+  const std::string name = names[0];
   g_strfreev (names);
   guint64 count = 0, ns = 0;
-  fail_unless (gst_cl_kernel_profile_get ("sobel", &count, &ns));
+  fail_unless (gst_cl_kernel_profile_get (name.c_str (), &count, &ns));
   fail_unless_equals_int ((int) count, kFrames);
   fail_unless (ns > 0);
 
   gst_cl_kernel_profile_reset ();
-  fail_if (gst_cl_kernel_profile_get ("sobel", &count, &ns));
+  fail_if (gst_cl_kernel_profile_get (name.c_str (), &count, &ns));
   fail_unless (count == 0 && ns == 0);
   gst_object_unref (context);
 }
