@@ -157,6 +157,7 @@ summarize (Result &r, const Suite &suite)
      * against what the kernels alone allow; saturate_device adds the
      * device's */
     k["one_pipeline_fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
+    k["fps_vs_kernel_rate"] = r.fps * r.kernel_ms / 1000;
     j["kernel"] = k;
   }
 }
