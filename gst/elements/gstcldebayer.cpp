@@ -206,14 +206,28 @@ struct DebayerState {
    * (add_group_stats), and a read of them in flight (into `total`, which
    * outlives it). */
   static constexpr int kStatsSlots = 64;
+  static constexpr size_t kTotalsBytes = sizeof (cl_uint) * 8 * kStatsSlots;
   cl::Buffer totals;
   cl::Event reading;
-  std::array<cl_uint, 8 * kStatsSlots> total {};
+  /* The read's host side: pinned memory (allocated by the driver, mapped
+   * once), so that the read is a transfer the queue runs on its own; into
+   * ordinary memory NVIDIA's driver copies through its own staging. */
+  cl::Buffer pinned;
+  cl::CommandQueue pinned_queue;
+  cl_uint *total = nullptr;
 
+  void map_totals (const cl::Context &context, const cl::CommandQueue &queue)
+  {
+    totals = cl::Buffer (context, CL_MEM_READ_WRITE, kTotalsBytes);
+    pinned = cl::Buffer (context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kTotalsBytes);
+    total = static_cast<cl_uint *> (queue.enqueueMapBuffer (pinned, CL_TRUE,
+            CL_MAP_READ | CL_MAP_WRITE, 0, kTotalsBytes));
+    pinned_queue = queue;
+  }
   cl_ulong total_of (int i) const
   {
     cl_ulong sum = 0;
-    for (int slot = 0; slot < kStatsSlots; slot++)
+    for (int slot = 0; total && slot < kStatsSlots; slot++)
       sum += total[8 * slot + 2 * i] + ((cl_ulong) total[8 * slot + 2 * i + 1] << 16);
     return sum;
   }
@@ -227,6 +241,10 @@ struct DebayerState {
   {
     try {
       wait_for_read ();
+      if (total) {
+        pinned_queue.enqueueUnmapMemObject (pinned, total);
+        pinned_queue.finish ();
+      }
     } catch (const cl::Error &) {
     }
   }
@@ -670,9 +688,9 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const int width = GST_VIDEO_INFO_WIDTH (oi), height = GST_VIDEO_INFO_HEIGHT (oi);
   const cl::CommandQueue &queue = gstcl::queue_of (ctx);
   if (!st->totals ())
-    st->totals = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, sizeof (st->total));
+    st->map_totals (gstcl::context_of (ctx), queue);
   if (awb)
-    queue.enqueueFillBuffer (st->totals, (cl_uint) 0, 0, sizeof (st->total));
+    queue.enqueueFillBuffer (st->totals, (cl_uint) 0, 0, DebayerState::kTotalsBytes);
   const int black = (int) settings.black_level;
   const int range = maxv - black;
   const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
@@ -702,8 +720,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (awb && !st->reading ())
-    queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, sizeof (st->total), st->total.data (),
-        nullptr, &st->reading);
+    queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, DebayerState::kTotalsBytes,
+        st->total, nullptr, &st->reading);
   return GST_FLOW_OK;
 }
 
