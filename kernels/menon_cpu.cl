@@ -241,28 +241,33 @@ inline void mc_final (MenonRings m, RowOf r, int k, float8 * r_lo, float8 * g_lo
   }
 }
 
+#if !OUT_YUV
+/* The 8 x 2 block at (x0, y0) without camera stages (the host's
+ * Settings::camera_stages; no statistics either): camera_output's
+ * arithmetic without the terms that are 0 (the matrix sc = 1 / maxv on the
+ * diagonal, no curve). Inlined, so that the layout's shifts are worked out
+ * once a frame (as a call, with the camera arguments on the stack, the
+ * output was a fifth of the kernel's time on PoCL). */
+inline __attribute__ ((always_inline)) void mc_plain (__global uchar * out, int out_stride,
+    int width, int height, int4 layout, float sc, int x0, int y0, const float8 * r8,
+    const float8 * g8, const float8 * b8)
+{
+  const int count = min (BLOCK_W, width - x0);
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++)
+    if (y0 + dy < height)
+      store_row ((__global out_t *) (out + (size_t) (y0 + dy) * out_stride), x0, 0, count,
+          convert_uint8 (clamp (r8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+          convert_uint8 (clamp (g8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
+          convert_uint8 (clamp (b8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f), layout);
+}
+#endif
+
 /* Stages 4-6 and the statistics of the 8 x 2 block at (x0, y0) from its
  * demosaiced values (overwritten). */
-inline void mc_output (CAMERA_ARGS, int phase_x, int phase_y, int plain, int x0, int y0,
-    float8 * r8, float8 * g8, float8 * b8, uint4 * cells)
+inline void mc_output (CAMERA_ARGS, int phase_x, int phase_y, int x0, int y0, float8 * r8,
+    float8 * g8, float8 * b8, uint4 * cells)
 {
-#if !OUT_YUV
-  if (plain) {
-    /* no camera stages: camera_output's arithmetic without the terms that
-     * are 0 (the matrix 1 / maxv on the diagonal, no curve); the output
-     * stage was a third of the frame's time on PoCL */
-    const float sc = mat.s0;
-    const int count = min (BLOCK_W, width - x0);
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++)
-      if (y0 + dy < height)
-        store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0,
-            0, count, convert_uint8 (clamp (r8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
-            convert_uint8 (clamp (g8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f),
-            convert_uint8 (clamp (b8[dy] * sc, 0.0f, 1.0f) * OUT_MAX + 0.5f), layout);
-    return;
-  }
-#endif
   const float top = (float) maxv;
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
@@ -379,11 +384,23 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
       for (int dy = 0; dy < 2; dy++)
         mc_final (m, dy ? row1 : row0, k, &r_lo[dy], &g_lo[dy], &b_lo[dy], &r_hi[dy],
             &g_hi[dy], &b_hi[dy]);
-      if (k > 0)
-        mc_output (CAMERA_PASS, phase_x, phase_y, plain, x0, 2 * q, r_lo, g_lo, b_lo, &cells);
-      if (k < MC_CHUNKS - 1 && x0 + 8 < width)
-        mc_output (CAMERA_PASS, phase_x, phase_y, plain, x0 + 8, 2 * q, r_hi, g_hi, b_hi,
-            &cells);
+      /* (not lo, hi: the statistics' bounds) */
+      const bool first8 = k > 0, last8 = k < MC_CHUNKS - 1 && x0 + 8 < width;
+#if !OUT_YUV
+      if (plain) {
+        if (first8)
+          mc_plain (out + out_offset, out_stride, width, height, layout, mat.s0, x0, 2 * q,
+              r_lo, g_lo, b_lo);
+        if (last8)
+          mc_plain (out + out_offset, out_stride, width, height, layout, mat.s0, x0 + 8, 2 * q,
+              r_hi, g_hi, b_hi);
+        continue;
+      }
+#endif
+      if (first8)
+        mc_output (CAMERA_PASS, phase_x, phase_y, x0, 2 * q, r_lo, g_lo, b_lo, &cells);
+      if (last8)
+        mc_output (CAMERA_PASS, phase_x, phase_y, x0 + 8, 2 * q, r_hi, g_hi, b_hi, &cells);
     }
     /* the sums to the counters every 16 row pairs and at the end (of more
      * rows 16-bit samples could pass 2^32) */
