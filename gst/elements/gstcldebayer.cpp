@@ -191,6 +191,8 @@ struct DebayerState {
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
   size_t local_mem = 0;         /* the device's local memory a work-group */
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
+  int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
+  int menon_strip = 0;          /* and rows (menon_cpu_strip) */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
@@ -227,7 +229,7 @@ struct DebayerState {
   cl_ulong total_of (int i) const
   {
     cl_ulong sum = 0;
-    for (int slot = 0; total && slot < kStatsSlots; slot++)
+    for (int slot = 0; slot < kStatsSlots; slot++)
       sum += total[8 * slot + 2 * i] + ((cl_ulong) total[8 * slot + 2 * i + 1] << 16);
     return sum;
   }
@@ -438,6 +440,20 @@ menon_cpu_chunks (size_t local_mem)
           local_mem / (14 * 16 * 32) - 2));
 }
 
+/* The rows of a strip (even): the whole height, or in equal parts so that
+ * there are about 8 work-groups a compute unit (which keeps the cores busy
+ * when other processes take some of them: 10-20 % more frames/s on the
+ * busy 2-core development machine than 2 a unit), each at least 64 rows
+ * (a strip computes 12 more). */
+static int
+menon_cpu_strip (int units, int strip_width, int width, int height)
+{
+  const int columns = (width + strip_width - 1) / strip_width;
+  const int strips = std::max (1, std::min ((8 * units + columns - 1) / columns,
+          height / 64));
+  return ((height + strips - 1) / strips + 1) / 2 * 2;
+}
+
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
@@ -475,8 +491,12 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   /* The cells variant on CPUs, the block kernels (tuned for GPUs)
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
-  st->local_mem = gstcl::device_of (ctx).getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  const cl::Device &device = gstcl::device_of (ctx);
+  st->local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->menon_chunks = menon_cpu_chunks (st->local_mem);
+  st->menon_strip_width = 16 * (st->menon_chunks - 1);
+  st->menon_strip = menon_cpu_strip ((int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> (),
+      st->menon_strip_width, width, height);
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -626,21 +646,6 @@ menon_options (const MenonShape & m)
       " -D MT_RUN3=" + std::to_string (m.run3) + " -D MENON_LY=" + std::to_string (m.ly);
 }
 
-/* The rows of a strip (even): the whole height, or in equal parts so that
- * there are about 8 work-groups a compute unit (which keeps the cores busy
- * when other processes take some of them: 10-20 % more frames/s on the
- * busy 2-core development machine than 2 a unit), each at least 64 rows
- * (a strip computes 12 more). */
-static int
-menon_cpu_strip (GstClContext * ctx, int strip_width, int width, int height)
-{
-  const int columns = (width + strip_width - 1) / strip_width;
-  const int units = (int) gstcl::device_of (ctx).getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
-  const int strips = std::max (1, std::min ((8 * units + columns - 1) / columns,
-          height / 64));
-  return ((height + strips - 1) / strips + 1) / 2 * 2;
-}
-
 /* The camera variant or menon: every stage in one kernel (debayer.cl,
  * menon.cl, menon_cpu.cl). */
 static GstFlowReturn
@@ -704,8 +709,8 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
   if (v.kind == VARIANT_MENON_CPU) {
-    const int strip_width = 16 * (st->menon_chunks - 1);
-    const int strip = menon_cpu_strip (ctx, strip_width, width, height);
+    const int strip_width = st->menon_strip_width;
+    const int strip = st->menon_strip;
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip,
         (cl_int) !settings.camera_stages ());
     gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,

@@ -1,14 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclprofile.h"
 #include "gstcl.hpp"
-#include "gstcl-debug.h"
 
 #include <deque>
 #include <map>
 #include <mutex>
 #include <string>
-
-#define GST_CAT_DEFAULT gst_cl_runtime_debug
 
 namespace {
 
