@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <sys/prctl.h>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -104,13 +105,42 @@ sleep_before_wait ()
   return sleep;
 }
 
+/* Sleeps of this thread end within ~1 us of when they are asked to, while
+ * it lives: Linux adds up to 50 us of "timer slack" to an ordinary thread's
+ * sleep so as to batch wake-ups, and two such sleeps a frame took 10 % of a
+ * 4K pipeline's frame rate (docs/benchmarks.md). Restores the thread's own
+ * slack after. */
+class PreciseSleeps {
+public:
+  PreciseSleeps ()
+  {
+#ifdef __linux__
+    old_ = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    if (old_ > 1000)
+      prctl (PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+#endif
+  }
+  ~PreciseSleeps ()
+  {
+#ifdef __linux__
+    if (old_ > 1000)
+      prctl (PR_SET_TIMERSLACK, (unsigned long) old_, 0, 0, 0);
+#endif
+  }
+  PreciseSleeps (const PreciseSleeps &) = delete;
+  PreciseSleeps &operator= (const PreciseSleeps &) = delete;
+
+private:
+  int old_ = -1;
+};
+
 /* The device's data into the staging area. A blocking read (and
  * clWaitForEvents) has NVIDIA's driver spin (sched_yield, clock_gettime)
  * for the transfer and the queue ahead of it: most of an element's CPU time
  * a frame in a camera farm (docs/scale.md). So the read is queued, the
  * thread sleeps for 3/4 of the time this buffer's recent reads took (an
- * over-sleep shortens the next one), then looks at the event every eighth
- * of that time (20 to 200 us) until the read is over. */
+ * over-sleep shortens the next one), then looks at the event every 16th
+ * of that time (20 to 200 us) until the read is over, with precise sleeps. */
 static void
 read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
 {
@@ -123,12 +153,15 @@ read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
   q.flush ();
   const gint64 start = g_get_monotonic_time ();
   auto status = [&done] { return done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> (); };
-  if (p->read_us >= 100 && status () > CL_COMPLETE)
-    g_usleep (p->read_us * 3 / 4);
-  const gulong step = (gulong) CLAMP (p->read_us / 8, 20, 200);
-  cl_int s;
-  while ((s = status ()) > CL_COMPLETE)
-    g_usleep (step);
+  cl_int s = status ();
+  if (s > CL_COMPLETE) {
+    PreciseSleeps precise;
+    if (p->read_us >= 100)
+      g_usleep (p->read_us * 3 / 4);
+    const gulong step = (gulong) CLAMP (p->read_us / 16, 20, 200);
+    while ((s = status ()) > CL_COMPLETE)
+      g_usleep (step);
+  }
   if (s < 0)
     done.wait ();   /* throws the read's error */
   const gint64 took = g_get_monotonic_time () - start;
