@@ -121,15 +121,11 @@ inline px_t at (const win_t * e, const win_t * o, int parity, int r, int d)
 /* Row r + dr, d columns to the side, of the pixels of parity p. */
 #define A(dr, d) at (e, o, p, r + (dr), (d))
 
-#if METHOD == 0
+#if METHOD == 0 && !CAMERA   /* the camera variant's Malvar: demosaic_site below */
 inline px_t finish (px_t sum16, int maxv)
 {
   /* Vector bounds: Oclgrind 21.10 gets clamp (int4, int, int) wrong. */
-#if CAMERA
-  return clamp (sum16 * 0.0625f, (px_t) (0.0f), (px_t) ((float) maxv));
-#else
   return clamp ((sum16 + 8) >> 4, (int4) (0), (int4) (maxv));
-#endif
 }
 
 /* G at R or B sites. */
@@ -159,7 +155,7 @@ inline px_t rb_at_br (const win_t * e, const win_t * o, int p, int r, int maxv)
   return finish (12 * A (0, 0) + 4 * (A (-1, -1) + A (-1, 1) + A (1, -1) + A (1, 1))
       - 3 * (A (-2, 0) + A (2, 0) + A (0, -2) + A (0, 2)), maxv);
 }
-#else
+#elif METHOD != 0
 /* Means of 2 and 4 samples: rounded half up, or exact in float. */
 #if CAMERA
 #define MEAN2(s) ((s) * 0.5f)
@@ -283,10 +279,19 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
 #undef STORE
 }
 
+/* Samples clamped to maxv as they are loaded; not in the camera variant,
+ * which caps each colour at its white balance's value of maxv instead
+ * (camera_block). */
+#if CAMERA
+#define LOAD_CAP(v, m) (v)
+#else
+#define LOAD_CAP(v, m) min ((v), (m))
+#endif
+
 /* The 12-column window of the block whose top left pixel is (x0, y0): columns
  * x0 - 2 .. x0 + 9, `rows` rows from y0 - 2 (6 for 2 rows of pixels), as the
  * even and odd columns of each row (the last two lanes unused), samples
- * clamped to maxv. */
+ * clamped to maxv (LOAD_CAP). */
 inline void load_window_rows (__global const uchar * in, int in_stride, int width,
     int height, int maxv, int x0, int y0, int rows, int8 * e, int8 * o)
 {
@@ -298,9 +303,11 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
       __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) *
           in_stride) + x0;
 #if IN_16
-      const int8 a = min (convert_int8 (*(__global const ushort8 *) row), (int8) (maxv));
-      const int2 left = min (convert_int2 (*(__global const ushort2 *) (row - 2)), (int2) (maxv));
-      const int2 right = min (convert_int2 (*(__global const ushort2 *) (row + 8)), (int2) (maxv));
+      const int8 a = LOAD_CAP (convert_int8 (*(__global const ushort8 *) row), (int8) (maxv));
+      const int2 left = LOAD_CAP (convert_int2 (*(__global const ushort2 *) (row - 2)),
+          (int2) (maxv));
+      const int2 right = LOAD_CAP (convert_int2 (*(__global const ushort2 *) (row + 8)),
+          (int2) (maxv));
 #else
       const int8 a = convert_int8 (*(__global const uchar8 *) row);
       const int2 left = convert_int2 (*(__global const uchar2 *) (row - 2));
@@ -313,8 +320,8 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
           + x0 - 2;
       const int8 a = convert_int8 (vload8 (0, row));
       const int4 b = convert_int4 (vload4 (2, row));
-      e[r] = min ((int8) (a.even, b.even, 0, 0), (int8) (maxv));
-      o[r] = min ((int8) (a.odd, b.odd, 0, 0), (int8) (maxv));
+      e[r] = LOAD_CAP ((int8) (a.even, b.even, 0, 0), (int8) (maxv));
+      o[r] = LOAD_CAP ((int8) (a.odd, b.odd, 0, 0), (int8) (maxv));
 #endif
     }
   } else {
@@ -326,7 +333,7 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
           (in + (size_t) border_reflect101 (y0 - 2 + r, height) * in_stride);
       int w[WIN_W];
       for (int c = 0; c < WIN_W; c++)
-        w[c] = min ((int) row[cols[c]], maxv);
+        w[c] = LOAD_CAP ((int) row[cols[c]], maxv);
       e[r] = (int8) (w[0], w[2], w[4], w[6], w[8], w[10], 0, 0);
       o[r] = (int8) (w[1], w[3], w[5], w[7], w[9], w[11], 0, 0);
     }
@@ -470,6 +477,44 @@ inline float gain_of (int site, float4 gain)
   return site == 0 ? gain.s0 : site == 3 ? gain.s2 : gain.s1;
 }
 
+/* a b + c (a b) clamped to [0, 1] (NVIDIA folds the clamp into the
+ * instruction) */
+#define SAT_FMA4(a, b, c) clamp ((a) * (b) + (c), 0.0f, 1.0f)
+#define SAT_FMA8(a, b, c) clamp ((a) * (b) + (c), 0.0f, 1.0f)
+#define SAT_MUL8(a, b) clamp ((a) * (b), 0.0f, 1.0f)
+#if METHOD == 0
+/* The demosaiced R, G and B of the four pixels of parity p in block row dy:
+ * Malvar's filters over 16 (the coefficients are exact in float), in units
+ * of full scale, the sums of neighbours shared between the two filters of a
+ * site; clamped to [0, 1]. */
+inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int maxv,
+    px_t * r, px_t * g, px_t * b)
+{
+  const int row = 2 + dy;
+#define W(dr, d) at (e, o, p, row + (dr), (d))
+  const px_t c = W (0, 0);
+  const px_t h2 = W (0, -2) + W (0, 2), v2 = W (-2, 0) + W (2, 0);
+  const px_t d = (W (-1, -1) + W (-1, 1)) + (W (1, -1) + W (1, 1));
+  const int site = SITE (dy, p);
+  if (site == 0 || site == 3) {
+    const px_t hv1 = (W (-1, 0) + W (1, 0)) + (W (0, -1) + W (0, 1)), hv2 = h2 + v2;
+    const px_t green = SAT_FMA4 (-0.125f, hv2, 0.5f * c + 0.25f * hv1);
+    const px_t other = SAT_FMA4 (-0.1875f, hv2, 0.75f * c + 0.25f * d);
+    *g = green;
+    *r = site == 0 ? c : other;
+    *b = site == 0 ? other : c;
+  } else {
+    const px_t h1 = W (0, -1) + W (0, 1), v1 = W (-1, 0) + W (1, 0);
+    const px_t base = 0.625f * c - 0.125f * d;
+    const px_t along = SAT_FMA4 (0.0625f, v2, base + 0.5f * h1 - 0.125f * h2);
+    const px_t across = SAT_FMA4 (0.0625f, h2, base + 0.5f * v1 - 0.125f * v2);
+    *g = c;
+    *r = site == 1 ? along : across;
+    *b = site == 1 ? across : along;
+  }
+#undef W
+}
+#else
 /* The demosaiced R, G and B of the four pixels of parity p in block row dy. */
 inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int maxv,
     px_t * r, px_t * g, px_t * b)
@@ -497,19 +542,41 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
       *b = at (e, o, p, row, 0);
   }
 }
+#endif
 
 #define INTERLEAVE(even, odd) ((float8) ((even).s0, (odd).s0, (even).s1, (odd).s1, \
     (even).s2, (odd).s2, (even).s3, (odd).s3))
 
 
-/* x^y for x in [0, 1], y > 0. On GPUs native_powr (-D NATIVE_POW=1: two
- * special-function instructions, within 2^-21 on NVIDIA). Elsewhere
+/* x^y for x in [0, 1], y > 0. On GPUs two special-function instructions:
+ * NVIDIA's PTX (-D NATIVE_POW=2, below), native_powr elsewhere (-D
+ * NATIVE_POW=1; within 2^-21 on NVIDIA). Elsewhere
  * exp2 (y log2 x) in plain arithmetic that PoCL vectorises across
  * work-items (its powr is a scalar library call, 6x the whole kernel):
  * log2 from the exponent bits and an odd series in t = (m - 1) / (m + 1),
  * 2^f from a degree-7 series; relative error below 2e-6, far inside 1 LSB
  * of 16 bits. */
-#if NATIVE_POW
+#if NATIVE_POW == 2
+/* NVIDIA (the host's NATIVE_POW=2, when the device has
+ * cl_nv_compiler_options): lg2 and ex2 that flush denormals, in PTX.
+ * native_powr's lg2.approx and ex2.approx keep them, and the driver wraps
+ * each special-function instruction in a test, a scaling and a select (7
+ * more instructions a value: 14 % of the camera kernel's time on the H100).
+ * x below 2^-126 counts as 0 (x^y is then far below an output step). */
+inline float pow_unit1 (float x, float y)
+{
+  float l, r;
+  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f" (l) : "f" (x));
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (y * l));
+  return r;
+}
+inline float8 pow_unit8 (float8 x, float8 y)
+{
+  return (float8) (pow_unit1 (x.s0, y.s0), pow_unit1 (x.s1, y.s1), pow_unit1 (x.s2, y.s2),
+      pow_unit1 (x.s3, y.s3), pow_unit1 (x.s4, y.s4), pow_unit1 (x.s5, y.s5),
+      pow_unit1 (x.s6, y.s6), pow_unit1 (x.s7, y.s7));
+}
+#elif NATIVE_POW
 #define pow_unit1(x, y) native_powr ((x), (y))
 #define pow_unit8(x, y) native_powr ((x), (y))
 #else
@@ -548,26 +615,28 @@ inline T name (T x, float8 tf) \
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
-/* Sums of the cells of the block (see above) as (R, G, B, cells). */
-inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
-    int black, int lo, int hi, int px, int py)
+/* Sums of the cells of the block (see above) as (R, G, B, cells), from
+ * rows 2 and 3 of the window (e, o: its even and odd columns). The samples
+ * are not clamped to maxv: a cell with a sample above maxv has its largest
+ * at or above hi (which is at most maxv - black), so it is left out either
+ * way. */
+inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width,
+    int height, int black, int lo, int hi, int px, int py)
 {
-  /* the cells' four samples: rows 2 and 3, block columns 2k and 2k + 1 */
-  const int4 s00 = max (e[2].s1234 - black, 0), s01 = max (o[2].s1234 - black, 0);
-  const int4 s10 = max (e[3].s1234 - black, 0), s11 = max (o[3].s1234 - black, 0);
-  const int4 top = max (max (s00, s01), max (s10, s11));
-  const int4 col = (int4) (x0 + 1, x0 + 3, x0 + 5, x0 + 7);
-  const int4 use = (top >= lo) & (top < hi) & (col < width) & (int4) (-(y0 + 1 < height));
-  int4 sum[4] = { (int4) (0), (int4) (0), (int4) (0), (int4) (0) };  /* by site */
-  sum[SITE_OF (0, 0, px, py)] += s00 & use;
-  sum[SITE_OF (0, 1, px, py)] += s01 & use;
-  sum[SITE_OF (1, 0, px, py)] += s10 & use;
-  sum[SITE_OF (1, 1, px, py)] += s11 & use;
-  const int4 g = sum[1] + sum[2];
-  const int4 n = -use;
-  return (uint4) ((uint) (sum[0].s0 + sum[0].s1 + sum[0].s2 + sum[0].s3),
-      (uint) (g.s0 + g.s1 + g.s2 + g.s3), (uint) (sum[3].s0 + sum[3].s1 + sum[3].s2 + sum[3].s3),
-      (uint) (n.s0 + n.s1 + n.s2 + n.s3));
+  int4 s[4];   /* by site */
+  s[SITE_OF (0, 0, px, py)] = max (e[2].s1234 - black, 0);
+  s[SITE_OF (0, 1, px, py)] = max (o[2].s1234 - black, 0);
+  s[SITE_OF (1, 0, px, py)] = max (e[3].s1234 - black, 0);
+  s[SITE_OF (1, 1, px, py)] = max (o[3].s1234 - black, 0);
+  const int4 top = max (max (s[0], s[1]), max (s[2], s[3]));
+  int4 use = as_int4 (as_uint4 (top - lo) < (uint4) ((uint) (hi - lo)));   /* lo <= top < hi */
+  if (x0 + BLOCK_W > width)
+    use &= (int4) (x0 + 1, x0 + 3, x0 + 5, x0 + 7) < (int4) (width);
+  if (y0 + 1 >= height)
+    use = (int4) (0);
+  const int4 r = s[0] & use, g = (s[1] + s[2]) & use, b = s[3] & use;
+  return (uint4) ((uint) ((r.s0 + r.s1) + (r.s2 + r.s3)), (uint) ((g.s0 + g.s1) + (g.s2 + g.s3)),
+      (uint) ((b.s0 + b.s1) + (b.s2 + b.s3)), (uint) -((use.s0 + use.s1) + (use.s2 + use.s3)));
 }
 
 /* store_bytesN: stores `count` bytes of v at p, in one word store when all N
@@ -604,6 +673,12 @@ inline uint8 round_code8 (float8 v)
   return as_uint8 (v + U2F_BASE) & 0x7fffff;
 }
 
+/* round_code8 for codes in [0, 255]: the low byte is the code. */
+inline uchar8 round_byte8 (float8 v)
+{
+  return convert_uchar8 (as_uint8 (v + U2F_BASE));
+}
+
 /* The arguments every camera kernel takes (see debayer_camera). */
 #define CAMERA_ARGS __global const uchar * in, int in_offset, int in_stride, \
     __global uchar * out, int out_offset, int out_stride, int width, int height, int maxv, \
@@ -622,29 +697,30 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     const float8 r = red[dy], g = green[dy], b = blue[dy];
-    red[dy] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
-        tf);
-    green[dy] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
-        tf);
-    blue[dy] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
-        tf);
+    red[dy] = transfer_curve (SAT_FMA8 (mat.s2, b, mat.s0 * r + mat.s1 * g), tf);
+    green[dy] = transfer_curve (SAT_FMA8 (mat.s5, b, mat.s3 * r + mat.s4 * g), tf);
+    blue[dy] = transfer_curve (SAT_FMA8 (mat.s8, b, mat.s6 * r + mat.s7 * g), tf);
   }
 
   const int count = min (BLOCK_W, width - x0);
   const int rows = min (2, height - y0);
 #if OUT_YUV
-  /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl */
-  float8 luma[2];
+  /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl with the
+   * factors folded: the Y' code as one sum of products (the luma's factors
+   * times the code's scale), Cb and Cr codes from each 2 x 2 block's sums
+   * of B' (R') and of its Y' codes (the formulas are linear) */
+  const float kr = yuv.s0, kb = yuv.s1, ys = yuv.s3;
+  const float yr = ys * kr, yg = ys * (1.0f - kr - kb), yb = ys * kb;
+  float8 code[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    luma[dy] = YCBCR_LUMA (yuv, red[dy], green[dy], blue[dy]);
+    code[dy] = yb * blue[dy] + (yg * green[dy] + (yr * red[dy] + yuv.s2));
     if (dy < rows)
       store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
-          convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, luma[dy]))), count);
+          round_byte8 (code[dy]), count);
   }
-  /* Cb and Cr of each 2 x 2 block from its sums of R', B' and Y' (the
-   * formulas are linear); at odd sizes the last column and row repeated */
-  float8 r0 = red[0], b0 = blue[0], l0 = luma[0], r1 = red[1], b1 = blue[1], l1 = luma[1];
+  /* at odd sizes the last column and row repeated */
+  float8 r0 = red[0], b0 = blue[0], l0 = code[0], r1 = red[1], b1 = blue[1], l1 = code[1];
   if (rows == 1) {
     r1 = r0;
     b1 = b0;
@@ -661,9 +737,13 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
   }
   const float8 rs = r0 + r1, bs = b0 + b1, ls = l0 + l1;
   const float4 r4 = rs.even + rs.odd, b4 = bs.even + bs.odd, l4 = ls.even + ls.odd;
-  const float4 u = YCBCR_CB (yuv, b4, l4) * 0.25f, v = YCBCR_CR (yuv, r4, l4) * 0.25f;
-  const uchar8 uv8 = convert_uchar8 (round_code8 (min ((float8) (YCBCR_C_CODE (yuv, u),
-          YCBCR_C_CODE (yuv, v)), 255.0f)));
+  /* code = 128 + scale (X - Y) / (2 (1 - K)) of the means, X = B (R), with
+   * Y = (mean code - offset) / ys: f X4 - (f / ys) L4 + 128 + 4 f offset / ys
+   * for the sums X4 and L4 of the four, f = scale / (8 (1 - K)) */
+  const float fb = yuv.s4 * 0.125f / (1.0f - kb), fr = yuv.s4 * 0.125f / (1.0f - kr);
+  const float4 u = fb * b4 + ((-fb / ys) * l4 + (128.0f + 4.0f * fb * yuv.s2 / ys));
+  const float4 v = fr * r4 + ((-fr / ys) * l4 + (128.0f + 4.0f * fr * yuv.s2 / ys));
+  const uchar8 uv8 = round_byte8 (min ((float8) (u, v), 255.0f));
   const uchar4 u8 = uv8.lo, v8 = uv8.hi;
   const int pairs = (count + 1) / 2;
 #if OUT_YUV == 1
@@ -700,59 +780,34 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #define IN_MAX 255
 #endif
 
-/* The CAMERA_ROWS x 8 pixels at (x0, y0), both even, every stage; returns
- * their white-balance cells' sums when `stats` is set. */
-inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+/* Black level and white balance (stages 1 and 2) in units of the full
+ * scale, which the rest of debayer_camera works in (clamps to [0, 1] cost
+ * nothing on GPUs: they fold into the arithmetic): v' = min (max (v -
+ * black, 0) gain, maxv) / maxv for v clamped to maxv, which is min (clamp
+ * ((v - black) gain / maxv, 0, 1), cap) with cap = v' of maxv (the stage is
+ * monotonic), so samples need no clamp to maxv. cap is 1 unless a colour's
+ * white-balance gain is below 1 (caps within 2^-20 of 1, unit gains
+ * rounded in float, count as 1: no output step sees the difference).
+ * v - black is exact in float from the sample's bits: as_float (v |
+ * U2F_BITS) - (U2F_BASE + black). camera_gains sets the factors (over maxv:
+ * the host's `gain`) and caps by row and column parity of the sample (both
+ * even at an RGGB cell's first site); true if any cap is below 1. */
+inline bool camera_gains (float4 gain, int maxv, int black, float g[2][2], float cap[2][2])
 {
-  uint4 cells = (uint4) (0);
-  /* the samples as they are (no clamp to maxv: see below) */
-  int8 raw_e[CAMERA_WIN_H], raw_o[CAMERA_WIN_H];
-  load_window_rows (in + in_offset, in_stride, width, height, IN_MAX, x0, y0, CAMERA_WIN_H,
-      raw_e, raw_o);
-  if (stats) {
-#pragma unroll
-    for (int k = 0; k < CAMERA_ROWS / 2; k++) {
-      int8 ce[4], co[4];   /* rows 2 and 3 as cell_sums reads them, clamped to maxv */
-      ce[2] = min (raw_e[2 * k + 2], maxv);
-      ce[3] = min (raw_e[2 * k + 3], maxv);
-      co[2] = min (raw_o[2 * k + 2], maxv);
-      co[3] = min (raw_o[2 * k + 3], maxv);
-      cells += cell_sums (ce, co, x0, y0 + 2 * k, width, height, black, lo, hi, PHASE_X,
-          PHASE_Y);
-    }
-  }
-
-  /* Black level and white balance, per colour of the window's samples
-   * (window row r is block row r - 2, of the same parity), in units of the
-   * full scale from here on (clamps to [0, 1] cost nothing on GPUs: they
-   * fold into the arithmetic): v' = min (max (v - black, 0) gain, maxv) /
-   * maxv for v clamped to maxv, which is min (clamp ((v - black) gain /
-   * maxv, 0, 1), cap) with cap = v' of maxv (the stage is monotonic), and
-   * cap is 1 unless a colour's white-balance gain is below 1; v - black is
-   * exact in float from the sample's bits. */
-  float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
-  const float base = U2F_BASE + (float) black;
-  float g[2][2], cap[2][2];   /* by row and column parity */
 #pragma unroll
   for (int dy = 0; dy < 2; dy++)
 #pragma unroll
     for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain);   /* over maxv (the host's) */
+      g[dy][p] = gain_of (SITE (dy, p), gain);
       cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
     }
-#pragma unroll
-  for (int r = 0; r < CAMERA_WIN_H; r++) {
-    e[r] = clamp ((as_float8 (raw_e[r] | U2F_BITS) - base) * g[r & 1][0], 0.0f, 1.0f);
-    o[r] = clamp ((as_float8 (raw_o[r] | U2F_BITS) - base) * g[r & 1][1], 0.0f, 1.0f);
-  }
-  if (min (min (cap[0][0], cap[0][1]), min (cap[1][0], cap[1][1])) < 1.0f) {
-#pragma unroll
-    for (int r = 0; r < CAMERA_WIN_H; r++) {
-      e[r] = min (e[r], cap[r & 1][0]);
-      o[r] = min (o[r], cap[r & 1][1]);
-    }
-  }
+  return min (min (cap[0][0], cap[0][1]), min (cap[1][0], cap[1][1])) < 1.0f - 0x1p-20f;
+}
 
+/* Stages 3 to 6 of the CAMERA_ROWS x 8 pixels at (x0, y0), both even, from
+ * their window after stages 1 and 2 (e, o: even and odd columns). */
+inline void camera_pixels (CAMERA_ARGS, int x0, int y0, const float8 * e, const float8 * o)
+{
 #pragma unroll
   for (int k = 0; k < CAMERA_ROWS / 2; k++) {
     if (y0 + 2 * k >= height)
@@ -769,6 +824,42 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
     }
     camera_output (CAMERA_PASS, x0, y0 + 2 * k, red, green, blue);
   }
+}
+
+/* The CAMERA_ROWS x 8 pixels at (x0, y0), both even, every stage, from a
+ * window of their own; returns their white-balance cells' sums when `stats`
+ * is set. */
+inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
+{
+  uint4 cells = (uint4) (0);
+  /* the samples as they are (no clamp to maxv: camera_gains) */
+  int8 raw_e[CAMERA_WIN_H], raw_o[CAMERA_WIN_H];
+  load_window_rows (in + in_offset, in_stride, width, height, IN_MAX, x0, y0, CAMERA_WIN_H,
+      raw_e, raw_o);
+  if (stats) {
+#pragma unroll
+    for (int k = 0; k < CAMERA_ROWS / 2; k++)
+      cells += cell_sums (raw_e + 2 * k, raw_o + 2 * k, x0, y0 + 2 * k, width, height, black,
+          lo, hi, PHASE_X, PHASE_Y);
+  }
+  /* window row r is block row r - 2, of the same parity */
+  float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
+  const float base = U2F_BASE + (float) black;
+  float g[2][2], cap[2][2];
+  const bool capped = camera_gains (gain, maxv, black, g, cap);
+#pragma unroll
+  for (int r = 0; r < CAMERA_WIN_H; r++) {
+    e[r] = SAT_MUL8 (as_float8 (raw_e[r] | U2F_BITS) - base, g[r & 1][0]);
+    o[r] = SAT_MUL8 (as_float8 (raw_o[r] | U2F_BITS) - base, g[r & 1][1]);
+  }
+  if (capped) {
+#pragma unroll
+    for (int r = 0; r < CAMERA_WIN_H; r++) {
+      e[r] = min (e[r], cap[r & 1][0]);
+      o[r] = min (o[r], cap[r & 1][1]);
+    }
+  }
+  camera_pixels (CAMERA_PASS, x0, y0, e, o);
   return cells;
 }
 

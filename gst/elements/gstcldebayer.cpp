@@ -189,6 +189,10 @@ struct DebayerState {
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
+  /* how the camera kernels take x^y (debayer.cl's pow_unit): NATIVE_POW=2
+   * (PTX that flushes denormals) with NVIDIA's compiler, 1 (native_powr)
+   * on other GPUs, plain arithmetic for the CPU shapes */
+  std::string pow_option;
   size_t local_mem = 0;         /* the device's local memory a work-group */
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
@@ -492,6 +496,8 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
   const cl::Device &device = gstcl::device_of (ctx);
+  st->pow_option = st->use_cells ? "" : device.getInfo<CL_DEVICE_EXTENSIONS> ().find
+      ("cl_nv_compiler_options") != std::string::npos ? " -D NATIVE_POW=2" : " -D NATIVE_POW=1";
   st->local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->menon_strip_width = 16 * (st->menon_chunks - 1);
@@ -559,7 +565,7 @@ static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
 /* debayer_camera's work-group and the pixel rows each work-item computes
  * (8 columns wide), given to debayer.cl as -D options */
 #define CAMERA_LX 16
-#define CAMERA_LY 16
+#define CAMERA_LY 8
 #define CAMERA_ROWS 2
 
 /* Takes the statistics read back since the last frame, if any, and moves
@@ -780,8 +786,7 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         out);
     v.menon = menon_shape (st, !pixels);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
-        (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1") +
-        menon_options (v.menon) +
+        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option + menon_options (v.menon) +
         /* no matrix, saturation or curve: the output stage only scales
          * (the same values, fewer registers) */
         (settings.matrix != kIdentity || settings.saturation != 1 ||
@@ -798,7 +803,7 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
         " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
         std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
-        (v.aligned ? " -D ALIGNED=1" : "") + (st->use_cells ? "" : " -D NATIVE_POW=1");
+        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option;
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;
     v.options = st->format_options + method + " -D CELLS=1";

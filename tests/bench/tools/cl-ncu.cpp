@@ -18,7 +18,11 @@
  * memory here, as CUDA launches have no OpenCL constant buffers), conv7
  * (the separable 7x7 Gaussian, RGBA: convolve_rows then convolve_columns,
  * two launches per round: profile with --launch-count 2), sep3 and sep7 (the
- * one-pass separable kernel, RGBA, with the same weights). */
+ * one-pass separable kernel, RGBA, with the same weights), camera
+ * (debayer_camera: 12-bit RGGB to NV12, every stage, auto white balance
+ * statistics on, the arguments of tests/bench/tools/cl-variants.cpp;
+ * CLNCU_OPTS adds build options, e.g. a variant's -D; a NATIVE_POW there
+ * replaces the default 1). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -61,19 +65,32 @@ int main (int argc, char **argv) {
   else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
   else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
+  else if (which == "camera") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1 -D CAMERA_ROWS=2 -D CAMERA_LX=16 -D CAMERA_LY=16"; name = "debayer_camera"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
+  if (getenv ("CLNCU_OPTS")) {
+    const std::string more = getenv ("CLNCU_OPTS");
+    if (more.find ("NATIVE_POW") != std::string::npos && opts.find (" -D NATIVE_POW=1") !=
+        std::string::npos)
+      opts.replace (opts.find (" -D NATIVE_POW=1"), 16, "");
+    opts += " " + more;
+  }
   std::string ptx = ptx_of (src, opts);
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
   const bool sobel = which.rfind ("sobel", 0) == 0, conv = which.rfind ("conv", 0) == 0;
+  const bool camera = which == "camera";
   const bool sep = which.rfind ("sep", 0) == 0;
   const int n = which == "conv7" || which == "sep7" ? 7 : 3;
   CUfunction f2 = nullptr;
   if (which == "conv7")
     CK (cuModuleGetFunction (&f2, m, "convolve_columns"));
-  const size_t nin = (size_t) W * H * (conv || sep ? 4 : 1), nout = sobel ? nin : (size_t) W * H * 4;
+  const size_t nin = (size_t) W * H * (conv || sep ? 4 : camera ? 2 : 1),
+      nout = sobel ? nin : (size_t) W * H * 4;
   CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
   std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
+  if (camera)   /* 12-bit samples */
+    for (size_t i = 1; i < nin; i += 2)
+      host[i] &= 0x0f;
   CK (cuMemcpyHtoD (in, host.data (), nin));
   int zero = 0, w = W, h = H, sin = conv || sep ? 4 * W : W, sout = sobel ? W : 4 * W, maxv = 255, shift = 0;
   unsigned mul = 0; float one = 1.0f, fz = 0.0f; int layout[4] = {0, 1, 2, 3};
@@ -113,6 +130,31 @@ int main (int argc, char **argv) {
     bx = 16; by = 8; gx = (W + 15) / 16; gy = (H + 7) / 8;
   }
   else if (conv) { args.insert (args.end (), {&weights, scale, bias, &zero}); bx = 16; by = 8; gx = ((W + 3) / 4 + 15) / 16; gy = (H + 7) / 8; }
+  else if (camera) {
+    /* cl-variants' arguments: black 256, its matrix with saturation 1.2 in
+     * units of full scale, sRGB, BT.709 limited range, gains 1.9 / 1 / 1.45 */
+    static int in_stride = 2 * W, out_stride = W, maxv12 = 4095, black = 256, stats = 1,
+        lo = 77, hi = 3763;
+    static int chroma[4] = {W * H, W, 0, 0};
+    static float gain[4], mat[16] = {}, tf[8] = {1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f},
+        yuv[8] = {0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f};
+    const double bs = 4095.0 / (4095 - 256) / 4095.0, M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2,
+        0.05, -0.6, 1.55}, L[3] = {0.2126, 0.7152, 0.0722}, sat = 1.2;
+    gain[0] = (float) (1.9 * bs); gain[1] = (float) bs; gain[2] = (float) (1.45 * bs);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double v = 0;
+        for (int kk = 0; kk < 3; kk++)
+          v += ((i == kk ? sat : 0) + (1 - sat) * L[kk]) * M[3 * kk + j];
+        mat[3 * i + j] = (float) v;
+      }
+    static CUdeviceptr totals;
+    CK (cuMemAlloc (&totals, 4096));
+    CK (cuMemsetD8 (totals, 0, 4096));
+    args = {&in, &zero, &in_stride, &out, &zero, &out_stride, &w, &h, &maxv12, layout, &black,
+        gain, mat, tf, yuv, chroma, &stats, &lo, &hi, &totals};
+    bx = 16; by = 16; gx = ((W + 7) / 8 + 15) / 16; gy = (H / 2 + 15) / 16;
+  }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
   for (int i = 0; i < 5; i++) {

@@ -21,7 +21,8 @@
  * nv12, rgba (debayer_camera into NV12 or RGBA) or malvar (the plain
  * aligned debayer, 8-bit rggb to RGBA); stats 1 for auto white balance;
  * rows, lx, ly debayer_camera's CAMERA_ROWS and work-group (default 2, 16,
- * 8); options more -D options, "@linear" for the linear transfer curve.
+ * 8); options more -D options, "@linear" for the linear transfer curve
+ * (a -D NATIVE_POW there replaces the default NATIVE_POW=1).
  * OLDSTATS=1 reads the totals as 64-bit counters (the layout before the
  * 16-bit parts), PTXDIR=DIR writes each build's binary (PTX on NVIDIA)
  * there, OLDUNITS=1 passes the gains and matrix of the kernels
@@ -82,6 +83,8 @@ int main (int argc, char **argv)
     if (kind != "malvar") opts += " -D CAMERA_ROWS=" + std::to_string (rows) + " -D CAMERA_LX=" + std::to_string (lx) + " -D CAMERA_LY=" + std::to_string (ly);
     std::string extra = f[6]; const bool linear = extra.find ("@linear") != std::string::npos;
     if (linear) extra.replace (extra.find ("@linear"), 7, "");
+    if (extra.find ("NATIVE_POW") != std::string::npos)
+      opts.replace (opts.find (" -D NATIVE_POW=1"), 16, "");
     opts += " " + extra;
     if (nv) opts += " -cl-nv-verbose";
     cl::Program prog (ctx, src);
