@@ -45,6 +45,8 @@
  *                 PHASE_Y given), output also NV12 / I420 (OUT_YUV)
  *   MENON         with CAMERA: menon.cl follows, with its own kernel in place
  *                 of debayer_camera (it uses camera_output for stages 4-6)
+ *   CAMERA_CPU    with CAMERA: camera_cpu.cl follows, debayer_camera_cpu (the
+ *                 CPU shape) in place of debayer_camera
  */
 
 #ifndef ALIGNED
@@ -58,6 +60,9 @@
 #endif
 #ifndef MENON
 #define MENON 0
+#endif
+#ifndef CAMERA_CPU
+#define CAMERA_CPU 0
 #endif
 #if ALIGNED && OUT_CH != 4 && !OUT_YUV
 #error "ALIGNED is for 4-channel and YUV output only"
@@ -682,6 +687,45 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #endif
 }
 
+/* The CPU strip kernels (menon_cpu.cl, camera_cpu.cl) keep rows of samples
+ * by column parity in local memory, in chunks of 8 values (16 columns). */
+/* A chunk's 8 values of one parity with the chunks left and right of it
+ * (aligned loads); the values of the same parity 2 columns to the left (M1)
+ * or right (P1) of its pixels as shuffles of them (unaligned vector loads
+ * come out split in pieces). */
+typedef struct {
+  float8 l, c, r;
+} Nb;
+
+inline Nb nb (__local const float8 * p, int base, int k)
+{
+  const Nb n = { p[base + k], p[base + k + 1], p[base + k + 2] };
+  return n;
+}
+
+inline Nb nb_sub (Nb a, Nb b)
+{
+  const Nb n = { a.l - b.l, a.c - b.c, a.r - b.r };
+  return n;
+}
+
+#define M1(n) ((float8) ((n).l.s7, (n).c.s0, (n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, \
+    (n).c.s6))
+#define P1(n) ((float8) ((n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, (n).c.s6, (n).c.s7, \
+    (n).r.s0))
+
+/* Of the other parity (n), the values 1 column to the left and to the right
+ * of the pixels of parity p. */
+inline float8 left_of (Nb n, int p)
+{
+  return p ? n.c : M1 (n);
+}
+
+inline float8 right_of (Nb n, int p)
+{
+  return p ? P1 (n) : n.c;
+}
+
 /* Pixel rows a work-item of debayer_camera computes (2 or 4: one or two
  * 8 x 2 blocks over one window) and its work-group (the host's CAMERA_*). */
 #ifndef CAMERA_ROWS
@@ -812,7 +856,7 @@ inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     add_stats (totals, slot, sums[0]);
 }
 
-#if !MENON   /* menon.cl has its own kernel */
+#if !MENON && !CAMERA_CPU   /* menon.cl and camera_cpu.cl have their own kernels */
 #define CAMERA_GROUP (CAMERA_LX * CAMERA_LY)
 
 __kernel __attribute__ ((reqd_work_group_size (CAMERA_LX, CAMERA_LY, 1)))
