@@ -192,14 +192,36 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
 #undef CC_AT_BR
 }
 
-/* Stages 4 and 5 (matrix, clip, curve) of 8 pixels, in place. */
-inline __attribute__ ((always_inline)) void cc_stages (float8 * r, float8 * g, float8 * b,
-    float16 mat, float8 tf)
+/* Stages 4 and 5 (matrix, clip, curve) of a row's 16 pixels (e: the even
+ * columns, o: the odd ones), in place. For 8-bit outputs as float16 (the
+ * curve's long chains of dependent operations two at a time). */
+inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
+    float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf)
 {
-  const float8 r0 = *r, g0 = *g, b0 = *b;
-  *r = transfer_curve (clamp (mat.s0 * r0 + mat.s1 * g0 + mat.s2 * b0, 0.0f, 1.0f), tf);
-  *g = transfer_curve (clamp (mat.s3 * r0 + mat.s4 * g0 + mat.s5 * b0, 0.0f, 1.0f), tf);
-  *b = transfer_curve (clamp (mat.s6 * r0 + mat.s7 * g0 + mat.s8 * b0, 0.0f, 1.0f), tf);
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+  const float16 r = (float16) (*re, *ro), g = (float16) (*ge, *go), b = (float16) (*be, *bo);
+  const float16 r2 = transfer_curve16 (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
+      tf);
+  const float16 g2 = transfer_curve16 (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
+      tf);
+  const float16 b2 = transfer_curve16 (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
+      tf);
+  *re = r2.lo;
+  *ro = r2.hi;
+  *ge = g2.lo;
+  *go = g2.hi;
+  *be = b2.lo;
+  *bo = b2.hi;
+#else
+  float8 *rs[2] = { re, ro }, *gs[2] = { ge, go }, *bs[2] = { be, bo };
+#pragma unroll
+  for (int p = 0; p < 2; p++) {
+    const float8 r = *rs[p], g = *gs[p], b = *bs[p];
+    *rs[p] = transfer_curve (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f), tf);
+    *gs[p] = transfer_curve (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f), tf);
+    *bs[p] = transfer_curve (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f), tf);
+  }
+#endif
 }
 
 #define CC_LO8(e, o) ((float8) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, (o).s3))
@@ -258,9 +280,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
       }
 #pragma unroll
       for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-        for (int p = 0; p < 2; p++)
-          cc_stages (&r[dy][p], &g[dy][p], &b[dy][p], mat, tf);
+        cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf);
 #if OUT_YUV
       float8 l[2][2];
 #pragma unroll

@@ -545,20 +545,25 @@ POW_UNIT (pow_unit1, float, int)
  * tenth of an 8-bit step at most. x = 1 gives exactly 1; x = 0 gives
  * 2^(-126 max (y, 1)) (exponent -127; below 2e-4 for y >= 0.1: 0 in 8
  * bits) without a test. */
-inline float8 pow_unit8 (float8 x, float8 y)
-{
-  const int8 bits = as_int8 (x);
-  const float8 e = as_float8 ((bits >> 23) | 0x4b000000) - 8388735.0f;   /* 2^23 + 127 */
-  const float8 u = as_float8 ((bits & 0x007fffff) | 0x3f800000) - 1.0f;   /* [0, 1) */
-  const float8 log2x = e + u * (1.442603894f + u * (-0.7167146632f + u * (0.440599033f +
-      u * (-0.2251030255f + u * 0.05866493972f))));
-  const float8 z = max (y * log2x, (float8) (-126.0f));
-  const float8 t = z + 12582912.0f;   /* n in the low bits */
-  const float8 f = z - (t - 12582912.0f);
-  const float8 p = 1.0f + f * (0.6931367339f + f * (0.240225301f + f * (0.05583828295f +
-      f * 0.009656710289f)));
-  return p * as_float8 ((as_int8 (t) - (0x4b400000 - 127)) << 23);
+#define POW_FAST(name, T, IT) \
+inline T name (T x, T y) \
+{ \
+  const IT bits = as_##IT (x); \
+  const T e = as_##T ((bits >> 23) | 0x4b000000) - 8388735.0f;   /* 2^23 + 127 */ \
+  const T u = as_##T ((bits & 0x007fffff) | 0x3f800000) - 1.0f;   /* [0, 1) */ \
+  const T log2x = e + u * (1.442603894f + u * (-0.7167146632f + u * (0.440599033f + \
+      u * (-0.2251030255f + u * 0.05866493972f)))); \
+  const T z = max (y * log2x, (T) (-126.0f)); \
+  const T t = z + 12582912.0f;   /* n in the low bits */ \
+  const T f = z - (t - 12582912.0f); \
+  const T p = 1.0f + f * (0.6931367339f + f * (0.240225301f + f * (0.05583828295f + \
+      f * 0.009656710289f))); \
+  /* p 2^n: n added to p's exponent (t's bits are 0x4b400000 + n, whose \
+   * shift by 23 leaves n << 23) */ \
+  return as_##T (as_##IT (p) + (as_##IT (t) << 23)); \
 }
+POW_FAST (pow_unit8, float8, int8)
+POW_FAST (pow_unit16, float16, int16)
 #else
 POW_UNIT (pow_unit8, float8, int8)
 #endif
@@ -578,6 +583,9 @@ inline T name (T x, float8 tf) \
 }
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
+#if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
+TRANSFER_CURVE (transfer_curve16, float16, pow_unit16)
+#endif
 
 /* Sums of the cells of the block (see above) as (R, G, B, cells). */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width, int height,
