@@ -226,6 +226,16 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
 
 #define CC_LO8(e, o) ((float8) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, (o).s3))
 #define CC_HI8(e, o) ((float8) ((e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
+/* Stores of 16 and 8 bytes: as 32-bit words where the rows allow it
+ * (ALIGNED: the host checks), which PoCL makes one vector store; vstore16
+ * and vstore8 of bytes come out as single bytes. */
+#if ALIGNED
+#define CC_STORE16(v, p) vstore4 (as_uint4 (v), 0, (__global uint *) (p))
+#define CC_STORE8(v, p) vstore2 (as_uint2 (v), 0, (__global uint *) (p))
+#else
+#define CC_STORE16(v, p) vstore16 ((v), 0, (p))
+#define CC_STORE8(v, p) vstore8 ((v), 0, (p))
+#endif
 #define CC_BYTES16(e, o) ((uchar16) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, \
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
@@ -290,7 +300,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
           l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
         const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, l[dy][0])));
         const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, l[dy][1])));
-        vstore16 (CC_BYTES16 (ye, yo), 0, out + out_offset + (size_t) (y + dy) * out_stride + x0);
+        CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
       }
       /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
       const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
@@ -301,10 +311,10 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
       const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
                   YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f)));
 #if OUT_YUV == 1
-      vstore16 (CC_BYTES16 (u, v), 0, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
+      CC_STORE16 (CC_BYTES16 (u, v), out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
 #else
-      vstore8 (u, 0, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
-      vstore8 (v, 0, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
+      CC_STORE8 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
+      CC_STORE8 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
 #endif
 #else
 #pragma unroll

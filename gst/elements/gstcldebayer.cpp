@@ -757,8 +757,8 @@ fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame 
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
   if (!aligned)
     return true;
-  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU) &&
-      st->out_yuv) {
+  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU ||
+          kind == VARIANT_CAMERA_CPU) && st->out_yuv) {
     bool ok = gstcl::rows_aligned_16 (in);
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
       ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
@@ -805,9 +805,10 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
     /* CPUs: one work-item a strip of columns, explicit float8 SIMD
      * (camera_cpu.cl); x^y from plain arithmetic (pow_unit) */
     v.kind = VARIANT_CAMERA_CPU;
+    v.aligned = fits (st, VARIANT_CAMERA_CPU, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D CAMERA_CPU=1 -D PHASE_X=" +
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
-        " -D CC_CHUNKS=" + std::to_string (kCameraCpuChunks);
+        " -D CC_CHUNKS=" + std::to_string (kCameraCpuChunks) + (v.aligned ? " -D ALIGNED=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
     /* GPUs: 8 x 2 blocks a work-item (a cells shape like the plain
      * demosaic's measured slower on PoCL); x^y from the special function
