@@ -542,9 +542,9 @@ POW_UNIT (pow_unit1, float, int)
  * floor: PoCL's takes 12 instructions) and 2^f, f in [-1/2, 1/2], a
  * degree-3 fit (relative error 2e-4); no division, no conversion: error
  * below 1.5e-4 for sRGB's 1/2.4 and BT.709's 0.45, 3.5e-4 for y up to 10
- * (gamma 0.1): 0.09 of an 8-bit step at most (measured over 2 million x). x = 1 gives exactly 1; x = 0 gives
- * 2^(-126 max (y, 1)) (exponent -127; below 2e-4 for y >= 0.1: 0 in 8
- * bits) without a test. */
+ * (gamma 0.1): 0.09 of an 8-bit step at most (measured over 2 million
+ * x). x = 1 gives exactly 1; x = 0 gives 2^(-126 max (y, 1)) (exponent
+ * -127; below 2e-4 for y >= 0.1: 0 in 8 bits) without a test. */
 #define POW_FAST(name, T, IT) \
 inline T name (T x, T y) \
 { \
