@@ -45,6 +45,8 @@
  *                 PHASE_Y given), output also NV12 / I420 (OUT_YUV)
  *   MENON         with CAMERA: menon.cl follows, with its own kernel in place
  *                 of debayer_camera (it uses camera_output for stages 4-6)
+ *   CAMERA_CPU    with CAMERA: camera_cpu.cl follows, debayer_camera_cpu (the
+ *                 CPU shape) in place of debayer_camera
  */
 
 #ifndef ALIGNED
@@ -58,6 +60,9 @@
 #endif
 #ifndef MENON
 #define MENON 0
+#endif
+#ifndef CAMERA_CPU
+#define CAMERA_CPU 0
 #endif
 #if ALIGNED && OUT_CH != 4 && !OUT_YUV
 #error "ALIGNED is for 4-channel and YUV output only"
@@ -597,7 +602,37 @@ inline T name (T x, T y) \
   return select (p * as_##T ((convert_##IT (n) + 127) << 23), (T) (0.0f), x <= 0.0f); \
 }
 POW_UNIT (pow_unit1, float, int)
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+/* For 8-bit outputs a cheaper x^y (within 1 LSB is the requirement):
+ * log2 of the mantissa m = 1 + u as u q (u), q a degree-4 fit (absolute
+ * error 5e-5); 2^z as 2^n 2^f with n = z rounded through 1.5 2^23 (no
+ * floor: PoCL's takes 12 instructions) and 2^f, f in [-1/2, 1/2], a
+ * degree-3 fit (relative error 2e-4); no division, no conversion: error
+ * below 1.5e-4 for sRGB's 1/2.4 and BT.709's 0.45, 3.5e-4 for y up to 10
+ * (gamma 0.1): 0.09 of an 8-bit step at most (measured over 2 million
+ * x). x = 1 gives exactly 1; x = 0 gives 2^(-126 max (y, 1)) (exponent
+ * -127; below 2e-4 for y >= 0.1: 0 in 8 bits) without a test. */
+#define POW_FAST(name, T, IT) \
+inline T name (T x, T y) \
+{ \
+  const IT bits = as_##IT (x); \
+  const T e = as_##T ((bits >> 23) | 0x4b000000) - 8388735.0f;   /* 2^23 + 127 */ \
+  const T u = as_##T ((bits & 0x007fffff) | 0x3f800000) - 1.0f;   /* [0, 1) */ \
+  const T log2x = e + u * (1.442603894f + u * (-0.7167146632f + u * (0.440599033f + \
+      u * (-0.2251030255f + u * 0.05866493972f)))); \
+  const T z = max (y * log2x, (T) (-126.0f)); \
+  const T t = z + 12582912.0f;   /* n in the low bits */ \
+  const T f = z - (t - 12582912.0f); \
+  const T p = 1.0f + f * (0.6931471806f + f * (0.2420353302f + f * 0.05575464978f)); \
+  /* p 2^n: n added to p's exponent (t's bits are 0x4b400000 + n, whose \
+   * shift by 23 leaves n << 23) */ \
+  return as_##T (as_##IT (p) + (as_##IT (t) << 23)); \
+}
+POW_FAST (pow_unit8, float8, int8)
+POW_FAST (pow_unit16, float16, int16)
+#else
 POW_UNIT (pow_unit8, float8, int8)
+#endif
 #endif
 
 /* The transfer curves as one formula, without branches (PoCL vectorises no
@@ -614,6 +649,9 @@ inline T name (T x, float8 tf) \
 }
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
+#if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
+TRANSFER_CURVE (transfer_curve16, float16, pow_unit16)
+#endif
 
 /* Sums of the cells of the block (see above) as (R, G, B, cells), from
  * rows 2 and 3 of the window (e, o: its even and odd columns). The samples
@@ -762,6 +800,45 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #endif
 }
 
+/* The CPU strip kernels (menon_cpu.cl, camera_cpu.cl) keep rows of samples
+ * by column parity in local memory, in chunks of 8 values (16 columns). */
+/* A chunk's 8 values of one parity with the chunks left and right of it
+ * (aligned loads); the values of the same parity 2 columns to the left (M1)
+ * or right (P1) of its pixels as shuffles of them (unaligned vector loads
+ * come out split in pieces). */
+typedef struct {
+  float8 l, c, r;
+} Nb;
+
+inline Nb nb (__local const float8 * p, int base, int k)
+{
+  const Nb n = { p[base + k], p[base + k + 1], p[base + k + 2] };
+  return n;
+}
+
+inline Nb nb_sub (Nb a, Nb b)
+{
+  const Nb n = { a.l - b.l, a.c - b.c, a.r - b.r };
+  return n;
+}
+
+#define M1(n) ((float8) ((n).l.s7, (n).c.s0, (n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, \
+    (n).c.s6))
+#define P1(n) ((float8) ((n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, (n).c.s6, (n).c.s7, \
+    (n).r.s0))
+
+/* Of the other parity (n), the values 1 column to the left and to the right
+ * of the pixels of parity p. */
+inline float8 left_of (Nb n, int p)
+{
+  return p ? n.c : M1 (n);
+}
+
+inline float8 right_of (Nb n, int p)
+{
+  return p ? P1 (n) : n.c;
+}
+
 /* Pixel rows a work-item of debayer_camera computes (2 or 4: one or two
  * 8 x 2 blocks over one window) and its work-group (the host's CAMERA_*). */
 #ifndef CAMERA_ROWS
@@ -903,7 +980,7 @@ inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     add_stats (totals, slot, sums[0]);
 }
 
-#if !MENON   /* menon.cl has its own kernel */
+#if !MENON && !CAMERA_CPU   /* menon.cl and camera_cpu.cl have their own kernels */
 #define CAMERA_GROUP (CAMERA_LX * CAMERA_LY)
 
 __kernel __attribute__ ((reqd_work_group_size (CAMERA_LX, CAMERA_LY, 1)))

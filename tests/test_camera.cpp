@@ -253,6 +253,34 @@ GST_START_TEST (test_changes_while_playing)
 }
 GST_END_TEST
 
+/* The grey-world sums of `m` (R, both G, B, after black level) over the
+ * 2x2 cells inside the frame whose largest sample after black level is in
+ * [2 %, 98 %) of full scale; returns their count. */
+static guint64
+grey_world (const Mosaic & m, int black, double sum[3])
+{
+  guint64 kept = 0;
+  const double range = m.maxv () - black;
+  sum[0] = sum[1] = sum[2] = 0;
+  for (int y = 0; y + 1 < m.h; y += 2)
+    for (int x = 0; x + 1 < m.w; x += 2) {
+      double cell[3] = { 0, 0, 0 }, top = 0;
+      for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+          const double v = std::max (std::min (m.at (x + dx, y + dy), m.maxv ()) - black, 0);
+          const char c = colour_at (m, x + dx, y + dy);
+          cell[c == 'r' ? 0 : c == 'g' ? 1 : 2] += v;
+          top = std::max (top, v);
+        }
+      if (top >= std::ceil (0.02 * range) && top < std::ceil (0.98 * range)) {
+        kept++;
+        for (int c = 0; c < 3; c++)
+          sum[c] += cell[c];
+      }
+    }
+  return kept;
+}
+
 /* A grey scene (random grey levels) seen through a colour cast: auto white
  * balance reaches the grey-world gains (computed here from the raw frame)
  * within 0.5 % in 30 frames, the output comes out grey, and no frame goes
@@ -277,27 +305,10 @@ GST_START_TEST (test_auto_white_balance)
       const double v = grey * cast[c == 'r' ? 0 : c == 'g' ? 1 : 2] * (maxv - black);
       m.v[(size_t) y * w + x] = std::min (black + (int) v + (int) (rng () % 3), maxv);
     }
-  /* The target: means over the 2x2 cells kept (largest sample after black
-   * level in [2 %, 98 %) of full scale). */
-  double sum[3] = { 0, 0, 0 };
-  guint64 kept = 0;
+  /* The target: means over the 2x2 cells kept. */
+  double sum[3];
+  const guint64 kept = grey_world (m, black, sum);
   const double range = maxv - black;
-  for (int y = 0; y + 1 < h; y += 2)
-    for (int x = 0; x + 1 < w; x += 2) {
-      double cell[3] = { 0, 0, 0 }, top = 0;
-      for (int dy = 0; dy < 2; dy++)
-        for (int dx = 0; dx < 2; dx++) {
-          const double v = std::max (m.at (x + dx, y + dy) - black, 0);
-          const char c = colour_at (m, x + dx, y + dy);
-          cell[c == 'r' ? 0 : c == 'g' ? 1 : 2] += v;
-          top = std::max (top, v);
-        }
-      if (top >= std::ceil (0.02 * range) && top < std::ceil (0.98 * range)) {
-        kept++;
-        for (int c = 0; c < 3; c++)
-          sum[c] += cell[c];
-      }
-    }
   const double target[3] = { sum[1] / 2 / sum[0], 1.0, sum[1] / 2 / sum[2] };
 
   Camera cam (format_caps ("RGBA"));
@@ -342,6 +353,54 @@ GST_START_TEST (test_auto_white_balance)
   for (int c = 0; c < 3; c++)
     st.gains[c] = gains[c];
   cam.check (m, 0, MALVAR, st, &RGBA, "after auto white balance");
+}
+GST_END_TEST
+
+/* The CPU shape (debayer_camera_cpu: strips of 256 columns, cut in rows
+ * at 64 rows and more) at the edges of its strips: widths around one and
+ * two strips, heights cut in two strips of rows, odd ones included,
+ * against the model; and the auto white balance's cells counted once over
+ * several strips. */
+GST_START_TEST (test_cpu_strips)
+{
+  use_tuning ("cpu");
+  uint32_t seed = 300;
+  const Stages st = all_stages (4095);
+  for (const char *name : { "RGBA", "NV12" }) {   /* (I420 at 301 columns: above) */
+    const OutFormat *f = nullptr;
+    for (const OutFormat & o : out_formats)
+      if (g_str_equal (o.name, name))
+        f = &o;
+    Camera cam (format_caps (name));
+    cam.set (st);
+    for (auto &s : { std::array<int, 2> {257, 131}, std::array<int, 2> {528, 130},
+            std::array<int, 2> {255, 129} })
+      cam.check (random_mosaic (s[0], s[1], seed % 4, 12, seed), 0, MALVAR, st, f, name), seed++;
+  }
+  /* 3 x 2 strips at least (at most 64 rows would make one) */
+  const Mosaic m = random_mosaic (529, 131, 1, 12, seed);
+  double sum[3];
+  const guint64 kept = grey_world (m, 100, sum);
+  Camera cam (format_caps ("NV12"));
+  g_object_set (cam.element, "black-level", 100u, "white-balance", 2, nullptr);
+  GstStructure *stats = nullptr;
+  guint64 read_back = 0;
+  for (int i = 0; i < 30 && read_back == 0; i++) {
+    GstCaps *caps;
+    gst_buffer_unref (cam.push (m, 0, &caps));
+    gst_caps_unref (caps);
+    if (stats)
+      gst_structure_free (stats);
+    g_object_get (cam.element, "statistics", &stats, nullptr);
+    fail_unless (gst_structure_get_uint64 (stats, "frames", &read_back));
+  }
+  guint64 cells = 0;
+  double red = 0;
+  fail_unless (gst_structure_get_uint64 (stats, "cells", &cells));
+  fail_unless (gst_structure_get_double (stats, "red-mean", &red));
+  fail_unless_equals_uint64 (cells, kept);
+  fail_unless (std::fabs (red - sum[0] / kept / (4095 - 100)) < 1e-9);
+  gst_structure_free (stats);
 }
 GST_END_TEST
 
@@ -455,6 +514,7 @@ camera_suite (void)
   tcase_add_test (tc, test_yuv_colorimetry);
   tcase_add_test (tc, test_changes_while_playing);
   tcase_add_test (tc, test_auto_white_balance);
+  tcase_add_test (tc, test_cpu_strips);
   tcase_add_test (tc, test_bad_matrix_refused);
   tcase_add_test (tc, test_live_change_does_not_stall);
   tcase_add_test (tc, test_defaults_unchanged);

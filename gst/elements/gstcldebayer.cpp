@@ -153,11 +153,12 @@ struct AwbStatus {
 };
 
 /* The program variants a frame may run (debayer.cl): the exact integer
- * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages;
- * menon with the camera stages: menon.cl's tiles (GPUs), menon_cpu.cl's
- * row pipeline (CPUs). */
+ * blocks (GPUs), the exact integer cells and rim (CPUs), the camera stages
+ * in 8 x 2 blocks (GPUs) or in strips (CPUs: camera_cpu.cl); menon with the
+ * camera stages: menon.cl's tiles (GPUs), menon_cpu.cl's row pipeline
+ * (CPUs). */
 enum VariantKind { VARIANT_BLOCKS, VARIANT_CELLS, VARIANT_CAMERA, VARIANT_MENON,
-  VARIANT_MENON_CPU, N_VARIANT_KINDS };
+  VARIANT_MENON_CPU, VARIANT_CAMERA_CPU, N_VARIANT_KINDS };
 
 /* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
  * MENON_LY): the tile of pixels a work-group computes; the cells a
@@ -196,7 +197,9 @@ struct DebayerState {
   size_t local_mem = 0;         /* the device's local memory a work-group */
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
-  int menon_strip = 0;          /* and rows (menon_cpu_strip) */
+  int menon_strip = 0;          /* and rows (cpu_strip_rows) */
+  int camera_strip = 0;         /* debayer_camera_cpu's strips: rows (its
+                                 * width: 16 kCameraCpuChunks columns) */
   bool out_words = false;       /* the cells variant stores 32-bit words */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variant only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale */
@@ -444,19 +447,25 @@ menon_cpu_chunks (size_t local_mem)
           local_mem / (14 * 16 * 32) - 2));
 }
 
-/* The rows of a strip (even): the whole height, or in equal parts so that
- * there are about 8 work-groups a compute unit (which keeps the cores busy
- * when other processes take some of them: 10-20 % more frames/s on the
- * busy 2-core development machine than 2 a unit), each at least 64 rows
- * (a strip computes 12 more). */
+/* The rows of a strip of the CPU strip kernels (even): the whole height,
+ * or in equal parts so that there are about 8 work-groups a compute unit
+ * (which keeps the cores busy when other processes take some of them:
+ * 10-20 % more frames/s on the busy 2-core development machine than 2 a
+ * unit), each at least 64 rows (a strip of menon computes 12 more). */
 static int
-menon_cpu_strip (int units, int strip_width, int width, int height)
+cpu_strip_rows (int units, int strip_width, int width, int height)
 {
   const int columns = (width + strip_width - 1) / strip_width;
   const int strips = std::max (1, std::min ((8 * units + columns - 1) / columns,
           height / 64));
   return ((height + strips - 1) / strips + 1) / 2 * 2;
 }
+
+/* debayer_camera_cpu (camera_cpu.cl): a work-group of one work-item
+ * computes a strip of 16 kCameraCpuChunks columns (its CC_CHUNKS; its ring
+ * of rows takes 18 x 16 x 32 bytes a chunk, inside any device's local
+ * memory). */
+static const int kCameraCpuChunks = 16;
 
 static void
 gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
@@ -501,8 +510,9 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->menon_strip_width = 16 * (st->menon_chunks - 1);
-  st->menon_strip = menon_cpu_strip ((int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> (),
-      st->menon_strip_width, width, height);
+  const int units = (int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
+  st->menon_strip = cpu_strip_rows (units, st->menon_strip_width, width, height);
+  st->camera_strip = cpu_strip_rows (units, 16 * kCameraCpuChunks, width, height);
   st->out_words = st->can_align;
   /* New formats: nothing built runs them (a build under way is waited for). */
   st->build.cancel ();
@@ -714,7 +724,11 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
-  if (v.kind == VARIANT_MENON_CPU) {
+  if (v.kind == VARIANT_CAMERA_CPU) {
+    gstcl::set_args (k, next, (cl_int) st->camera_strip);
+    gstcl::enqueue_2d (ctx, k, (width + 16 * kCameraCpuChunks - 1) / (16 * kCameraCpuChunks),
+        (height + st->camera_strip - 1) / st->camera_strip, 1, 1);
+  } else if (v.kind == VARIANT_MENON_CPU) {
     const int strip_width = st->menon_strip_width;
     const int strip = st->menon_strip;
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip,
@@ -749,8 +763,8 @@ fits (const DebayerState * st, VariantKind kind, bool aligned, const GstClFrame 
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
   if (!aligned)
     return true;
-  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU) &&
-      st->out_yuv) {
+  if ((kind == VARIANT_CAMERA || kind == VARIANT_MENON || kind == VARIANT_MENON_CPU ||
+          kind == VARIANT_CAMERA_CPU) && st->out_yuv) {
     bool ok = gstcl::rows_aligned_16 (in);
     for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
       ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
@@ -792,11 +806,18 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         (settings.matrix != kIdentity || settings.saturation != 1 ||
             settings.transfer != TRANSFER_LINEAR ? "" : " -D MENON_COLOUR=0") +
         (pixels ? " -D MENON_PIXELS=1" : "");
+  } else if ((st->out_yuv || settings.camera_stages ()) && st->use_cells) {
+    /* CPUs: one work-item a strip of columns, explicit float8 SIMD
+     * (camera_cpu.cl); x^y from plain arithmetic (pow_unit) */
+    v.kind = VARIANT_CAMERA_CPU;
+    v.aligned = fits (st, VARIANT_CAMERA_CPU, true, in, out);
+    v.options = st->format_options + method + " -D CAMERA=1 -D CAMERA_CPU=1 -D PHASE_X=" +
+        std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
+        " -D CC_CHUNKS=" + std::to_string (kCameraCpuChunks) + (v.aligned ? " -D ALIGNED=1" : "");
   } else if (st->out_yuv || settings.camera_stages ()) {
-    /* One kernel shape on every device (a cells shape like the plain
-     * demosaic's measured slower on PoCL); x^y from the GPUs' special
-     * function units there, from plain arithmetic that vectorises on CPUs
-     * (pow_unit). */
+    /* GPUs: 8 x 2 blocks a work-item (a cells shape like the plain
+     * demosaic's measured slower on PoCL); x^y from the special function
+     * units. */
     v.kind = VARIANT_CAMERA;
     v.aligned = fits (st, VARIANT_CAMERA, true, in, out);
     v.options = st->format_options + method + " -D CAMERA=1 -D PHASE_X=" +
@@ -834,8 +855,10 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
       gst_cl_kernel_debayer;
   static const std::string menon = plain + gst_cl_kernel_menon;
   static const std::string menon_cpu = plain + gst_cl_kernel_menon_cpu;
+  static const std::string camera_cpu = plain + gst_cl_kernel_camera_cpu;
   const std::string &source = v.kind == VARIANT_MENON ? menon :
-      v.kind == VARIANT_MENON_CPU ? menon_cpu : plain;
+      v.kind == VARIANT_MENON_CPU ? menon_cpu : v.kind == VARIANT_CAMERA_CPU ? camera_cpu :
+      plain;
   cl::Program program;
   if (st->build.pending () && st->building.options == v.options && st->build.ready ())
     program = st->build.take ();
@@ -855,7 +878,8 @@ prepare (GstClDebayer * self, GstClContext * ctx, const Variant & v, const GstCl
   }
   static const char *const names[N_VARIANT_KINDS][2] = {
     {"debayer", nullptr}, {"debayer_cells", "debayer_rim"}, {"debayer_camera", nullptr},
-    {"debayer_menon", nullptr}, {"debayer_menon_cpu", nullptr} };
+    {"debayer_menon", nullptr}, {"debayer_menon_cpu", nullptr},
+    {"debayer_camera_cpu", nullptr} };
   slot.main = cl::Kernel (program, names[v.kind][0]);
   slot.rim = names[v.kind][1] ? cl::Kernel (program, names[v.kind][1]) : cl::Kernel ();
   slot.options = v.options;
@@ -876,7 +900,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     v = st->last;
   st->last = v;
 
-  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU)
+  if (v.kind == VARIANT_CAMERA || v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU ||
+      v.kind == VARIANT_CAMERA_CPU)
     return run_camera (self, ctx, in, out, settings, v);
   if (v.kind == VARIANT_CELLS) {
     run_cells (st, ctx, in, out);
