@@ -193,19 +193,18 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
 }
 
 /* Stages 4 and 5 (matrix, clip, curve) of a row's 16 pixels (e: the even
- * columns, o: the odd ones), in place. For 8-bit outputs as float16 (the
- * curve's long chains of dependent operations two at a time). */
+ * columns, o: the odd ones), in place. For 8-bit outputs as float16, the
+ * three channels' curves interleaved (long chains of dependent operations:
+ * six at a time). */
 inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
     float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf)
 {
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
   const float16 r = (float16) (*re, *ro), g = (float16) (*ge, *go), b = (float16) (*be, *bo);
-  const float16 r2 = transfer_curve16 (clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f),
-      tf);
-  const float16 g2 = transfer_curve16 (clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f),
-      tf);
-  const float16 b2 = transfer_curve16 (clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f),
-      tf);
+  float16 r2 = clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f);
+  float16 g2 = clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f);
+  float16 b2 = clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f);
+  transfer_curve3_16 (&r2, &g2, &b2, tf);
   *re = r2.lo;
   *ro = r2.hi;
   *ge = g2.lo;
