@@ -197,13 +197,14 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
  * three channels' curves interleaved (long chains of dependent operations:
  * six at a time). */
 inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
-    float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf)
+    float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf, float lo)
 {
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
+  /* lo: curve3_floor (tf), 0 or below an 8-bit output's half step */
   const float16 r = (float16) (*re, *ro), g = (float16) (*ge, *go), b = (float16) (*be, *bo);
-  float16 r2 = clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, 0.0f, 1.0f);
-  float16 g2 = clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, 0.0f, 1.0f);
-  float16 b2 = clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, 0.0f, 1.0f);
+  float16 r2 = clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, lo, 1.0f);
+  float16 g2 = clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, lo, 1.0f);
+  float16 b2 = clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, lo, 1.0f);
   transfer_curve3_16 (&r2, &g2, &b2, tf);
   *re = r2.lo;
   *ro = r2.hi;
@@ -253,6 +254,11 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   __global const uchar *src = in + in_offset;
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+  const float floor3 = curve3_floor (tf);
+#else
+  const float floor3 = 0.0f;
+#endif
 
   cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, ya - 2, n, 0, lo,
       hi, sums);
@@ -289,7 +295,8 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
       }
 #pragma unroll
       for (int dy = 0; dy < 2; dy++)
-        cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf);
+        cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
+            floor3);
 #if OUT_YUV
       float8 l[2][2];
 #pragma unroll

@@ -604,48 +604,68 @@ inline T name (T x, T y) \
 POW_UNIT (pow_unit1, float, int)
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
 /* For 8-bit outputs a cheaper x^y (within 1 LSB is the requirement):
- * log2 of the mantissa m = 1 + u as u q (u), q a degree-4 fit (absolute
- * error 5e-5); 2^z as 2^n 2^f with n = z rounded through 1.5 2^23 (no
- * floor: PoCL's takes 12 instructions) and 2^f, f in [-1/2, 1/2], a
- * degree-3 fit (relative error 2e-4); no division, no conversion: error
- * below 1.5e-4 for sRGB's 1/2.4 and BT.709's 0.45, 3.5e-4 for y up to 10
- * (gamma 0.1): 0.09 of an 8-bit step at most (measured over 2 million
- * x). x = 1 gives exactly 1; x = 0 gives 2^(-126 max (y, 1)) (exponent
- * -127; below 2e-4 for y >= 0.1: 0 in 8 bits) without a test. */
+ * log2 x = E - 127 + P (m), E the biased exponent (a conversion of the
+ * float's bits shifted), m the mantissa in [1, 2) and P a degree-4 fit of
+ * log2 on [1, 2] in m itself (absolute error 8.8e-5; no m - 1; P's constant
+ * term and the bias folded into one fma with y: z = y (E + m Q (m)) + K,
+ * K = y (P0 - 127)); 2^z as 2^n 2^f with n = z rounded through 1.5 2^23
+ * (no floor: PoCL's takes 12 instructions) and 2^f, f in [-1/2, 1/2], a
+ * degree-3 fit (relative error 2e-4); no division: 0.17 of an 8-bit step
+ * at most for any gamma from 0.1 to 10, 0.04 for sRGB and BT.709 (the
+ * whole curve in float against the formula in double, every float x from
+ * 2^-24 to 1: tests/bench/tools/pow8-check.cpp). 2^n needs n >= -126:
+ * pow_unit8 takes z below -126 as -126 (x = 0 then gives 2^(-126 max (y,
+ * 1)) roughly, 0 in 8 bits); the three-channel version leaves that to its
+ * caller, whose x are at least pow_floor (y). */
 /* The steps of the series for one value v (pointer), written once and
  * applied to one value (PF1) or to three (PF3) in turn: three chains of
- * about 20 dependent operations interleaved, which keeps more of the
+ * about 16 dependent operations interleaved, which keeps more of the
  * core's units busy than one after another (5 % of the CPU camera kernel). */
 #define PF1(S, ...) S (a, __VA_ARGS__)
 #define PF3(S, ...) S (a, __VA_ARGS__) S (b, __VA_ARGS__) S (c, __VA_ARGS__)
+#define PF_P0 (-2.512854535f)   /* P's constant term */
 #define PF_LOG(v, T, IT) const IT bits_##v = as_##IT (*v); \
-  const T e_##v = as_##T ((bits_##v >> 23) | 0x4b000000) - 8388735.0f;   /* 2^23 + 127 */ \
-  const T u_##v = as_##T ((bits_##v & 0x007fffff) | 0x3f800000) - 1.0f;   /* [0, 1) */ \
-  T q_##v = (T) (0.05866493972f);
-#define PF_Q(v, k) q_##v = (k) + u_##v * q_##v;
-#define PF_EXP(v, T, y) const T z_##v = max ((y) * (e_##v + u_##v * q_##v), (T) (-126.0f)); \
-  const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
+  const T e_##v = convert_##T (bits_##v >> 23); \
+  const T m_##v = as_##T ((bits_##v & 0x007fffff) | 0x3f800000);   /* [1, 2) */ \
+  T q_##v = (T) (-0.08161578824f);
+#define PF_Q(v, k) q_##v = (k) + m_##v * q_##v;
+#define PF_Z(v, T, y, k) T z_##v = (y) * (e_##v + m_##v * q_##v) + (k);
+#define PF_ZMAX(v, T) z_##v = max (z_##v, (T) (-126.0f));
+#define PF_EXP(v, T) const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
   const T f_##v = z_##v - (t_##v - 12582912.0f); \
   T p_##v = (T) (0.05575464978f);
 #define PF_P(v, k) p_##v = (k) + f_##v * p_##v;
 /* p 2^n: n added to p's exponent (t's bits are 0x4b400000 + n, whose shift
  * by 23 leaves n << 23) */
 #define PF_OUT(v, T, IT) *v = as_##T (as_##IT (p_##v) + (as_##IT (t_##v) << 23));
-#define POW_FAST_BODY(PFN, T, IT, y) \
-  PFN (PF_LOG, T, IT) PFN (PF_Q, -0.2251030255f) PFN (PF_Q, 0.440599033f) \
-  PFN (PF_Q, -0.7167146632f) PFN (PF_Q, 1.442603894f) PFN (PF_EXP, T, y) \
-  PFN (PF_P, 0.2420353302f) PFN (PF_P, 0.6931471806f) PFN (PF_P, 1.0f) PFN (PF_OUT, T, IT)
+#define POW_FAST_LOG(PFN, T, IT, y, k) \
+  PFN (PF_LOG, T, IT) PFN (PF_Q, 0.6451422427f) PFN (PF_Q, -2.120674866f) \
+  PFN (PF_Q, 4.070090538f) PFN (PF_Z, T, y, k)
+#define POW_FAST_EXP(PFN, T, IT) \
+  PFN (PF_EXP, T) PFN (PF_P, 0.2420353302f) PFN (PF_P, 0.6931471806f) PFN (PF_P, 1.0f) \
+  PFN (PF_OUT, T, IT)
 #define POW_FAST(name, T, IT) \
 inline T name (T x, T y) \
 { \
   T *a = &x; \
-  POW_FAST_BODY (PF1, T, IT, y) \
+  POW_FAST_LOG (PF1, T, IT, y, y * (PF_P0 - 127.0f)) \
+  PF1 (PF_ZMAX, T) \
+  POW_FAST_EXP (PF1, T, IT) \
   return x; \
 }
+/* x^y of three values in place, x >= pow_floor (y) */
 #define POW_FAST3(name, T, IT) \
-inline void name (T * a, T * b, T * c, T y) \
+inline void name (T * a, T * b, T * c, float y) \
 { \
-  POW_FAST_BODY (PF3, T, IT, y) \
+  const float k = y * (PF_P0 - 127.0f); \
+  POW_FAST_LOG (PF3, T, IT, y, k) \
+  POW_FAST_EXP (PF3, T, IT) \
+}
+/* The least x of pow3's: 2^(-120 / y), whose x^y is 2^-120 (0 in 8 bits,
+ * z well above -126 with the errors), or the least normal float. */
+inline float pow_floor (float y)
+{
+  return max (exp2 (-120.0f / y), FLT_MIN);
 }
 POW_FAST (pow_unit8, float8, int8)
 POW_FAST3 (pow3_unit16, float16, int16)
@@ -669,13 +689,21 @@ inline T name (T x, float8 tf) \
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 #if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
-/* The curve of three float16 at once, in place. */
+/* The least value that transfer_curve3_16 takes: pow_floor, or 0 for the
+ * linear curve. */
+inline float curve3_floor (float8 tf)
+{
+  return tf.s3 > 1.0f ? 0.0f : pow_floor (tf.s0);
+}
+
+/* The curve of three float16 at once, in place; values in [curve3_floor
+ * (tf), 1]. */
 inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float8 tf)
 {
   if (tf.s3 > 1.0f)   /* linear */
     return;
   float16 pa = *a, pb = *b, pc = *c;
-  pow3_unit16 (&pa, &pb, &pc, (float16) (tf.s0));
+  pow3_unit16 (&pa, &pb, &pc, tf.s0);
   *a = select (tf.s1 * pa - tf.s2, tf.s4 * *a, *a <= tf.s3);
   *b = select (tf.s1 * pb - tf.s2, tf.s4 * *b, *b <= tf.s3);
   *c = select (tf.s1 * pc - tf.s2, tf.s4 * *c, *c <= tf.s3);

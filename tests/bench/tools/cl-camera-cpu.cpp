@@ -15,7 +15,8 @@
  *
  * A variant: name|kernel (cpu: debayer_camera_cpu, old: debayer_camera)|
  * output (nv12, rgba, rgba64)|1 for the linear curve|1 for the statistics|
- * more -D options. CHUNKS=N sets CC_CHUNKS (16), STRIP=N the rows a strip. */
+ * more -D options[|kernels folder, in place of the first argument's]. CHUNKS=N
+ * sets CC_CHUNKS (16), STRIP=N the rows a strip. */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -32,9 +33,10 @@
 static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
 int main (int argc, char **argv)
 {
-  const std::string kdir = argv[1];
-  const std::string base = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer.cl");
-  const std::string cpu = base + slurp (kdir + "/camera_cpu.cl");
+  const auto sources = [] (const std::string &kdir, bool old) {
+    const std::string base = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer.cl");
+    return old ? base : base + slurp (kdir + "/camera_cpu.cl");
+  };
   const int reps = atoi (argv[2]);
   std::vector<cl::Platform> plats; cl::Platform::get (&plats);
   cl::Device dev; for (auto &p : plats) { std::vector<cl::Device> ds; try { p.getDevices (CL_DEVICE_TYPE_CPU, &ds);} catch (...) {} if (!ds.empty ()) { dev = ds[0]; break; } }
@@ -48,7 +50,7 @@ int main (int argc, char **argv)
   for (int a = 3; a < argc; a++) {
     // name|kernel(old,cpu)|fmt(nv12,rgba,rgba64)|linear|stats|extra
     std::vector<std::string> f; { std::stringstream ss (argv[a]); std::string t; while (std::getline (ss, t, '|')) f.push_back (t); }
-    while (f.size () < 6) f.push_back ("");
+    while (f.size () < 7) f.push_back ("");
     const bool old = f[1] == "old"; const std::string fmt = f[2];
     std::string o = " -D IN_16=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0";
     if (fmt == "nv12") o += " -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1";
@@ -56,7 +58,7 @@ int main (int argc, char **argv)
     else o += " -D OUT_PLANES=1 -D OUT_SAMPLE=2 -D OUT_DEPTH=16 -D OUT_CH=4 -D OUT_BPP=8 -D OUT_YUV=0";
     const int CH = getenv ("CHUNKS") ? atoi (getenv ("CHUNKS")) : 16; o += old ? " -D CAMERA_LX=16 -D CAMERA_LY=16 -D CAMERA_ROWS=2" : " -D CAMERA_CPU=1 -D CC_CHUNKS=" + std::to_string (CH);
     o += " " + f[5];
-    cl::Program prog (ctx, old ? base : cpu);
+    cl::Program prog (ctx, sources (f[6].empty () ? argv[1] : f[6], old));
     try { prog.build ({dev}, ("-cl-std=CL1.2" + o).c_str ()); } catch (...) { std::cerr << prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev) << "\n"; return 1; }
     cl::Kernel k (prog, old ? "debayer_camera" : "debayer_camera_cpu");
     const int maxv = 4095, black = 256; const double bs = (double) maxv / (maxv - black) / maxv;

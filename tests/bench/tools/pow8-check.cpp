@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* pow8-check: the worst error of the cheaper transfer curve for 8-bit
+ * outputs (debayer.cl's POW_FAST3 and transfer_curve3_16, their float
+ * steps written again here with the same constants, fma where the kernel's
+ * a * b + c may contract and, as a second run, without), against the
+ * curve's formula in double, in 8-bit steps, for every 61st float x from
+ * 2^-24 to 1 (3.3 million, and 0, and 1), for sRGB, BT.709 and power curves of gamma 0.1 to 10.
+ * Not built by meson (docs/benchmarks.md, "The camera stages on CPUs"):
+ *
+ *   g++ -O2 -std=c++17 tests/bench/tools/pow8-check.cpp -o pow8-check && ./pow8-check
+ *
+ * Exits 1 if any error reaches 0.5 of an 8-bit step. */
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+static float bits_f (uint32_t b) { float f; std::memcpy (&f, &b, 4); return f; }
+static uint32_t f_bits (float f) { uint32_t b; std::memcpy (&b, &f, 4); return b; }
+static bool contract = true;
+/* a * b + c as the kernel may compute it */
+static float mad (float a, float b, float c) { return contract ? std::fma (a, b, c) : a * b + c; }
+
+/* POW_FAST3's steps for one value, x >= pow_floor (y) */
+static float pow8 (float x, float y)
+{
+  const float p0 = -2.512854535f;
+  const float k = y * (p0 - 127.0f);
+  const uint32_t bits = f_bits (x);
+  const float e = (float) (int32_t) (bits >> 23);
+  const float m = bits_f ((bits & 0x007fffff) | 0x3f800000);
+  float q = -0.08161578824f;
+  q = mad (m, q, 0.6451422427f);
+  q = mad (m, q, -2.120674866f);
+  q = mad (m, q, 4.070090538f);
+  const float z = mad (y, mad (m, q, e), k);
+  const float t = z + 12582912.0f;
+  const float f = z - (t - 12582912.0f);
+  float p = 0.05575464978f;
+  p = mad (f, p, 0.2420353302f);
+  p = mad (f, p, 0.6931471806f);
+  p = mad (f, p, 1.0f);
+  return bits_f (f_bits (p) + (f_bits (t) << 23));
+}
+
+static float pow_floor (float y) { return std::max (std::exp2 (-120.0f / y), 1.17549435e-38f); }
+
+/* transfer_curve3_16 on one value: (e, a, b, knee, slope) as the host's */
+static float curve (float x, const float tf[5])
+{
+  x = std::max (x, pow_floor (tf[0]));
+  return x <= tf[3] ? tf[4] * x : mad (tf[1], pow8 (x, tf[0]), -tf[2]);
+}
+
+static double model (double x, const float tf[5])
+{
+  return x <= tf[3] ? (double) tf[4] * x : (double) tf[1] * std::pow (x, (double) tf[0]) - tf[2];
+}
+
+/* the largest error in 8-bit steps over every 61st float x in [2^-24, 1],
+ * 0 and 1 */
+static double worst (const float tf[5], float *at)
+{
+  double w = std::fabs (curve (0.0f, tf) - model (0.0, tf)) * 255.0;
+  *at = 0.0f;
+  if (std::fabs (curve (1.0f, tf) - model (1.0, tf)) * 255.0 > w) {
+    w = std::fabs (curve (1.0f, tf) - model (1.0, tf)) * 255.0;
+    *at = 1.0f;
+  }
+  for (uint32_t b = f_bits (0x1p-24f); b <= f_bits (1.0f); b += 61) {
+    const float x = bits_f (b);
+    const double d = std::fabs ((double) curve (x, tf) - model (x, tf)) * 255.0;
+    if (d > w) {
+      w = d;
+      *at = x;
+    }
+  }
+  return w;
+}
+
+int main ()
+{
+  double all = 0.0;
+  for (int c = 1; c >= 0; c--) {
+    contract = c;
+    const float srgb[5] = { 1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f };
+    const float bt709[5] = { 0.45f, 1.099f, 0.099f, 0.018f, 4.5f };
+    float at;
+    double w = worst (srgb, &at);
+    all = std::max (all, w);
+    printf ("%s sRGB   %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    w = worst (bt709, &at);
+    all = std::max (all, w);
+    printf ("%s BT.709 %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    double wp = 0.0;
+    float gp = 0.0f;
+    for (int i = 0; i <= 40; i++) {
+      const float gamma = (float) std::pow (10.0, -1.0 + i / 20.0);   /* 0.1 .. 10 */
+      const float tf[5] = { 1.0f / gamma, 1.0f, 0.0f, -1.0f, 0.0f };
+      w = worst (tf, &at);
+      if (w > wp) {
+        wp = w;
+        gp = gamma;
+      }
+    }
+    all = std::max (all, wp);
+    printf ("%s power, gamma 0.1 to 10: %.4f steps (gamma %g)\n", c ? "fma" : "mul+add", wp, gp);
+  }
+  printf ("worst %.4f of an 8-bit step\n", all);
+  return all < 0.5 ? 0 : 1;
+}
