@@ -200,12 +200,23 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
     float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf, float lo)
 {
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
-  /* lo: curve3_floor (tf), 0 or below an 8-bit output's half step */
+  /* lo: curve3_floor (tf), 0 or below an 8-bit output's half step; the
+   * lower bound as a compare and select, which compiles to one max (max
+   * and clamp with a bound not known at build time add a test for NaN) */
+#define CC_CLAMP(v) min (select ((float16) (lo), (v), (v) > lo), 1.0f)
   const float16 r = (float16) (*re, *ro), g = (float16) (*ge, *go), b = (float16) (*be, *bo);
-  float16 r2 = clamp (mat.s0 * r + mat.s1 * g + mat.s2 * b, lo, 1.0f);
-  float16 g2 = clamp (mat.s3 * r + mat.s4 * g + mat.s5 * b, lo, 1.0f);
-  float16 b2 = clamp (mat.s6 * r + mat.s7 * g + mat.s8 * b, lo, 1.0f);
+  float16 r2 = mat.s0 * r + mat.s1 * g + mat.s2 * b;
+  float16 g2 = mat.s3 * r + mat.s4 * g + mat.s5 * b;
+  float16 b2 = mat.s6 * r + mat.s7 * g + mat.s8 * b;
+  r2 = CC_CLAMP (r2);
+  g2 = CC_CLAMP (g2);
+  b2 = CC_CLAMP (b2);
+#undef CC_CLAMP
+#if OUT_YUV
+  transfer_curve3_16_plus_b (&r2, &g2, &b2, tf);   /* the offset: in the Y' code */
+#else
   transfer_curve3_16 (&r2, &g2, &b2, tf);
+#endif
   *re = r2.lo;
   *ro = r2.hi;
   *ge = g2.lo;
@@ -298,14 +309,21 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
         cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
             floor3);
 #if OUT_YUV
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+      /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as
+       * well) */
+      const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0, 0, 0);
+#else
+      const float8 ycode = yuv;
+#endif
       float8 l[2][2];
 #pragma unroll
       for (int dy = 0; dy < 2; dy++) {
 #pragma unroll
         for (int p = 0; p < 2; p++)
           l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
-        const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, l[dy][0])));
-        const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (yuv, l[dy][1])));
+        const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][0])));
+        const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][1])));
         CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
       }
       /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */

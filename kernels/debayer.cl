@@ -631,9 +631,9 @@ POW_UNIT (pow_unit1, float, int)
 #define PF_Q(v, k) q_##v = (k) + m_##v * q_##v;
 #define PF_Z(v, T, y, k) T z_##v = (y) * (e_##v + m_##v * q_##v) + (k);
 #define PF_ZMAX(v, T) z_##v = max (z_##v, (T) (-126.0f));
-#define PF_EXP(v, T) const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
+#define PF_EXP(v, T, k) const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
   const T f_##v = z_##v - (t_##v - 12582912.0f); \
-  T p_##v = (T) (0.05575464978f);
+  T p_##v = (T) (k);
 #define PF_P(v, k) p_##v = (k) + f_##v * p_##v;
 /* p 2^n: n added to p's exponent (t's bits are 0x4b400000 + n, whose shift
  * by 23 leaves n << 23) */
@@ -641,25 +641,26 @@ POW_UNIT (pow_unit1, float, int)
 #define POW_FAST_LOG(PFN, T, IT, y, k) \
   PFN (PF_LOG, T, IT) PFN (PF_Q, 0.6451422427f) PFN (PF_Q, -2.120674866f) \
   PFN (PF_Q, 4.070090538f) PFN (PF_Z, T, y, k)
-#define POW_FAST_EXP(PFN, T, IT) \
-  PFN (PF_EXP, T) PFN (PF_P, 0.2420353302f) PFN (PF_P, 0.6931471806f) PFN (PF_P, 1.0f) \
-  PFN (PF_OUT, T, IT)
+/* s 2^z, 2^f's coefficients times s */
+#define POW_FAST_EXP(PFN, T, IT, s) \
+  PFN (PF_EXP, T, (s) * 0.05575464978f) PFN (PF_P, (s) * 0.2420353302f) \
+  PFN (PF_P, (s) * 0.6931471806f) PFN (PF_P, (s)) PFN (PF_OUT, T, IT)
 #define POW_FAST(name, T, IT) \
 inline T name (T x, T y) \
 { \
   T *a = &x; \
   POW_FAST_LOG (PF1, T, IT, y, y * (PF_P0 - 127.0f)) \
   PF1 (PF_ZMAX, T) \
-  POW_FAST_EXP (PF1, T, IT) \
+  POW_FAST_EXP (PF1, T, IT, 1.0f) \
   return x; \
 }
-/* x^y of three values in place, x >= pow_floor (y) */
+/* s x^y of three values in place, x >= pow_floor (y) */
 #define POW_FAST3(name, T, IT) \
-inline void name (T * a, T * b, T * c, float y) \
+inline void name (T * a, T * b, T * c, float y, float s) \
 { \
   const float k = y * (PF_P0 - 127.0f); \
   POW_FAST_LOG (PF3, T, IT, y, k) \
-  POW_FAST_EXP (PF3, T, IT) \
+  POW_FAST_EXP (PF3, T, IT, s) \
 }
 /* The least x of pow3's: 2^(-120 / y), whose x^y is 2^-120 (0 in 8 bits,
  * z well above -126 with the errors), or the least normal float. */
@@ -696,17 +697,30 @@ inline float curve3_floor (float8 tf)
   return tf.s3 > 1.0f ? 0.0f : pow_floor (tf.s0);
 }
 
+/* The curve plus its offset (tf.s2: x <= knee ? slope x + b : a x^y) of
+ * three float16 at once, in place, for outputs where b cancels or is
+ * subtracted later (Y'CbCr: Cb and Cr are differences, Y' a sum of
+ * weights 1); values in [curve3_floor (tf), 1]. a is in 2^f's
+ * coefficients: a compare and a masked fma a value. */
+inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, float8 tf)
+{
+  if (tf.s3 > 1.0f)   /* linear (b = 0) */
+    return;
+  float16 pa = *a, pb = *b, pc = *c;
+  pow3_unit16 (&pa, &pb, &pc, tf.s0, tf.s1);
+  *a = select (pa, tf.s4 * *a + tf.s2, *a <= tf.s3);
+  *b = select (pb, tf.s4 * *b + tf.s2, *b <= tf.s3);
+  *c = select (pc, tf.s4 * *c + tf.s2, *c <= tf.s3);
+}
+
 /* The curve of three float16 at once, in place; values in [curve3_floor
  * (tf), 1]. */
 inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float8 tf)
 {
-  if (tf.s3 > 1.0f)   /* linear */
-    return;
-  float16 pa = *a, pb = *b, pc = *c;
-  pow3_unit16 (&pa, &pb, &pc, tf.s0);
-  *a = select (tf.s1 * pa - tf.s2, tf.s4 * *a, *a <= tf.s3);
-  *b = select (tf.s1 * pb - tf.s2, tf.s4 * *b, *b <= tf.s3);
-  *c = select (tf.s1 * pc - tf.s2, tf.s4 * *c, *c <= tf.s3);
+  transfer_curve3_16_plus_b (a, b, c, tf);
+  *a -= tf.s2;
+  *b -= tf.s2;
+  *c -= tf.s2;
 }
 #endif
 

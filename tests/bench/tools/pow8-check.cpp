@@ -21,8 +21,8 @@ static bool contract = true;
 /* a * b + c as the kernel may compute it */
 static float mad (float a, float b, float c) { return contract ? std::fma (a, b, c) : a * b + c; }
 
-/* POW_FAST3's steps for one value, x >= pow_floor (y) */
-static float pow8 (float x, float y)
+/* POW_FAST3's steps for one value: s x^y, x >= pow_floor (y) */
+static float pow8 (float x, float y, float s)
 {
   const float p0 = -2.512854535f;
   const float k = y * (p0 - 127.0f);
@@ -36,20 +36,21 @@ static float pow8 (float x, float y)
   const float z = mad (y, mad (m, q, e), k);
   const float t = z + 12582912.0f;
   const float f = z - (t - 12582912.0f);
-  float p = 0.05575464978f;
-  p = mad (f, p, 0.2420353302f);
-  p = mad (f, p, 0.6931471806f);
-  p = mad (f, p, 1.0f);
+  float p = s * 0.05575464978f;
+  p = mad (f, p, s * 0.2420353302f);
+  p = mad (f, p, s * 0.6931471806f);
+  p = mad (f, p, s);
   return bits_f (f_bits (p) + (f_bits (t) << 23));
 }
 
 static float pow_floor (float y) { return std::max (std::exp2 (-120.0f / y), 1.17549435e-38f); }
 
-/* transfer_curve3_16 on one value: (e, a, b, knee, slope) as the host's */
+/* transfer_curve3_16 on one value: (e, a, b, knee, slope) as the host's
+ * (transfer_curve3_16_plus_b, then b subtracted) */
 static float curve (float x, const float tf[5])
 {
   x = std::max (x, pow_floor (tf[0]));
-  return x <= tf[3] ? tf[4] * x : mad (tf[1], pow8 (x, tf[0]), -tf[2]);
+  return (x <= tf[3] ? mad (tf[4], x, tf[2]) : pow8 (x, tf[0], tf[1])) - tf[2];
 }
 
 static double model (double x, const float tf[5])
