@@ -40,7 +40,7 @@
 /* Black level and white balance of 8 raw samples of one colour: debayer_camera's. */
 inline float8 cc_stage12 (int8 raw, float base, float gain, float cap)
 {
-  return min (clamp ((as_float8 (raw | U2F_BITS) - base) * gain, 0.0f, 1.0f), cap);
+  return min (max ((as_float8 (raw | U2F_BITS) - base) * gain, 0.0f), cap);   /* cap <= 1 */
 }
 
 /* Loads rows y (even) and y + 1 into the ring (s[0] even, s[1] odd

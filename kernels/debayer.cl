@@ -610,10 +610,13 @@ POW_UNIT (pow_unit1, float, int)
  * term and the bias folded into one fma with y: z = y (E + m Q (m)) + K,
  * K = y (P0 - 127)); 2^z as 2^n 2^f with n = z rounded through 1.5 2^23
  * (no floor: PoCL's takes 12 instructions) and 2^f, f in [-1/2, 1/2], a
- * degree-3 fit (relative error 2e-4); no division: 0.17 of an 8-bit step
- * at most for any gamma from 0.1 to 10, 0.04 for sRGB and BT.709 (the
- * whole curve in float against the formula in double, every float x from
- * 2^-24 to 1: tests/bench/tools/pow8-check.cpp). 2^n needs n >= -126:
+ * degree-3 fit (relative error 2e-4), its coefficients times a factor s
+ * (the curve's a); no division. The three-channel version, for y <= 1
+ * (sRGB, BT.709, gamma >= 1, where log2's error counts y times), a
+ * degree-3 P (6.4e-4). At most 0.17 of an 8-bit step from the formula for
+ * any gamma from 0.1 to 10 (at 0.1), 0.06 for sRGB, 0.08 for BT.709 (the
+ * whole curve in float against the formula in double, every 61st float x
+ * from 2^-24 to 1: tests/bench/tools/pow8-check.cpp). 2^n needs n >= -126:
  * pow_unit8 takes z below -126 as -126 (x = 0 then gives 2^(-126 max (y,
  * 1)) roughly, 0 in 8 bits); the three-channel version leaves that to its
  * caller, whose x are at least pow_floor (y). */
@@ -624,10 +627,11 @@ POW_UNIT (pow_unit1, float, int)
 #define PF1(S, ...) S (a, __VA_ARGS__)
 #define PF3(S, ...) S (a, __VA_ARGS__) S (b, __VA_ARGS__) S (c, __VA_ARGS__)
 #define PF_P0 (-2.512854535f)   /* P's constant term */
-#define PF_LOG(v, T, IT) const IT bits_##v = as_##IT (*v); \
+#define PF_P0_3 (-2.153620604f)   /* that of the degree-3 fit */
+#define PF_LOG(v, T, IT, c) const IT bits_##v = as_##IT (*v); \
   const T e_##v = convert_##T (bits_##v >> 23); \
   const T m_##v = as_##T ((bits_##v & 0x007fffff) | 0x3f800000);   /* [1, 2) */ \
-  T q_##v = (T) (-0.08161578824f);
+  T q_##v = (T) (c);
 #define PF_Q(v, k) q_##v = (k) + m_##v * q_##v;
 #define PF_Z(v, T, y, k) T z_##v = (y) * (e_##v + m_##v * q_##v) + (k);
 #define PF_ZMAX(v, T) z_##v = max (z_##v, (T) (-126.0f));
@@ -639,8 +643,12 @@ POW_UNIT (pow_unit1, float, int)
  * by 23 leaves n << 23) */
 #define PF_OUT(v, T, IT) *v = as_##T (as_##IT (p_##v) + (as_##IT (t_##v) << 23));
 #define POW_FAST_LOG(PFN, T, IT, y, k) \
-  PFN (PF_LOG, T, IT) PFN (PF_Q, 0.6451422427f) PFN (PF_Q, -2.120674866f) \
+  PFN (PF_LOG, T, IT, -0.08161578824f) PFN (PF_Q, 0.6451422427f) PFN (PF_Q, -2.120674866f) \
   PFN (PF_Q, 4.070090538f) PFN (PF_Z, T, y, k)
+/* P of degree 3 (absolute error 6.4e-4), for y <= 1 */
+#define POW_FAST_LOG_3(PFN, T, IT, y, k) \
+  PFN (PF_LOG, T, IT, 0.1582486672f) PFN (PF_Q, -1.051874864f) PFN (PF_Q, 3.047883918f) \
+  PFN (PF_Z, T, y, k)
 /* s 2^z, 2^f's coefficients times s */
 #define POW_FAST_EXP(PFN, T, IT, s) \
   PFN (PF_EXP, T, (s) * 0.05575464978f) PFN (PF_P, (s) * 0.2420353302f) \
@@ -654,13 +662,20 @@ inline T name (T x, T y) \
   POW_FAST_EXP (PF1, T, IT, 1.0f) \
   return x; \
 }
-/* s x^y of three values in place, x >= pow_floor (y) */
+/* s x^y of three values in place, x >= pow_floor (y); for y <= 1 (sRGB,
+ * BT.709, gamma >= 1: y times log2's error) with P of degree 3 */
 #define POW_FAST3(name, T, IT) \
 inline void name (T * a, T * b, T * c, float y, float s) \
 { \
-  const float k = y * (PF_P0 - 127.0f); \
-  POW_FAST_LOG (PF3, T, IT, y, k) \
-  POW_FAST_EXP (PF3, T, IT, s) \
+  if (y <= 1.0f) { \
+    const float k = y * (PF_P0_3 - 127.0f); \
+    POW_FAST_LOG_3 (PF3, T, IT, y, k) \
+    POW_FAST_EXP (PF3, T, IT, s) \
+  } else { \
+    const float k = y * (PF_P0 - 127.0f); \
+    POW_FAST_LOG (PF3, T, IT, y, k) \
+    POW_FAST_EXP (PF3, T, IT, s) \
+  } \
 }
 /* The least x of pow3's: 2^(-120 / y), whose x^y is 2^-120 (0 in 8 bits,
  * z well above -126 with the errors), or the least normal float. */

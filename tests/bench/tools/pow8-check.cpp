@@ -24,15 +24,22 @@ static float mad (float a, float b, float c) { return contract ? std::fma (a, b,
 /* POW_FAST3's steps for one value: s x^y, x >= pow_floor (y) */
 static float pow8 (float x, float y, float s)
 {
-  const float p0 = -2.512854535f;
-  const float k = y * (p0 - 127.0f);
   const uint32_t bits = f_bits (x);
   const float e = (float) (int32_t) (bits >> 23);
   const float m = bits_f ((bits & 0x007fffff) | 0x3f800000);
-  float q = -0.08161578824f;
-  q = mad (m, q, 0.6451422427f);
-  q = mad (m, q, -2.120674866f);
-  q = mad (m, q, 4.070090538f);
+  float q, k;
+  if (y <= 1.0f) {   /* P of degree 3 */
+    k = y * (-2.153620604f - 127.0f);
+    q = 0.1582486672f;
+    q = mad (m, q, -1.051874864f);
+    q = mad (m, q, 3.047883918f);
+  } else {
+    k = y * (-2.512854535f - 127.0f);
+    q = -0.08161578824f;
+    q = mad (m, q, 0.6451422427f);
+    q = mad (m, q, -2.120674866f);
+    q = mad (m, q, 4.070090538f);
+  }
   const float z = mad (y, mad (m, q, e), k);
   const float t = z + 12582912.0f;
   const float f = z - (t - 12582912.0f);
