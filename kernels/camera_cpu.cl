@@ -312,7 +312,8 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
       /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as
        * well) */
-      const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0, 0, 0);
+      const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
+          0, 0);
 #else
       const float8 ycode = yuv;
 #endif
