@@ -624,41 +624,43 @@ POW_UNIT (pow_unit1, float, int)
  * applied to one value (PF1) or to three (PF3) in turn: three chains of
  * about 16 dependent operations interleaved, which keeps more of the
  * core's units busy than one after another (5 % of the CPU camera kernel). */
-#define PF1(S, ...) S (a, __VA_ARGS__)
-#define PF3(S, ...) S (a, __VA_ARGS__) S (b, __VA_ARGS__) S (c, __VA_ARGS__)
+/* (Every step takes the value and three more arguments, used or not:
+ * variadic macros are not OpenCL C, and NVIDIA's compiler refuses them.) */
+#define PF1(S, T, IT, k) S (a, T, IT, k)
+#define PF3(S, T, IT, k) S (a, T, IT, k) S (b, T, IT, k) S (c, T, IT, k)
 #define PF_P0 (-2.512854535f)   /* P's constant term */
 #define PF_P0_3 (-2.153620604f)   /* that of the degree-3 fit */
 #define PF_LOG(v, T, IT, c) const IT bits_##v = as_##IT (*v); \
   const T e_##v = convert_##T (bits_##v >> 23); \
   const T m_##v = as_##T ((bits_##v & 0x007fffff) | 0x3f800000);   /* [1, 2) */ \
   T q_##v = (T) (c);
-#define PF_Q(v, k) q_##v = (k) + m_##v * q_##v;
+#define PF_Q(v, T, IT, k) q_##v = (k) + m_##v * q_##v;
 #define PF_Z(v, T, y, k) T z_##v = (y) * (e_##v + m_##v * q_##v) + (k);
-#define PF_ZMAX(v, T) z_##v = max (z_##v, (T) (-126.0f));
-#define PF_EXP(v, T, k) const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
+#define PF_ZMAX(v, T, IT, k) z_##v = max (z_##v, (T) (-126.0f));
+#define PF_EXP(v, T, IT, k) const T t_##v = z_##v + 12582912.0f;   /* n in the low bits */ \
   const T f_##v = z_##v - (t_##v - 12582912.0f); \
   T p_##v = (T) (k);
-#define PF_P(v, k) p_##v = (k) + f_##v * p_##v;
+#define PF_P(v, T, IT, k) p_##v = (k) + f_##v * p_##v;
 /* p 2^n: n added to p's exponent (t's bits are 0x4b400000 + n, whose shift
  * by 23 leaves n << 23) */
-#define PF_OUT(v, T, IT) *v = as_##T (as_##IT (p_##v) + (as_##IT (t_##v) << 23));
+#define PF_OUT(v, T, IT, k) *v = as_##T (as_##IT (p_##v) + (as_##IT (t_##v) << 23));
 #define POW_FAST_LOG(PFN, T, IT, y, k) \
-  PFN (PF_LOG, T, IT, -0.08161578824f) PFN (PF_Q, 0.6451422427f) PFN (PF_Q, -2.120674866f) \
-  PFN (PF_Q, 4.070090538f) PFN (PF_Z, T, y, k)
+  PFN (PF_LOG, T, IT, -0.08161578824f) PFN (PF_Q, T, IT, 0.6451422427f) \
+  PFN (PF_Q, T, IT, -2.120674866f) PFN (PF_Q, T, IT, 4.070090538f) PFN (PF_Z, T, y, k)
 /* P of degree 3 (absolute error 6.4e-4), for y <= 1 */
 #define POW_FAST_LOG_3(PFN, T, IT, y, k) \
-  PFN (PF_LOG, T, IT, 0.1582486672f) PFN (PF_Q, -1.051874864f) PFN (PF_Q, 3.047883918f) \
-  PFN (PF_Z, T, y, k)
+  PFN (PF_LOG, T, IT, 0.1582486672f) PFN (PF_Q, T, IT, -1.051874864f) \
+  PFN (PF_Q, T, IT, 3.047883918f) PFN (PF_Z, T, y, k)
 /* s 2^z, 2^f's coefficients times s */
 #define POW_FAST_EXP(PFN, T, IT, s) \
-  PFN (PF_EXP, T, (s) * 0.05575464978f) PFN (PF_P, (s) * 0.2420353302f) \
-  PFN (PF_P, (s) * 0.6931471806f) PFN (PF_P, (s)) PFN (PF_OUT, T, IT)
+  PFN (PF_EXP, T, IT, (s) * 0.05575464978f) PFN (PF_P, T, IT, (s) * 0.2420353302f) \
+  PFN (PF_P, T, IT, (s) * 0.6931471806f) PFN (PF_P, T, IT, (s)) PFN (PF_OUT, T, IT, 0)
 #define POW_FAST(name, T, IT) \
 inline T name (T x, T y) \
 { \
   T *a = &x; \
   POW_FAST_LOG (PF1, T, IT, y, y * (PF_P0 - 127.0f)) \
-  PF1 (PF_ZMAX, T) \
+  PF1 (PF_ZMAX, T, IT, 0) \
   POW_FAST_EXP (PF1, T, IT, 1.0f) \
   return x; \
 }
