@@ -477,6 +477,24 @@ __kernel void debayer (__global const uchar * in, int in_offset, int in_stride,
 #define SITE_OF(dy, p, px, py) (((((dy) + (py)) & 1) << 1) | (((p) + (px)) & 1))
 #define SITE(dy, p) SITE_OF (dy, p, PHASE_X, PHASE_Y)
 
+/* *r, *g, *b of pixels of colour `site` (as SITE) from their sample c and
+ * the filters a demosaic evaluates there: G at R / B, R at B and B at R,
+ * at G the colour of its row and that of its column. */
+#define SITE_RGB(site, r, g, b, c, g_at_rb, at_br, at_g_row, at_g_col) \
+  switch (site) { \
+    case 0: \
+      *(r) = (c); *(g) = (g_at_rb); *(b) = (at_br); \
+      break; \
+    case 1: \
+      *(r) = (at_g_row); *(g) = (c); *(b) = (at_g_col); \
+      break; \
+    case 2: \
+      *(r) = (at_g_col); *(g) = (c); *(b) = (at_g_row); \
+      break; \
+    default: \
+      *(r) = (at_br); *(g) = (g_at_rb); *(b) = (c); \
+  }
+
 inline float gain_of (int site, float4 gain)
 {
   return site == 0 ? gain.s0 : site == 3 ? gain.s2 : gain.s1;
@@ -525,27 +543,9 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
     px_t * r, px_t * g, px_t * b)
 {
   const int row = 2 + dy;
-  switch (SITE (dy, p)) {
-    case 0:
-      *r = at (e, o, p, row, 0);
-      *g = green_at_rb (e, o, p, row, maxv);
-      *b = rb_at_br (e, o, p, row, maxv);
-      break;
-    case 1:
-      *r = rb_at_g_row (e, o, p, row, maxv);
-      *g = at (e, o, p, row, 0);
-      *b = rb_at_g_col (e, o, p, row, maxv);
-      break;
-    case 2:
-      *r = rb_at_g_col (e, o, p, row, maxv);
-      *g = at (e, o, p, row, 0);
-      *b = rb_at_g_row (e, o, p, row, maxv);
-      break;
-    default:
-      *r = rb_at_br (e, o, p, row, maxv);
-      *g = green_at_rb (e, o, p, row, maxv);
-      *b = at (e, o, p, row, 0);
-  }
+  SITE_RGB (SITE (dy, p), r, g, b, at (e, o, p, row, 0), green_at_rb (e, o, p, row, maxv),
+      rb_at_br (e, o, p, row, maxv), rb_at_g_row (e, o, p, row, maxv),
+      rb_at_g_col (e, o, p, row, maxv))
 }
 #endif
 
