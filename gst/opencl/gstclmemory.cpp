@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <cstring>
+#ifdef __linux__
 #include <sys/prctl.h>
+#endif
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
