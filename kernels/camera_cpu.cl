@@ -49,7 +49,7 @@ inline float8 cc_stage12 (int8 raw, float base, float gain, float cap)
  * to sums (R, G, B, cells by lane). */
 inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
     __global const uchar * in, int in_stride, int width, int height, int maxv, int black,
-    float4 gain, int tx, int y, int n, int count, int lo, int hi, int8 * sums)
+    float8 gain, int tx, int y, int n, int count, int lo, int hi, int8 * sums)
 {
   const float base = U2F_BASE + (float) black;
   /* camera_gains' factors and caps by row and column parity, written out:
@@ -60,7 +60,7 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
   for (int dy = 0; dy < 2; dy++)
 #pragma unroll
     for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain);
+      g[dy][p] = gain_of (SITE (dy, p), gain.lo);
       cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
     }
   __global const in_t *row0 = (__global const in_t *) (in + (size_t) border_reflect101 (y,
@@ -180,7 +180,7 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
  * three channels' curves interleaved (long chains of dependent operations:
  * six at a time). */
 inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
-    float8 * ro, float8 * go, float8 * bo, float16 mat, float8 tf, float lo)
+    float8 * ro, float8 * go, float8 * bo, float16 mat, float16 tf, float lo)
 {
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
   /* lo: curve3_floor (tf), 0 or below an 8-bit output's half step; the

@@ -103,6 +103,14 @@ typedef uchar out_t;
 #define OUT_MAX 255u
 #endif
 
+/* 2^23 + v rounds to an integer in float, whose mantissa then holds it: a
+ * float v rounded to the nearest integer (ties to even) is as_uint (v +
+ * U2F_BASE) & 0x7fffff for v in [0, 2^23) (round_code8), and as_float (v |
+ * U2F_BITS) - U2F_BASE an integer v below 2^23 as a float. No conversion
+ * instructions (a quarter of the arithmetic rate on NVIDIA GPUs). */
+#define U2F_BASE 8388608.0f
+#define U2F_BITS 0x4b000000
+
 #define BLOCK_W 8
 #define WIN_W 12
 #define WIN_H 6
@@ -286,17 +294,88 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
 
 /* Samples clamped to maxv as they are loaded; not in the camera variant,
  * which caps each colour at its white balance's value of maxv instead
- * (camera_block). */
+ * (camera_block), and keeps each sample v as the bits of a float:
+ * WINDOW_WORD (v), whose float is WINDOW_BASE + v exactly, 2^23 + v
+ * (U2F), or with FAST_LEVELS (samples below 2^15: IN_15, and 8-bit
+ * outputs) 2^15 + v, v shifted by 8 under 2^15's exponent; that one takes
+ * black level and white balance in one fma (camera_block). Either is one
+ * instruction a sample with its extraction from the loaded words
+ * (window_words). */
 #if CAMERA
+#ifndef IN_15
+#define IN_15 0
+#endif
+#define FAST_LEVELS (IN_15 && OUT_SAMPLE == 1)
 #define LOAD_CAP(v, m) (v)
+#if FAST_LEVELS
+#define WINDOW_BITS 0x47000000
+#define WINDOW_SHIFT 8
+#define WINDOW_BASE 32768.0f
+#else
+#define WINDOW_BITS U2F_BITS
+#define WINDOW_SHIFT 0
+#define WINDOW_BASE U2F_BASE
+#endif
+/* The same bits on the image's edges through a float addition: with the
+ * same operation on both paths NVIDIA's compiler applied it once after
+ * their branches, apart from the extraction it belongs with. */
+#define EDGE_SAMPLE(v) as_int ((float) (v) + WINDOW_BASE)
 #else
 #define LOAD_CAP(v, m) min ((v), (m))
+#define WINDOW_BITS 0
+#define WINDOW_SHIFT 0
+#define EDGE_SAMPLE(v) (v)
+#endif
+#define WINDOW_WORD(v) (((v) << WINDOW_SHIFT) | WINDOW_BITS)
+
+#if IN_16 && CAMERA
+/* The window words of the even and odd samples of 32-bit words of two
+ * samples each (from ushort vectors NVIDIA kept each sample's extraction
+ * and its or apart, and it masks and ors the low halves of words in two
+ * instructions): byte permutes in PTX on NVIDIA (NATIVE_POW=2), one a
+ * sample, the other bytes from WINDOW_BITS; shifts, masks and ors
+ * elsewhere. */
+#if NATIVE_POW == 2
+#if FAST_LEVELS
+#define PRMT_LOW "0x7104"    /* 0, w.b0, w.b1, WINDOW_BITS' top byte */
+#define PRMT_HIGH "0x7324"   /* 0, w.b2, w.b3, that byte */
+#else
+#define PRMT_LOW "0x7610"    /* w.b0, w.b1, then WINDOW_BITS' two top bytes */
+#define PRMT_HIGH "0x7632"   /* w.b2, w.b3, then those */
+#endif
+inline uint low_half_word (uint w)
+{
+  uint r;
+  asm ("prmt.b32 %0, %1, %2, " PRMT_LOW ";" : "=r" (r) : "r" (w), "r" (WINDOW_BITS));
+  return r;
+}
+inline uint high_half_word (uint w)
+{
+  uint r;
+  asm ("prmt.b32 %0, %1, %2, " PRMT_HIGH ";" : "=r" (r) : "r" (w), "r" (WINDOW_BITS));
+  return r;
+}
+#define HALVES(f, w) ((uint8) (f ((w).s0), f ((w).s1), f ((w).s2), f ((w).s3), f ((w).s4), \
+    f ((w).s5), 0, 0))
+inline void window_words (uint8 w, int8 * e, int8 * o)
+{
+  *e = as_int8 (HALVES (low_half_word, w));
+  *o = as_int8 (HALVES (high_half_word, w));
+}
+#undef HALVES
+#else
+inline void window_words (uint8 w, int8 * e, int8 * o)
+{
+  *e = as_int8 (WINDOW_WORD (w & 0xffff));
+  *o = as_int8 (WINDOW_WORD (w >> 16));
+}
+#endif
 #endif
 
 /* The 12-column window of the block whose top left pixel is (x0, y0): columns
  * x0 - 2 .. x0 + 9, `rows` rows from y0 - 2 (6 for 2 rows of pixels), as the
  * even and odd columns of each row (the last two lanes unused), samples
- * clamped to maxv (LOAD_CAP). */
+ * clamped to maxv (LOAD_CAP), or WINDOW_WORD (v) in the camera variant. */
 inline void load_window_rows (__global const uchar * in, int in_stride, int width,
     int height, int maxv, int x0, int y0, int rows, int8 * e, int8 * o)
 {
@@ -307,6 +386,12 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
        * (128-bit for 16-bit samples) load, the 2 on each side in one each. */
       __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) *
           in_stride) + x0;
+#if IN_16 && CAMERA
+      /* as 32-bit words of two samples (window_words) */
+      const uint4 a = *(__global const uint4 *) row;
+      window_words ((uint8) (*(__global const uint *) (row - 2), a,
+              *(__global const uint *) (row + 8), 0, 0), e + r, o + r);
+#else
 #if IN_16
       const int8 a = LOAD_CAP (convert_int8 (*(__global const ushort8 *) row), (int8) (maxv));
       const int2 left = LOAD_CAP (convert_int2 (*(__global const ushort2 *) (row - 2)),
@@ -318,15 +403,16 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
       const int2 left = convert_int2 (*(__global const uchar2 *) (row - 2));
       const int2 right = convert_int2 (*(__global const uchar2 *) (row + 8));
 #endif
-      e[r] = (int8) (left.s0, a.even, right.s0, 0, 0);
-      o[r] = (int8) (left.s1, a.odd, right.s1, 0, 0);
+      e[r] = WINDOW_WORD ((int8) (left.s0, a.even, right.s0, 0, 0));
+      o[r] = WINDOW_WORD ((int8) (left.s1, a.odd, right.s1, 0, 0));
+#endif
 #else
       __global const in_t *row = (__global const in_t *) (in + (size_t) (y0 - 2 + r) * in_stride)
           + x0 - 2;
       const int8 a = convert_int8 (vload8 (0, row));
       const int4 b = convert_int4 (vload4 (2, row));
-      e[r] = LOAD_CAP ((int8) (a.even, b.even, 0, 0), (int8) (maxv));
-      o[r] = LOAD_CAP ((int8) (a.odd, b.odd, 0, 0), (int8) (maxv));
+      e[r] = WINDOW_WORD (LOAD_CAP ((int8) (a.even, b.even, 0, 0), (int8) (maxv)));
+      o[r] = WINDOW_WORD (LOAD_CAP ((int8) (a.odd, b.odd, 0, 0), (int8) (maxv)));
 #endif
     }
   } else {
@@ -338,7 +424,7 @@ inline void load_window_rows (__global const uchar * in, int in_stride, int widt
           (in + (size_t) border_reflect101 (y0 - 2 + r, height) * in_stride);
       int w[WIN_W];
       for (int c = 0; c < WIN_W; c++)
-        w[c] = LOAD_CAP ((int) row[cols[c]], maxv);
+        w[c] = EDGE_SAMPLE (LOAD_CAP ((int) row[cols[c]], maxv));
       e[r] = (int8) (w[0], w[2], w[4], w[6], w[8], w[10], 0, 0);
       o[r] = (int8) (w[1], w[3], w[5], w[7], w[9], w[11], 0, 0);
     }
@@ -517,7 +603,9 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
 #define W(dr, d) at (e, o, p, row + (dr), (d))
   const px_t c = W (0, 0);
   const px_t h2 = W (0, -2) + W (0, 2), v2 = W (-2, 0) + W (2, 0);
-  const px_t d = (W (-1, -1) + W (-1, 1)) + (W (1, -1) + W (1, 1));
+  /* the diagonal sum as two vertical pairs, the same sums as the other
+   * parity's vertical neighbours (v1 below, hv1): the compiler shares them */
+  const px_t d = (W (-1, -1) + W (1, -1)) + (W (-1, 1) + W (1, 1));
   const int site = SITE (dy, p);
   if (site == 0 || site == 3) {
     const px_t hv1 = (W (-1, 0) + W (1, 0)) + (W (0, -1) + W (0, 1)), hv2 = h2 + v2;
@@ -698,7 +786,7 @@ POW_UNIT (pow_unit8, float8, int8)
  * BT.709 (0.45, 1.099, 0.099, 0.018, 4.5), power (1/gamma, 1, 0, -1, 0),
  * linear (1, 1, 0, 2, 1). */
 #define TRANSFER_CURVE(name, T, pow) \
-inline T name (T x, float8 tf) \
+inline T name (T x, float16 tf) \
 { \
   if (tf.s3 > 1.0f)   /* linear */ \
     return x; \
@@ -706,10 +794,33 @@ inline T name (T x, float8 tf) \
 }
 TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
+
+#if OUT_SAMPLE == 1
+/* For 8-bit outputs the curve in units of its value at the knee, c = slope
+ * knee (tf.s8; 1 for the power and linear curves): max ((a / c) x^e - b / c,
+ * sat ((slope / c) x)) with (a / c, b / c, slope / c) in tf.s5-s7, a
+ * multiply-saturate and a max where the formula takes a multiply, a compare
+ * and a select. That is the formula where the power branch lies below the
+ * linear one up to the knee and above c past it: the power curves (slope
+ * 0), and sRGB but within 1e-5 just below its knee; BT.709's power branch
+ * lies above its linear one just below the knee, by at most 2.5e-4 (0.06
+ * of an 8-bit step). The outputs' scales take c (CURVE_UNIT). */
+inline float8 transfer_unit8 (float8 x, float16 tf)
+{
+  if (tf.s3 > 1.0f)   /* linear */
+    return x;
+  return max (tf.s5 * pow_unit8 (x, (float8) (tf.s0)) - tf.s6, SAT_MUL8 (x, tf.s7));
+}
+#define CAMERA_CURVE(x, tf) transfer_unit8 ((x), (tf))
+#define CURVE_UNIT(tf) ((tf).s8)
+#else
+#define CAMERA_CURVE(x, tf) transfer_curve ((x), (tf))
+#define CURVE_UNIT(tf) 1.0f
+#endif
 #if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
 /* The least value that transfer_curve3_16 takes: pow_floor, or 0 for the
  * linear curve. */
-inline float curve3_floor (float8 tf)
+inline float curve3_floor (float16 tf)
 {
   return tf.s3 > 1.0f ? 0.0f : pow_floor (tf.s0);
 }
@@ -719,7 +830,7 @@ inline float curve3_floor (float8 tf)
  * subtracted later (Y'CbCr: Cb and Cr are differences, Y' a sum of
  * weights 1); values in [curve3_floor (tf), 1]. a is in 2^f's
  * coefficients: a compare and a masked fma a value. */
-inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, float8 tf)
+inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, float16 tf)
 {
   if (tf.s3 > 1.0f)   /* linear (b = 0) */
     return;
@@ -732,7 +843,7 @@ inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, fl
 
 /* The curve of three float16 at once, in place; values in [curve3_floor
  * (tf), 1]. */
-inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float8 tf)
+inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float16 tf)
 {
   transfer_curve3_16_plus_b (a, b, c, tf);
   *a -= tf.s2;
@@ -742,27 +853,31 @@ inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float8 tf
 #endif
 
 /* Sums of the cells of the block (see above) as (R, G, B, cells), from
- * rows 2 and 3 of the window (e, o: its even and odd columns). The samples
- * are not clamped to maxv: a cell with a sample above maxv has its largest
- * at or above hi (which is at most maxv - black), so it is left out either
- * way. */
+ * rows 2 and 3 of the window (e, o: its even and odd columns, samples as
+ * WINDOW_WORD). The samples are not clamped to maxv: a cell with a sample
+ * above maxv has its largest at or above hi (which is at most maxv -
+ * black), so it is left out either way. */
 inline uint4 cell_sums (const int8 * e, const int8 * o, int x0, int y0, int width,
     int height, int black, int lo, int hi, int px, int py)
 {
+  /* in the window's units: (v - black) << WINDOW_SHIFT (below 2^23) */
+  const int zero = WINDOW_WORD (black), sl = lo << WINDOW_SHIFT, sh = hi << WINDOW_SHIFT;
   int4 s[4];   /* by site */
-  s[SITE_OF (0, 0, px, py)] = max (e[2].s1234 - black, 0);
-  s[SITE_OF (0, 1, px, py)] = max (o[2].s1234 - black, 0);
-  s[SITE_OF (1, 0, px, py)] = max (e[3].s1234 - black, 0);
-  s[SITE_OF (1, 1, px, py)] = max (o[3].s1234 - black, 0);
+  s[SITE_OF (0, 0, px, py)] = max (e[2].s1234 - zero, 0);
+  s[SITE_OF (0, 1, px, py)] = max (o[2].s1234 - zero, 0);
+  s[SITE_OF (1, 0, px, py)] = max (e[3].s1234 - zero, 0);
+  s[SITE_OF (1, 1, px, py)] = max (o[3].s1234 - zero, 0);
   const int4 top = max (max (s[0], s[1]), max (s[2], s[3]));
-  int4 use = as_int4 (as_uint4 (top - lo) < (uint4) ((uint) (hi - lo)));   /* lo <= top < hi */
+  int4 use = as_int4 (as_uint4 (top - sl) < (uint4) ((uint) (sh - sl)));   /* lo <= top < hi */
   if (x0 + BLOCK_W > width)
     use &= (int4) (x0 + 1, x0 + 3, x0 + 5, x0 + 7) < (int4) (width);
   if (y0 + 1 >= height)
     use = (int4) (0);
   const int4 r = s[0] & use, g = (s[1] + s[2]) & use, b = s[3] & use;
-  return (uint4) ((uint) ((r.s0 + r.s1) + (r.s2 + r.s3)), (uint) ((g.s0 + g.s1) + (g.s2 + g.s3)),
-      (uint) ((b.s0 + b.s1) + (b.s2 + b.s3)), (uint) -((use.s0 + use.s1) + (use.s2 + use.s3)));
+  return (uint4) ((uint) ((r.s0 + r.s1) + (r.s2 + r.s3)) >> WINDOW_SHIFT,
+      (uint) ((g.s0 + g.s1) + (g.s2 + g.s3)) >> WINDOW_SHIFT,
+      (uint) ((b.s0 + b.s1) + (b.s2 + b.s3)) >> WINDOW_SHIFT,
+      (uint) -((use.s0 + use.s1) + (use.s2 + use.s3)));
 }
 
 /* store_bytesN: stores `count` bytes of v at p, in one word store when all N
@@ -788,55 +903,51 @@ STORE_BYTES (8, uint2)
 STORE_BYTES (4, uint)
 
 /* v rounded to the nearest integer (ties to even) in the low bits, for v in
- * [0, 2^23): 2^23 + v rounds to an integer in float, whose mantissa then
- * holds it. No conversion instruction (a quarter of the arithmetic rate on
- * NVIDIA GPUs); `as_float8 (raw | U2F_BITS) - U2F_BASE` is the reverse for
- * integers below 2^23. */
-#define U2F_BASE 8388608.0f
-#define U2F_BITS 0x4b000000
+ * [0, 2^23) (U2F_BASE, U2F_BITS above). */
 inline uint8 round_code8 (float8 v)
 {
   return as_uint8 (v + U2F_BASE) & 0x7fffff;
 }
 
-/* round_code8 for codes in [0, 255]: the low byte is the code. */
+/* round_code8 for codes in [0, 255]: the low byte is the code (taken as
+ * the first byte of each word: NVIDIA masks each word before packing the
+ * bytes of convert_uchar8). */
 inline uchar8 round_byte8 (float8 v)
 {
-  return convert_uchar8 (as_uint8 (v + U2F_BASE));
+  const uint8 w = as_uint8 (v + U2F_BASE);
+  return (uchar8) (as_uchar16 (w.lo).s048c, as_uchar16 (w.hi).s048c);
 }
 
 /* The arguments every camera kernel takes (see debayer_camera). */
 #define CAMERA_ARGS __global const uchar * in, int in_offset, int in_stride, \
     __global uchar * out, int out_offset, int out_stride, int width, int height, int maxv, \
-    int4 layout, int black, float4 gain, float16 mat, float8 tf, \
+    int4 layout, int black, float8 gain, float16 mat, float16 tf, \
     float8 yuv, int4 chroma, int stats, int lo, int hi, __global uint * totals
 #define CAMERA_PASS in, in_offset, in_stride, out, out_offset, out_stride, width, height, \
     maxv, layout, black, gain, mat, tf, yuv, chroma, stats, lo, hi, totals
 
-/* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
- * demosaiced samples (rows 0 and 1 of red, green, blue; they are
- * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
- * `mat` is for: colour matrix, transfer curve, output. */
-inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, int y0,
-    float8 * red, float8 * green, float8 * blue)
+/* camera_output of a block whose `rows` (1 or 2, a constant where it is
+ * inlined) lie inside the image. */
+inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int x0, int y0,
+    float8 * red, float8 * green, float8 * blue, const int rows)
 {
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     const float8 r = red[dy], g = green[dy], b = blue[dy];
-    red[dy] = transfer_curve (SAT_FMA8 (mat.s2, b, mat.s0 * r + mat.s1 * g), tf);
-    green[dy] = transfer_curve (SAT_FMA8 (mat.s5, b, mat.s3 * r + mat.s4 * g), tf);
-    blue[dy] = transfer_curve (SAT_FMA8 (mat.s8, b, mat.s6 * r + mat.s7 * g), tf);
+    red[dy] = CAMERA_CURVE (SAT_FMA8 (mat.s2, b, mat.s0 * r + mat.s1 * g), tf);
+    green[dy] = CAMERA_CURVE (SAT_FMA8 (mat.s5, b, mat.s3 * r + mat.s4 * g), tf);
+    blue[dy] = CAMERA_CURVE (SAT_FMA8 (mat.s8, b, mat.s6 * r + mat.s7 * g), tf);
   }
 
   const int count = min (BLOCK_W, width - x0);
-  const int rows = min (2, height - y0);
 #if OUT_YUV
-  /* yuv: gstcl::yuv_coefficients (), the formulas in color.cl with the
-   * factors folded: the Y' code as one sum of products (the luma's factors
-   * times the code's scale), Cb and Cr codes from each 2 x 2 block's sums
-   * of B' (R') and of its Y' codes (the formulas are linear) */
-  const float kr = yuv.s0, kb = yuv.s1, ys = yuv.s3;
-  const float yr = ys * kr, yg = ys * (1.0f - kr - kb), yb = ys * kb;
+  /* yuv: gstcl::yuv_coefficients () and, from the host, fb, fr and 1 / ys
+   * (below) in s5-s7; the formulas in color.cl with the factors folded: the
+   * Y' code as one sum of products (the luma's factors times the code's
+   * scale), Cb and Cr codes from each 2 x 2 block's sums of B' (R') and of
+   * its Y' codes (the formulas are linear) */
+  const float kr = yuv.s0, kb = yuv.s1, ys = yuv.s3, unit = CURVE_UNIT (tf);
+  const float yr = ys * kr * unit, yg = ys * (1.0f - kr - kb) * unit, yb = ys * kb * unit;
   float8 code[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
@@ -866,9 +977,9 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
   /* code = 128 + scale (X - Y) / (2 (1 - K)) of the means, X = B (R), with
    * Y = (mean code - offset) / ys: f X4 - (f / ys) L4 + 128 + 4 f offset / ys
    * for the sums X4 and L4 of the four, f = scale / (8 (1 - K)) */
-  const float fb = yuv.s4 * 0.125f / (1.0f - kb), fr = yuv.s4 * 0.125f / (1.0f - kr);
-  const float4 u = fb * b4 + ((-fb / ys) * l4 + (128.0f + 4.0f * fb * yuv.s2 / ys));
-  const float4 v = fr * r4 + ((-fr / ys) * l4 + (128.0f + 4.0f * fr * yuv.s2 / ys));
+  const float fb = yuv.s5, fr = yuv.s6, iys = yuv.s7;
+  const float4 u = (fb * unit) * b4 + ((-fb * iys) * l4 + (128.0f + 4.0f * fb * yuv.s2 * iys));
+  const float4 v = (fr * unit) * r4 + ((-fr * iys) * l4 + (128.0f + 4.0f * fr * yuv.s2 * iys));
   const uchar8 uv8 = round_byte8 (min ((float8) (u, v), 255.0f));
   const uchar4 u8 = uv8.lo, v8 = uv8.hi;
   const int pairs = (count + 1) / 2;
@@ -882,10 +993,25 @@ inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, 
 #else
   for (int dy = 0; dy < rows; dy++)
     store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
-        count, round_code8 (red[dy] * OUT_MAX) & OUT_MAX,
-        round_code8 (green[dy] * OUT_MAX) & OUT_MAX, round_code8 (blue[dy] * OUT_MAX) & OUT_MAX,
-        layout);
+        count, round_code8 (red[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX,
+        round_code8 (green[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX,
+        round_code8 (blue[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX, layout);
 #endif
+}
+
+/* Stages 4 to 6 of the 8 x 2 block at (x0, y0), both even, from its
+ * demosaiced samples (rows 0 and 1 of red, green, blue; they are
+ * overwritten), in [0, maxv] (menon) or [0, 1] (debayer_camera), the unit
+ * `mat` is for: colour matrix, transfer curve, output. The last block row
+ * of an odd height (one row) in a branch of its own, so that the others
+ * need no selects for it. */
+inline __attribute__ ((always_inline)) void camera_output (CAMERA_ARGS, int x0, int y0,
+    float8 * red, float8 * green, float8 * blue)
+{
+  if (y0 + 1 < height)
+    camera_output_rows (CAMERA_PASS, x0, y0, red, green, blue, 2);
+  else
+    camera_output_rows (CAMERA_PASS, x0, y0, red, green, blue, 1);
 }
 
 /* The CPU strip kernels (menon_cpu.cl, camera_cpu.cl) keep rows of samples
@@ -1009,14 +1135,33 @@ inline uint4 camera_block (CAMERA_ARGS, int x0, int y0)
   }
   /* window row r is block row r - 2, of the same parity */
   float8 e[CAMERA_WIN_H], o[CAMERA_WIN_H];
-  const float base = U2F_BASE + (float) black;
   float g[2][2], cap[2][2];
-  const bool capped = camera_gains (gain, maxv, black, g, cap);
+  const bool capped = camera_gains (gain.lo, maxv, black, g, cap);
+#if FAST_LEVELS
+  /* (2^15 + v) g + K, K = -(2^15 + black) g rounded down on the host
+   * (gain.hi): at or below 0 at black; K's rounding is below 2^-9 of a
+   * sample step (1e-6 of full scale for 12 bits) */
+  float k[2][2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++)
+#pragma unroll
+    for (int p = 0; p < 2; p++)
+      k[dy][p] = gain_of (SITE (dy, p), gain.hi);
 #pragma unroll
   for (int r = 0; r < CAMERA_WIN_H; r++) {
-    e[r] = SAT_MUL8 (as_float8 (raw_e[r] | U2F_BITS) - base, g[r & 1][0]);
-    o[r] = SAT_MUL8 (as_float8 (raw_o[r] | U2F_BITS) - base, g[r & 1][1]);
+    e[r] = clamp (fma (as_float8 (raw_e[r]), (float8) (g[r & 1][0]), (float8) (k[r & 1][0])),
+        0.0f, 1.0f);
+    o[r] = clamp (fma (as_float8 (raw_o[r]), (float8) (g[r & 1][1]), (float8) (k[r & 1][1])),
+        0.0f, 1.0f);
   }
+#else
+  const float base = WINDOW_BASE + (float) black;
+#pragma unroll
+  for (int r = 0; r < CAMERA_WIN_H; r++) {
+    e[r] = SAT_MUL8 (as_float8 (raw_e[r]) - base, g[r & 1][0]);
+    o[r] = SAT_MUL8 (as_float8 (raw_o[r]) - base, g[r & 1][1]);
+  }
+#endif
   if (capped) {
 #pragma unroll
     for (int r = 0; r < CAMERA_WIN_H; r++) {
@@ -1046,16 +1191,47 @@ inline void add_stats (__global uint * totals, int slot, uint4 group)
   atomic_add (t + 7, group.s3 >> 16);
 }
 
+#if NATIVE_POW == 2
+/* NVIDIA (PTX): v of the work-item of the warp whose lane differs by
+ * `lanes` (a butterfly step) */
+inline uint shuffle_xor (uint v, int lanes)
+{
+  uint r;
+  asm volatile ("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r" (r) : "r" (v),
+      "r" (lanes));
+  return r;
+}
+#endif
+
 /* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
  * their index) to the set of counters `slot` of totals: a tree through
  * local memory (4 to 1 at each step, 2 to 1 at the last when n is not a
  * power of 4), then one work-item adds the group's sums (add_stats). Every
- * work-item of the group calls it (barriers). */
+ * work-item of the group calls it (barriers). On NVIDIA, for n a multiple
+ * of 32, one barrier instead: the first warp adds up the group's sums and
+ * reduces its own by register shuffles (2 % of debayer_camera's time on the
+ * H100). */
 inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     __global uint * totals, int slot)
 {
   sums[lid] = cells;
   barrier (CLK_LOCAL_MEM_FENCE);
+#if NATIVE_POW == 2
+  if (n % 32 == 0) {
+    if (lid < 32) {
+      uint4 t = sums[lid];
+      for (int i = lid + 32; i < n; i += 32)
+        t += sums[i];
+#pragma unroll
+      for (int m = 16; m > 0; m >>= 1)
+        t += (uint4) (shuffle_xor (t.s0, m), shuffle_xor (t.s1, m), shuffle_xor (t.s2, m),
+            shuffle_xor (t.s3, m));
+      if (lid == 0)
+        add_stats (totals, slot, t);
+    }
+    return;
+  }
+#endif
   for (int m = n; m > 1;) {
     const int q = m % 4 == 0 ? m / 4 : m / 2;
     if (lid < q)

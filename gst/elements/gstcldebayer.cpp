@@ -498,6 +498,14 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   st->format_options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") +
       output_options (out_info, &st->layout, &st->out_yuv);
   st->yuv = gstcl::yuv_coefficients (out_info);
+  if (st->out_yuv) {
+    /* camera_output's chroma factors (debayer.cl): C scale / (8 (1 - K))
+     * for Kb and Kr, and 1 / (Y scale) */
+    const double kr = st->yuv.s[0], kb = st->yuv.s[1], ys = st->yuv.s[3], cs = st->yuv.s[4];
+    st->yuv.s[5] = (float) (cs * 0.125 / (1 - kb));
+    st->yuv.s[6] = (float) (cs * 0.125 / (1 - kr));
+    st->yuv.s[7] = (float) (1 / ys);
+  }
   /* 4-channel output (alpha or padding included) */
   st->can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
@@ -613,16 +621,33 @@ update_awb (GstClDebayer * self, const Settings & settings)
 }
 
 /* The transfer curve as debayer.cl's TRANSFER_CURVE takes it: x <= knee ?
- * slope x : a x^e - b, as (e, a, b, knee, slope). */
-static cl_float8
+ * slope x : a x^e - b, as (e, a, b, knee, slope); then, for its
+ * transfer_unit8, (a / c, b / c, slope / c, c) with c = slope knee (1 for
+ * the power and linear curves). */
+static cl_float16
 transfer_parameters (const Settings & s)
 {
+  double e = 1, a = 1, b = 0, knee = 2, slope = 1;
   switch (s.transfer) {
-    case TRANSFER_SRGB: return cl_float8 { { 1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f } };
-    case TRANSFER_BT709: return cl_float8 { { 0.45f, 1.099f, 0.099f, 0.018f, 4.5f } };
-    case TRANSFER_GAMMA: return cl_float8 { { (float) (1 / s.gamma), 1, 0, -1, 0 } };
-    default: return cl_float8 { { 1, 1, 0, 2, 1 } };
+    case TRANSFER_SRGB: e = 1 / 2.4; a = 1.055; b = 0.055; knee = 0.0031308; slope = 12.92; break;
+    case TRANSFER_BT709: e = 0.45; a = 1.099; b = 0.099; knee = 0.018; slope = 4.5; break;
+    case TRANSFER_GAMMA: e = 1 / s.gamma; knee = -1; slope = 0; break;
+    default: break;
   }
+  const double c = knee > 0 && knee <= 1 ? slope * knee : 1;
+  return cl_float16 { { (float) e, (float) a, (float) b, (float) knee, (float) slope,
+          (float) (a / c), (float) (b / c), (float) (slope / c), (float) c } };
+}
+
+/* debayer_camera's FAST_LEVELS offset of a colour whose factor (over maxv)
+ * is f: -(2^15 + black) f rounded down to a float, so that a sample at black
+ * comes out at or below 0. */
+static float
+fast_levels_offset (float f, int black)
+{
+  const double exact = -(32768.0 + black) * (double) f;
+  const float k = (float) exact;
+  return (double) k > exact ? std::nextafter (k, -INFINITY) : k;
 }
 
 /* debayer_menon's shapes (the GPU tuning; CPUs run debayer_menon_cpu): 64 x
@@ -692,8 +717,10 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
    * full scale with unit gains is exactly 1 there. */
   const double unit = v.kind == VARIANT_MENON || v.kind == VARIANT_MENON_CPU ? 1 : maxv;
   const double black_scale = (double) maxv / (maxv - (int) settings.black_level) / unit;
-  const cl_float4 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
+  cl_float8 gain = { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
           (float) (wb[2] * black_scale), 0 } };
+  for (int c = 0; c < 3; c++)
+    gain.s[4 + c] = fast_levels_offset (gain.s[c], (int) settings.black_level);
   /* The matrix after saturation's, over the demosaiced samples' full scale. */
   const double s = settings.saturation;
   cl_float16 mat {};
@@ -824,7 +851,8 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
         " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
         std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
-        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option;
+        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option +
+        (st->maxv < 32768 ? " -D IN_15=1" : "");
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;
     v.options = st->format_options + method + " -D CELLS=1";
