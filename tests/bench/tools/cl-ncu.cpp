@@ -21,6 +21,7 @@
  * one-pass separable kernel, RGBA, with the same weights), camera
  * (debayer_camera: 12-bit RGGB to NV12, every stage, auto white balance
  * statistics on, the arguments of tests/bench/tools/cl-variants.cpp;
+ * CLNCU_GEOM="rows lx ly" its CAMERA_ROWS and work-group, default 2 16 8;
  * CLNCU_OPTS adds build options, e.g. a variant's -D; a NATIVE_POW there
  * replaces the default 1). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -29,6 +30,7 @@
 #include <CL/opencl.hpp>
 #include <cuda.h>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,8 +67,16 @@ int main (int argc, char **argv) {
   else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
   else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
-  else if (which == "camera") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1 -D CAMERA_ROWS=2 -D CAMERA_LX=16 -D CAMERA_LY=16"; name = "debayer_camera"; }
+  else if (which == "camera") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1"; name = "debayer_camera"; }
   else { src += slurp ("kernels/debayer.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
+  /* the camera kernel's CAMERA_ROWS and work-group: CLNCU_GEOM="rows lx ly"
+   * (default the element's, 2 16 8) */
+  int cam_rows = 2, cam_lx = 16, cam_ly = 8;
+  if (getenv ("CLNCU_GEOM"))
+    sscanf (getenv ("CLNCU_GEOM"), "%d %d %d", &cam_rows, &cam_lx, &cam_ly);
+  if (which == "camera")
+    opts += " -D CAMERA_ROWS=" + std::to_string (cam_rows) + " -D CAMERA_LX=" +
+        std::to_string (cam_lx) + " -D CAMERA_LY=" + std::to_string (cam_ly);
   if (getenv ("CLNCU_OPTS")) {
     const std::string more = getenv ("CLNCU_OPTS");
     if (more.find ("NATIVE_POW") != std::string::npos && opts.find (" -D NATIVE_POW=1") !=
@@ -136,11 +146,19 @@ int main (int argc, char **argv) {
     static int in_stride = 2 * W, out_stride = W, maxv12 = 4095, black = 256, stats = 1,
         lo = 77, hi = 3763;
     static int chroma[4] = {W * H, W, 0, 0};
-    static float gain[4], mat[16] = {}, tf[8] = {1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f},
-        yuv[8] = {0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f};
+    const double kc = 12.92 * 0.0031308;   /* transfer_unit8's c */
+    static float gain[8], mat[16] = {}, tf[16] = {(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f,
+        12.92f, (float) (1.055 / kc), (float) (0.055 / kc), (float) (12.92 / kc), (float) kc},
+        yuv[8] = {0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f, (float) (224 * 0.125 / (1 - (double) 0.0722f)),
+            (float) (224 * 0.125 / (1 - (double) 0.2126f)), (float) (1 / 219.0)};
     const double bs = 4095.0 / (4095 - 256) / 4095.0, M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2,
         0.05, -0.6, 1.55}, L[3] = {0.2126, 0.7152, 0.0722}, sat = 1.2;
     gain[0] = (float) (1.9 * bs); gain[1] = (float) bs; gain[2] = (float) (1.45 * bs);
+    for (int c = 0; c < 3; c++) {   /* FAST_LEVELS' offsets, rounded down (the host's) */
+      const double exact = -(32768.0 + black) * (double) gain[c];
+      const float kf = (float) exact;
+      gain[4 + c] = (double) kf > exact ? std::nextafter (kf, -INFINITY) : kf;
+    }
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) {
         double v = 0;
@@ -153,7 +171,8 @@ int main (int argc, char **argv) {
     CK (cuMemsetD8 (totals, 0, 4096));
     args = {&in, &zero, &in_stride, &out, &zero, &out_stride, &w, &h, &maxv12, layout, &black,
         gain, mat, tf, yuv, chroma, &stats, &lo, &hi, &totals};
-    bx = 16; by = 16; gx = ((W + 7) / 8 + 15) / 16; gy = (H / 2 + 15) / 16;
+    bx = cam_lx; by = cam_ly; gx = ((W + 7) / 8 + bx - 1) / bx;
+    gy = ((H + cam_rows - 1) / cam_rows + by - 1) / by;
   }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));

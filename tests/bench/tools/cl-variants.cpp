@@ -18,15 +18,18 @@
  *   REFDIR=/tmp ./cl-variants kernels variants.txt 300
  *
  * A line of the variants file: name|kind|stats|rows|lx|ly|options, kind
- * nv12, rgba (debayer_camera into NV12 or RGBA) or malvar (the plain
- * aligned debayer, 8-bit rggb to RGBA); stats 1 for auto white balance;
+ * nv12, rgba (debayer_camera into NV12 or RGBA), malvar (the plain
+ * aligned debayer, 8-bit rggb to RGBA) or malvar12 (the same from the
+ * 12-bit frame); stats 1 for auto white balance;
  * rows, lx, ly debayer_camera's CAMERA_ROWS and work-group (default 2, 16,
  * 8); options more -D options, "@linear" for the linear transfer curve
  * (a -D NATIVE_POW there replaces the default NATIVE_POW=1).
  * OLDSTATS=1 reads the totals as 64-bit counters (the layout before the
  * 16-bit parts), PTXDIR=DIR writes each build's binary (PTX on NVIDIA)
  * there, OLDUNITS=1 passes the gains and matrix of the kernels
- * before debayer_camera worked in units of full scale. */
+ * before debayer_camera worked in units of full scale, OLDARGS=1 the gains
+ * (float4) and curve parameters (float8) of the kernels before FAST_LEVELS
+ * and transfer_unit8. */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -79,8 +82,9 @@ int main (int argc, char **argv)
     while (f.size () < 7) f.push_back ("");
     const std::string name = f[0], kind = f[1]; const int stats = atoi (f[2].c_str ());
     const int rows = f[3].empty () ? 2 : atoi (f[3].c_str ()), lx = f[4].empty () ? 16 : atoi (f[4].c_str ()), ly = f[5].empty () ? 8 : atoi (f[5].c_str ());
-    std::string opts = kind == "malvar" ? fmt_malvar : kind == "rgba" ? fmt_rgba : fmt_nv12;
-    if (kind != "malvar") opts += " -D CAMERA_ROWS=" + std::to_string (rows) + " -D CAMERA_LX=" + std::to_string (lx) + " -D CAMERA_LY=" + std::to_string (ly);
+    std::string opts = kind == "malvar" ? fmt_malvar : kind == "malvar12" ? std::string (fmt_malvar).replace (0, 11, " -D IN_16=1") : kind == "rgba" ? fmt_rgba : fmt_nv12;
+    const bool plain = kind == "malvar" || kind == "malvar12";
+    if (!plain) opts += " -D CAMERA_ROWS=" + std::to_string (rows) + " -D CAMERA_LX=" + std::to_string (lx) + " -D CAMERA_LY=" + std::to_string (ly);
     std::string extra = f[6]; const bool linear = extra.find ("@linear") != std::string::npos;
     if (linear) extra.replace (extra.find ("@linear"), 7, "");
     if (extra.find ("NATIVE_POW") != std::string::npos)
@@ -90,14 +94,16 @@ int main (int argc, char **argv)
     cl::Program prog (ctx, src);
     try { prog.build ({dev}, opts.c_str ()); } catch (cl::Error &e) { printf ("%s: BUILD FAILED\n%s\n", name.c_str (), prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); continue; }
     std::string log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev);
-    std::string kname = kind == "malvar" ? "debayer" : "debayer_camera";
+    std::string kname = plain ? "debayer" : "debayer_camera";
     { std::stringstream ss (log); std::string t; bool in = false; while (std::getline (ss, t)) { if (t.find ("Function properties for " + kname) != std::string::npos || t.find ("Compiling entry function '" + kname + "'") != std::string::npos) in = true; if (in && (t.find ("registers") != std::string::npos || t.find ("spill") != std::string::npos)) { printf ("  [%s] %s\n", name.c_str (), t.c_str ()); if (t.find ("registers") != std::string::npos) in = false; } } }
     if (getenv ("PTXDIR")) { auto bins = prog.getInfo<CL_PROGRAM_BINARIES> (); std::ofstream o (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx"); size_t n = bins[0].size (); while (n > 0 && bins[0][n - 1] == 0) n--; o.write ((const char *) bins[0].data (), n); }
     cl::Kernel k (prog, kname.c_str ());
     cl::NDRange global, local;
-    if (kind == "malvar") {
-      int a = 0; k.setArg (a++, in8); k.setArg (a++, 0); k.setArg (a++, W); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, W * 4);
-      k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, 0); k.setArg (a++, 0); k.setArg (a++, 255); k.setArg (a++, (cl_uint) 0); k.setArg (a++, 38);
+    if (kind == "malvar" || kind == "malvar12") {
+      const bool b12 = kind == "malvar12";   /* the 12-bit frame: maxv 4095, scale to 8 bits */
+      int a = 0; k.setArg (a++, b12 ? in16 : in8); k.setArg (a++, 0); k.setArg (a++, b12 ? W * 2 : W); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, W * 4);
+      k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, 0); k.setArg (a++, 0); k.setArg (a++, b12 ? 4095 : 255);
+      k.setArg (a++, (cl_uint) (b12 ? ((1ull << 42) + 4094) / 4095 : 0)); k.setArg (a++, b12 ? 42 : 38);
       k.setArg (a++, cl_int4 {{0, 1, 2, 3}});
       global = cl::NDRange ((W / 8 + 15) / 16 * 16, (H / 2 + 7) / 8 * 8); local = cl::NDRange (16, 8);
     } else {
@@ -108,9 +114,22 @@ int main (int argc, char **argv)
       const double gu = getenv ("OLDUNITS") ? 1.0 : 1.0 / maxv;
       int a = 0; k.setArg (a++, in16); k.setArg (a++, 0); k.setArg (a++, W * 2); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, kind == "rgba" ? W * 4 : W);
       k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, maxv); k.setArg (a++, cl_int4 {{0, 1, 2, 3}}); k.setArg (a++, black);
-      k.setArg (a++, cl_float4 {{(float) (1.9 * bs * gu), (float) (bs * gu), (float) (1.45 * bs * gu), 0}}); k.setArg (a++, mat);
-      k.setArg (a++, linear ? cl_float8 {{1, 1, 0, 2, 1}} : cl_float8 {{1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f}});
-      k.setArg (a++, cl_float8 {{0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f}});
+      cl_float8 gain {{(float) (1.9 * bs * gu), (float) (bs * gu), (float) (1.45 * bs * gu), 0}};
+      for (int c = 0; c < 3; c++) {   /* FAST_LEVELS' offsets (-D IN_15=1), rounded down: the host's */
+        const double exact = -(32768.0 + black) * (double) gain.s[c]; const float kf = (float) exact;
+        gain.s[4 + c] = (double) kf > exact ? std::nextafter (kf, -INFINITY) : kf; }
+      const double c = 12.92 * 0.0031308;
+      const cl_float16 tf = linear ? cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 1}} : cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f, (float) (1.055 / c), (float) (0.055 / c), (float) (12.92 / c), (float) c}};
+      if (getenv ("OLDARGS"))   /* kernels before the float8 gain (FAST_LEVELS) */
+        k.setArg (a++, cl_float4 {{gain.s[0], gain.s[1], gain.s[2], 0}});
+      else
+        k.setArg (a++, gain);
+      k.setArg (a++, mat);
+      if (getenv ("OLDARGS")) {   /* kernels before the float16 tf (transfer_unit8) */
+        k.setArg (a++, linear ? cl_float8 {{1, 1, 0, 2, 1}} : cl_float8 {{1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f}});
+      } else k.setArg (a++, tf);
+      /* BT.709 limited range, and camera_output's chroma factors (the host's) */
+      k.setArg (a++, cl_float8 {{0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f, (float) (224 * 0.125 / (1 - (double) 0.0722f)), (float) (224 * 0.125 / (1 - (double) 0.2126f)), (float) (1 / 219.0)}});
       k.setArg (a++, cl_int4 {{W * H, W, 0, 0}}); k.setArg (a++, stats); k.setArg (a++, 77); k.setArg (a++, 3763); k.setArg (a++, totals);
       const int gx = (W + 7) / 8, gy = (H + rows - 1) / rows;
       global = cl::NDRange ((gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly); local = cl::NDRange (lx, ly);
@@ -124,7 +143,7 @@ int main (int argc, char **argv)
     std::sort (ms.begin (), ms.end ());
     // correctness vs first of the kind (nv12 / rgba)
     std::string diff = "";
-    if (kind != "malvar") {
+    if (!plain) {
       const size_t bytes = kind == "rgba" ? (size_t) W * H * 4 : (size_t) W * H * 3 / 2;
       std::vector<uint8_t> o (bytes); q.enqueueReadBuffer (out, CL_TRUE, 0, bytes, o.data ());
       auto &r = ref_out[kind == "rgba"];
