@@ -298,9 +298,9 @@ inline void store_row (__global out_t * dst, int x0, int first, int count, uint8
  * WINDOW_WORD (v), whose float is WINDOW_BASE + v exactly, 2^23 + v
  * (U2F), or with FAST_LEVELS (samples below 2^15: IN_15, and 8-bit
  * outputs) 2^15 + v, v shifted by 8 under 2^15's exponent; that one takes
- * black level and white balance in one fma (camera_block). Either is one
- * instruction a sample with its extraction from the loaded words
- * (window_words). */
+ * black level and white balance in one fma (camera_block). For 16-bit
+ * samples either is one instruction a sample with its extraction from the
+ * loaded words (window_words). */
 #if CAMERA
 #ifndef IN_15
 #define IN_15 0
