@@ -991,11 +991,11 @@ inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int
   store_bytes4 (out + chroma.s2 + (size_t) (y0 / 2) * chroma.s3 + x0 / 2, v8, pairs);
 #endif
 #else
+  const float scale = OUT_MAX * CURVE_UNIT (tf);   /* the curve's values to codes */
   for (int dy = 0; dy < rows; dy++)
     store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
-        count, round_code8 (red[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX,
-        round_code8 (green[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX,
-        round_code8 (blue[dy] * (OUT_MAX * CURVE_UNIT (tf))) & OUT_MAX, layout);
+        count, round_code8 (red[dy] * scale) & OUT_MAX, round_code8 (green[dy] * scale) & OUT_MAX,
+        round_code8 (blue[dy] * scale) & OUT_MAX, layout);
 #endif
 }
 

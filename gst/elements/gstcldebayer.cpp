@@ -627,14 +627,15 @@ update_awb (GstClDebayer * self, const Settings & settings)
 static cl_float16
 transfer_parameters (const Settings & s)
 {
-  double e = 1, a = 1, b = 0, knee = 2, slope = 1;
+  double e = 1, a = 1, b = 0, knee = 2, slope = 1;   /* linear (knee > 1) */
   switch (s.transfer) {
     case TRANSFER_SRGB: e = 1 / 2.4; a = 1.055; b = 0.055; knee = 0.0031308; slope = 12.92; break;
     case TRANSFER_BT709: e = 0.45; a = 1.099; b = 0.099; knee = 0.018; slope = 4.5; break;
     case TRANSFER_GAMMA: e = 1 / s.gamma; knee = -1; slope = 0; break;
     default: break;
   }
-  const double c = knee > 0 && knee <= 1 ? slope * knee : 1;
+  const bool has_knee = s.transfer == TRANSFER_SRGB || s.transfer == TRANSFER_BT709;
+  const double c = has_knee ? slope * knee : 1;
   return cl_float16 { { (float) e, (float) a, (float) b, (float) knee, (float) slope,
           (float) (a / c), (float) (b / c), (float) (slope / c), (float) c } };
 }

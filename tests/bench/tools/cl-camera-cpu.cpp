@@ -21,6 +21,7 @@
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
+#include "camera-args.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -62,16 +63,11 @@ int main (int argc, char **argv)
     try { prog.build ({dev}, ("-cl-std=CL1.2" + o).c_str ()); } catch (...) { std::cerr << prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev) << "\n"; return 1; }
     cl::Kernel k (prog, old ? "debayer_camera" : "debayer_camera_cpu");
     const int maxv = 4095, black = 256; const double bs = (double) maxv / (maxv - black) / maxv;
-    cl_float8 gain = {{(float) (1.9 * bs), (float) bs, (float) (1.45 * bs), 0}};
-    for (int c = 0; c < 3; c++) {   /* FAST_LEVELS' offsets, rounded down (the host's) */
-      const double exact = -(32768.0 + black) * (double) gain.s[c]; const float kf = (float) exact;
-      gain.s[4 + c] = (double) kf > exact ? std::nextafter (kf, -INFINITY) : kf; }
+    const cl_float8 gain = camera_gains (1.9 * bs, bs, 1.45 * bs, black);
     const double m[9] = {1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,1.55}, L[3] = {0.2126,0.7152,0.0722}; const double s = 1.2;
     cl_float16 mat {}; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { double v = 0; for (int kk = 0; kk < 3; kk++) v += ((i == kk ? s : 0) + (1 - s) * L[kk]) * m[3 * kk + j]; mat.s[3 * i + j] = (float) v; }
-    const double c = 12.92 * 0.0031308;   /* transfer_unit8's c */
-    cl_float16 tf = f[3] == "1" ? cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 1}} : cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f, (float) (1.055 / c), (float) (0.055 / c), (float) (12.92 / c), (float) c}};
-    /* BT.709 limited range, and camera_output's chroma factors (the host's) */
-    const double kr = 0.2126, kb = 0.0722; cl_float8 yuv = {{(float) kr, (float) kb, 16, 219, 224, (float) (224 * 0.125 / (1 - kb)), (float) (224 * 0.125 / (1 - kr)), (float) (1 / 219.0)}};
+    const bool linear = f[3] == "1";
+    const cl_float8 yuv = camera_yuv ();
     const int ostride = fmt == "nv12" ? W : fmt == "rgba" ? 4 * W : 8 * W;
     cl_int4 chroma = {{W * H, W, 0, 0}}; cl_int4 layout = {{0, 1, 2, 3}};
     int i = 0;
@@ -80,7 +76,7 @@ int main (int argc, char **argv)
     /* kernels before the float8 gain and the float16 curve take float4 and float8 */
     try { k.setArg (i, gain); } catch (cl::Error &) { k.setArg (i, cl_float4 {{gain.s[0], gain.s[1], gain.s[2], 0}}); }
     i++; k.setArg (i++, mat);
-    try { k.setArg (i, tf); } catch (cl::Error &) { cl_float8 t8; std::copy (tf.s, tf.s + 8, t8.s); t8.s[5] = t8.s[6] = t8.s[7] = 0; k.setArg (i, t8); }
+    try { k.setArg (i, camera_curve (linear)); } catch (cl::Error &) { k.setArg (i, camera_curve_old (linear)); }
     i++; k.setArg (i++, yuv); k.setArg (i++, chroma);
     k.setArg (i++, atoi (f[4].c_str ())); k.setArg (i++, (int) std::ceil (0.02 * (maxv - black))); k.setArg (i++, (int) std::ceil (0.98 * (maxv - black))); k.setArg (i++, totals);
     const int units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();

@@ -29,8 +29,8 @@
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
 #include <cuda.h>
+#include "camera-args.hpp"
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -146,19 +146,12 @@ int main (int argc, char **argv) {
     static int in_stride = 2 * W, out_stride = W, maxv12 = 4095, black = 256, stats = 1,
         lo = 77, hi = 3763;
     static int chroma[4] = {W * H, W, 0, 0};
-    const double kc = 12.92 * 0.0031308;   /* transfer_unit8's c */
-    static float gain[8], mat[16] = {}, tf[16] = {(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f,
-        12.92f, (float) (1.055 / kc), (float) (0.055 / kc), (float) (12.92 / kc), (float) kc},
-        yuv[8] = {0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f, (float) (224 * 0.125 / (1 - (double) 0.0722f)),
-            (float) (224 * 0.125 / (1 - (double) 0.2126f)), (float) (1 / 219.0)};
+    static float mat[16] = {};
+    static cl_float16 tf = camera_curve (false);
+    static cl_float8 gain, yuv = camera_yuv ();
     const double bs = 4095.0 / (4095 - 256) / 4095.0, M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2,
         0.05, -0.6, 1.55}, L[3] = {0.2126, 0.7152, 0.0722}, sat = 1.2;
-    gain[0] = (float) (1.9 * bs); gain[1] = (float) bs; gain[2] = (float) (1.45 * bs);
-    for (int c = 0; c < 3; c++) {   /* FAST_LEVELS' offsets, rounded down (the host's) */
-      const double exact = -(32768.0 + black) * (double) gain[c];
-      const float kf = (float) exact;
-      gain[4 + c] = (double) kf > exact ? std::nextafter (kf, -INFINITY) : kf;
-    }
+    gain = camera_gains (1.9 * bs, bs, 1.45 * bs, black);
     for (int i = 0; i < 3; i++)
       for (int j = 0; j < 3; j++) {
         double v = 0;
@@ -170,7 +163,7 @@ int main (int argc, char **argv) {
     CK (cuMemAlloc (&totals, 4096));
     CK (cuMemsetD8 (totals, 0, 4096));
     args = {&in, &zero, &in_stride, &out, &zero, &out_stride, &w, &h, &maxv12, layout, &black,
-        gain, mat, tf, yuv, chroma, &stats, &lo, &hi, &totals};
+        gain.s, mat, tf.s, yuv.s, chroma, &stats, &lo, &hi, &totals};
     bx = cam_lx; by = cam_ly; gx = ((W + 7) / 8 + bx - 1) / bx;
     gy = ((H + cam_rows - 1) / cam_rows + by - 1) / by;
   }

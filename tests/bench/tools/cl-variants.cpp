@@ -34,6 +34,7 @@
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
 #include <CL/opencl.hpp>
+#include "camera-args.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -114,22 +115,17 @@ int main (int argc, char **argv)
       const double gu = getenv ("OLDUNITS") ? 1.0 : 1.0 / maxv;
       int a = 0; k.setArg (a++, in16); k.setArg (a++, 0); k.setArg (a++, W * 2); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, kind == "rgba" ? W * 4 : W);
       k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, maxv); k.setArg (a++, cl_int4 {{0, 1, 2, 3}}); k.setArg (a++, black);
-      cl_float8 gain {{(float) (1.9 * bs * gu), (float) (bs * gu), (float) (1.45 * bs * gu), 0}};
-      for (int c = 0; c < 3; c++) {   /* FAST_LEVELS' offsets (-D IN_15=1), rounded down: the host's */
-        const double exact = -(32768.0 + black) * (double) gain.s[c]; const float kf = (float) exact;
-        gain.s[4 + c] = (double) kf > exact ? std::nextafter (kf, -INFINITY) : kf; }
-      const double c = 12.92 * 0.0031308;
-      const cl_float16 tf = linear ? cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 1}} : cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f, (float) (1.055 / c), (float) (0.055 / c), (float) (12.92 / c), (float) c}};
+      const cl_float8 gain = camera_gains (1.9 * bs * gu, bs * gu, 1.45 * bs * gu, black);
       if (getenv ("OLDARGS"))   /* kernels before the float8 gain (FAST_LEVELS) */
         k.setArg (a++, cl_float4 {{gain.s[0], gain.s[1], gain.s[2], 0}});
       else
         k.setArg (a++, gain);
       k.setArg (a++, mat);
-      if (getenv ("OLDARGS")) {   /* kernels before the float16 tf (transfer_unit8) */
-        k.setArg (a++, linear ? cl_float8 {{1, 1, 0, 2, 1}} : cl_float8 {{1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f}});
-      } else k.setArg (a++, tf);
-      /* BT.709 limited range, and camera_output's chroma factors (the host's) */
-      k.setArg (a++, cl_float8 {{0.2126f, 0.0722f, 16.0f, 219.0f, 224.0f, (float) (224 * 0.125 / (1 - (double) 0.0722f)), (float) (224 * 0.125 / (1 - (double) 0.2126f)), (float) (1 / 219.0)}});
+      if (getenv ("OLDARGS"))   /* kernels before the float16 tf (transfer_unit8) */
+        k.setArg (a++, camera_curve_old (linear));
+      else
+        k.setArg (a++, camera_curve (linear));
+      k.setArg (a++, camera_yuv ());
       k.setArg (a++, cl_int4 {{W * H, W, 0, 0}}); k.setArg (a++, stats); k.setArg (a++, 77); k.setArg (a++, 3763); k.setArg (a++, totals);
       const int gx = (W + 7) / 8, gy = (H + rows - 1) / rows;
       global = cl::NDRange ((gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly); local = cl::NDRange (lx, ly);
