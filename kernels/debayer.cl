@@ -669,9 +669,26 @@ inline float8 pow_unit8 (float8 x, float8 y)
       pow_unit1 (x.s3, y.s3), pow_unit1 (x.s4, y.s4), pow_unit1 (x.s5, y.s5),
       pow_unit1 (x.s6, y.s6), pow_unit1 (x.s7, y.s7));
 }
+/* s x^y as 2^(y log2 x + log2 s): the factor costs nothing (an fma where
+ * the product was) */
+inline float pow_times1 (float x, float y, float log2s)
+{
+  float l, r;
+  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f" (l) : "f" (x));
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (fma (y, l, log2s)));
+  return r;
+}
+inline float8 pow_times8 (float8 x, float y, float s, float log2s)
+{
+  return (float8) (pow_times1 (x.s0, y, log2s), pow_times1 (x.s1, y, log2s),
+      pow_times1 (x.s2, y, log2s), pow_times1 (x.s3, y, log2s), pow_times1 (x.s4, y, log2s),
+      pow_times1 (x.s5, y, log2s), pow_times1 (x.s6, y, log2s), pow_times1 (x.s7, y, log2s));
+}
 #elif NATIVE_POW
 #define pow_unit1(x, y) native_powr ((x), (y))
 #define pow_unit8(x, y) native_powr ((x), (y))
+#define pow_times8(x, y, s, log2s) native_exp2 (fma ((float8) (y), native_log2 (x), \
+    (float8) (log2s)))
 #else
 #define POW_UNIT(name, T, IT) \
 inline T name (T x, T y) \
@@ -775,8 +792,18 @@ inline float pow_floor (float y)
 }
 POW_FAST (pow_unit8, float8, int8)
 POW_FAST3 (pow3_unit16, float16, int16)
+/* s x^y (s in 2^f's coefficients) */
+inline float8 pow_times8 (float8 x, float y, float s, float log2s)
+{
+  float8 *a = &x;
+  POW_FAST_LOG (PF1, float8, int8, y, y * (PF_P0 - 127.0f))
+  PF1 (PF_ZMAX, float8, int8, 0)
+  POW_FAST_EXP (PF1, float8, int8, s)
+  return x;
+}
 #else
 POW_UNIT (pow_unit8, float8, int8)
+#define pow_times8(x, y, s, log2s) ((s) * pow_unit8 ((x), (float8) (y)))
 #endif
 #endif
 
@@ -796,26 +823,32 @@ TRANSFER_CURVE (transfer1, float, pow_unit1)
 TRANSFER_CURVE (transfer_curve, float8, pow_unit8)
 
 #if OUT_SAMPLE == 1
-/* For 8-bit outputs the curve in units of its value at the knee, c = slope
- * knee (tf.s8; 1 for the power and linear curves): max ((a / c) x^e - b / c,
- * sat ((slope / c) x)) with (a / c, b / c, slope / c) in tf.s5-s7, a
- * multiply-saturate and a max where the formula takes a multiply, a compare
- * and a select. That is the formula where the power branch lies below the
- * linear one up to the knee and above c past it: the power curves (slope
- * 0), and sRGB but within 1e-5 just below its knee; BT.709's power branch
- * lies above its linear one just below the knee, by at most 2.5e-4 (0.06
- * of an 8-bit step). The outputs' scales take c (CURVE_UNIT). */
-inline float8 transfer_unit8 (float8 x, float16 tf)
+/* For 8-bit outputs the curve v as q = (v + b) / u, u = c + b, c = slope
+ * knee the curve's value at the knee (1 for the power curves, whose b is
+ * 0): max ((a / u) x^e, sat ((slope / u) x + b / u)), tf.s5-s8 = (a / u,
+ * log2 (a / u), slope / u, b / u); the factor goes into x^e's exponent, so
+ * that an fma-saturate and a max are all the formula's multiply, compare
+ * and select take. That is max (a x^e - b, min (slope x, c)): the formula
+ * where the power branch lies below the linear one up to the knee and
+ * above c past it: the power curves (slope 0), and sRGB but within 1e-5
+ * just below its knee; BT.709's power branch lies above its linear one
+ * just below the knee, by at most 2.5e-4 (0.06 of an 8-bit step). The
+ * outputs take v = u q - b (CURVE_UNIT u, CURVE_OFFSET b in tf.s9-s10; 1
+ * and 0 for the linear curve), b in their offsets. x is in [0, 1] (the
+ * matrix's clamp). */
+inline float8 transfer_offset8 (float8 x, float16 tf)
 {
   if (tf.s3 > 1.0f)   /* linear */
     return x;
-  return max (tf.s5 * pow_unit8 (x, (float8) (tf.s0)) - tf.s6, SAT_MUL8 (x, tf.s7));
+  return max (pow_times8 (x, tf.s0, tf.s5, tf.s6), SAT_FMA8 (x, tf.s7, tf.s8));
 }
-#define CAMERA_CURVE(x, tf) transfer_unit8 ((x), (tf))
-#define CURVE_UNIT(tf) ((tf).s8)
+#define CAMERA_CURVE(x, tf) transfer_offset8 ((x), (tf))
+#define CURVE_UNIT(tf) ((tf).s9)
+#define CURVE_OFFSET(tf) ((tf).sa)
 #else
 #define CAMERA_CURVE(x, tf) transfer_curve ((x), (tf))
 #define CURVE_UNIT(tf) 1.0f
+#define CURVE_OFFSET(tf) 0.0f
 #endif
 #if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
 /* The least value that transfer_curve3_16 takes: pow_floor, or 0 for the
@@ -948,10 +981,11 @@ inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int
    * its Y' codes (the formulas are linear) */
   const float kr = yuv.s0, kb = yuv.s1, ys = yuv.s3, unit = CURVE_UNIT (tf);
   const float yr = ys * kr * unit, yg = ys * (1.0f - kr - kb) * unit, yb = ys * kb * unit;
+  const float y_offset = yuv.s2 - ys * CURVE_OFFSET (tf);
   float8 code[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
-    code[dy] = yb * blue[dy] + (yg * green[dy] + (yr * red[dy] + yuv.s2));
+    code[dy] = yb * blue[dy] + (yg * green[dy] + (yr * red[dy] + y_offset));
     if (dy < rows)
       store_bytes8 (out + out_offset + (size_t) (y0 + dy) * out_stride + x0,
           round_byte8 (code[dy]), count);
@@ -976,10 +1010,11 @@ inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int
   const float4 r4 = rs.even + rs.odd, b4 = bs.even + bs.odd, l4 = ls.even + ls.odd;
   /* code = 128 + scale (X - Y) / (2 (1 - K)) of the means, X = B (R), with
    * Y = (mean code - offset) / ys: f X4 - (f / ys) L4 + 128 + 4 f offset / ys
-   * for the sums X4 and L4 of the four, f = scale / (8 (1 - K)) */
-  const float fb = yuv.s5, fr = yuv.s6, iys = yuv.s7;
-  const float4 u = (fb * unit) * b4 + ((-fb * iys) * l4 + (128.0f + 4.0f * fb * yuv.s2 * iys));
-  const float4 v = (fr * unit) * r4 + ((-fr * iys) * l4 + (128.0f + 4.0f * fr * yuv.s2 * iys));
+   * for the sums X4 and L4 of the four, f = scale / (8 (1 - K)); X4 = unit
+   * (the sum of the four curve values) - 4 CURVE_OFFSET */
+  const float fb = yuv.s5, fr = yuv.s6, iys = yuv.s7, x_offset = 4.0f * CURVE_OFFSET (tf);
+  const float4 u = (fb * unit) * b4 + ((-fb * iys) * l4 + (128.0f + fb * (4.0f * yuv.s2 * iys - x_offset)));
+  const float4 v = (fr * unit) * r4 + ((-fr * iys) * l4 + (128.0f + fr * (4.0f * yuv.s2 * iys - x_offset)));
   const uchar8 uv8 = round_byte8 (min ((float8) (u, v), 255.0f));
   const uchar4 u8 = uv8.lo, v8 = uv8.hi;
   const int pairs = (count + 1) / 2;
@@ -991,11 +1026,13 @@ inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int
   store_bytes4 (out + chroma.s2 + (size_t) (y0 / 2) * chroma.s3 + x0 / 2, v8, pairs);
 #endif
 #else
-  const float scale = OUT_MAX * CURVE_UNIT (tf);   /* the curve's values to codes */
+  /* the curve's values to codes */
+  const float scale = OUT_MAX * CURVE_UNIT (tf), offset = OUT_MAX * -CURVE_OFFSET (tf);
   for (int dy = 0; dy < rows; dy++)
     store_row ((__global out_t *) (out + out_offset + (size_t) (y0 + dy) * out_stride), x0, 0,
-        count, round_code8 (red[dy] * scale) & OUT_MAX, round_code8 (green[dy] * scale) & OUT_MAX,
-        round_code8 (blue[dy] * scale) & OUT_MAX, layout);
+        count, round_code8 (red[dy] * scale + offset) & OUT_MAX,
+        round_code8 (green[dy] * scale + offset) & OUT_MAX,
+        round_code8 (blue[dy] * scale + offset) & OUT_MAX, layout);
 #endif
 }
 
@@ -1201,6 +1238,17 @@ inline uint shuffle_xor (uint v, int lanes)
       "r" (lanes));
   return r;
 }
+
+/* The sum of v over the warp: one instruction on NVIDIA's sm_80 and later
+ * (the host's NV_REDUX=1), where five shuffles and additions took ten. */
+#if NV_REDUX
+inline uint warp_sum (uint v)
+{
+  uint r;
+  asm volatile ("redux.sync.add.u32 %0, %1, 0xffffffff;" : "=r" (r) : "r" (v));
+  return r;
+}
+#endif
 #endif
 
 /* Adds the `cells` of the n work-items of a group (n a multiple of 4, lid
@@ -1210,10 +1258,27 @@ inline uint shuffle_xor (uint v, int lanes)
  * work-item of the group calls it (barriers). On NVIDIA, for n a multiple
  * of 32, one barrier instead: the first warp adds up the group's sums and
  * reduces its own by register shuffles (2 % of debayer_camera's time on the
- * H100). */
+ * H100); on sm_80 and later each warp reduces its own sums first, in one
+ * instruction a sum, and one work-item adds the warps' (4 % more). */
 inline void add_group_stats (__local uint4 * sums, uint4 cells, int lid, int n,
     __global uint * totals, int slot)
 {
+#if NATIVE_POW == 2 && NV_REDUX
+  if (n % 32 == 0) {
+    const uint4 w = (uint4) (warp_sum (cells.s0), warp_sum (cells.s1), warp_sum (cells.s2),
+        warp_sum (cells.s3));
+    if ((lid & 31) == 0)
+      sums[lid >> 5] = w;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+      uint4 t = sums[0];
+      for (int i = 1; i < n / 32; i++)
+        t += sums[i];
+      add_stats (totals, slot, t);
+    }
+    return;
+  }
+#endif
   sums[lid] = cells;
   barrier (CLK_LOCAL_MEM_FENCE);
 #if NATIVE_POW == 2

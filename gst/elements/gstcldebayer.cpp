@@ -461,6 +461,23 @@ cpu_strip_rows (int units, int strip_width, int width, int height)
   return ((height + strips - 1) / strips + 1) / 2 * 2;
 }
 
+/* The camera kernels' options for a GPU: NATIVE_POW=2 (PTX) with NVIDIA's
+ * compiler, and NV_REDUX=1 (warp sums in one instruction) from sm_80 on;
+ * NATIVE_POW=1 elsewhere. */
+static std::string
+nvidia_options (const cl::Device & device)
+{
+  const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS> ();
+  if (extensions.find ("cl_nv_compiler_options") == std::string::npos)
+    return " -D NATIVE_POW=1";
+  cl_uint major = 0;
+  if (extensions.find ("cl_nv_device_attribute_query") != std::string::npos &&
+      clGetDeviceInfo (device (), CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+          nullptr) != CL_SUCCESS)
+    major = 0;
+  return major >= 8 ? " -D NATIVE_POW=2 -D NV_REDUX=1" : " -D NATIVE_POW=2";
+}
+
 /* debayer_camera_cpu (camera_cpu.cl): a work-group of one work-item
  * computes a strip of 16 kCameraCpuChunks columns (its CC_CHUNKS; its ring
  * of rows takes 18 x 16 x 32 bytes a chunk, inside any device's local
@@ -513,8 +530,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
   const cl::Device &device = gstcl::device_of (ctx);
-  st->pow_option = st->use_cells ? "" : device.getInfo<CL_DEVICE_EXTENSIONS> ().find
-      ("cl_nv_compiler_options") != std::string::npos ? " -D NATIVE_POW=2" : " -D NATIVE_POW=1";
+  st->pow_option = st->use_cells ? "" : nvidia_options (device);
   st->local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->menon_strip_width = 16 * (st->menon_chunks - 1);
@@ -622,8 +638,8 @@ update_awb (GstClDebayer * self, const Settings & settings)
 
 /* The transfer curve as debayer.cl's TRANSFER_CURVE takes it: x <= knee ?
  * slope x : a x^e - b, as (e, a, b, knee, slope); then, for its
- * transfer_unit8, (a / c, b / c, slope / c, c) with c = slope knee (1 for
- * the power and linear curves). */
+ * transfer_offset8, (a / u, log2 (a / u), slope / u, b / u, u, b) with u =
+ * c + b, c = slope knee (1 for the power and linear curves). */
 static cl_float16
 transfer_parameters (const Settings & s)
 {
@@ -635,9 +651,10 @@ transfer_parameters (const Settings & s)
     default: break;
   }
   const bool has_knee = s.transfer == TRANSFER_SRGB || s.transfer == TRANSFER_BT709;
-  const double c = has_knee ? slope * knee : 1;
+  const double u = (has_knee ? slope * knee : 1) + b;
   return cl_float16 { { (float) e, (float) a, (float) b, (float) knee, (float) slope,
-          (float) (a / c), (float) (b / c), (float) (slope / c), (float) c } };
+          (float) (a / u), (float) std::log2 (a / u), (float) (slope / u), (float) (b / u),
+          (float) u, (float) b } };
 }
 
 /* debayer_camera's FAST_LEVELS offset of a colour whose factor (over maxv)

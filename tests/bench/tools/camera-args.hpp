@@ -20,9 +20,21 @@ inline cl_float8 camera_gains (double r, double g, double b, int black)
   return gain;
 }
 
-/* sRGB or linear, as transfer_parameters: (e, a, b, knee, slope, a / c,
- * b / c, slope / c, c) */
+/* sRGB or linear, as transfer_parameters: (e, a, b, knee, slope, a / u,
+ * log2 (a / u), slope / u, b / u, u, b) with u = slope knee + b */
 inline cl_float16 camera_curve (bool linear)
+{
+  if (linear)
+    return cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 0, 1, 0}};
+  const double u = 12.92 * 0.0031308 + 0.055;
+  return cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f,
+      (float) (1.055 / u), (float) std::log2 (1.055 / u), (float) (12.92 / u),
+      (float) (0.055 / u), (float) u, 0.055f}};
+}
+
+/* the same for the kernels before transfer_offset8, whose transfer_unit8
+ * takes (a / c, b / c, slope / c, c) in s5-s8, c = slope knee */
+inline cl_float16 camera_curve_unit (bool linear)
 {
   if (linear)
     return cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 1}};

@@ -23,13 +23,15 @@
  * 12-bit frame); stats 1 for auto white balance;
  * rows, lx, ly debayer_camera's CAMERA_ROWS and work-group (default 2, 16,
  * 8); options more -D options, "@linear" for the linear transfer curve
- * (a -D NATIVE_POW there replaces the default NATIVE_POW=1).
+ * (a -D NATIVE_POW there replaces the default NATIVE_POW=1), "@maxnreg=N"
+ * the kernel rebuilt from its PTX with a .maxnreg N directive (NVIDIA).
  * OLDSTATS=1 reads the totals as 64-bit counters (the layout before the
  * 16-bit parts), PTXDIR=DIR writes each build's binary (PTX on NVIDIA)
  * there, OLDUNITS=1 passes the gains and matrix of the kernels
  * before debayer_camera worked in units of full scale, OLDARGS=1 the gains
  * (float4) and curve parameters (float8) of the kernels before FAST_LEVELS
- * and transfer_unit8. */
+ * and transfer_unit8, OLDCURVE=1 the curve parameters of the kernels before
+ * transfer_offset8. */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -88,14 +90,33 @@ int main (int argc, char **argv)
     if (!plain) opts += " -D CAMERA_ROWS=" + std::to_string (rows) + " -D CAMERA_LX=" + std::to_string (lx) + " -D CAMERA_LY=" + std::to_string (ly);
     std::string extra = f[6]; const bool linear = extra.find ("@linear") != std::string::npos;
     if (linear) extra.replace (extra.find ("@linear"), 7, "");
+    int maxnreg = 0;   /* "@maxnreg=N": the PTX rebuilt with .maxnreg N (NVIDIA) */
+    if (extra.find ("@maxnreg=") != std::string::npos) {
+      const size_t at = extra.find ("@maxnreg=");
+      maxnreg = atoi (extra.c_str () + at + 9);
+      extra.replace (at, extra.find (' ', at) == std::string::npos ? std::string::npos : extra.find (' ', at) - at, "");
+    }
     if (extra.find ("NATIVE_POW") != std::string::npos)
       opts.replace (opts.find (" -D NATIVE_POW=1"), 16, "");
     opts += " " + extra;
     if (nv) opts += " -cl-nv-verbose";
     cl::Program prog (ctx, src);
     try { prog.build ({dev}, opts.c_str ()); } catch (cl::Error &e) { printf ("%s: BUILD FAILED\n%s\n", name.c_str (), prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); continue; }
-    std::string log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev);
     std::string kname = plain ? "debayer" : "debayer_camera";
+    if (maxnreg > 0) {
+      auto bins = prog.getInfo<CL_PROGRAM_BINARIES> ();
+      std::string ptx ((const char *) bins[0].data (), bins[0].size ());
+      while (!ptx.empty () && ptx.back () == 0) ptx.pop_back ();
+      const size_t entry = ptx.find (".entry " + kname);
+      const size_t body = entry == std::string::npos ? entry : ptx.find ("\n{", entry);
+      if (body == std::string::npos) { printf ("%s: no entry in the PTX\n", name.c_str ()); continue; }
+      ptx.insert (body, "\n.maxnreg " + std::to_string (maxnreg));
+      cl::Program::Binaries b { std::vector<unsigned char> (ptx.begin (), ptx.end ()) };
+      b[0].push_back (0);
+      prog = cl::Program (ctx, {dev}, b);
+      try { prog.build ({dev}, nv ? "-cl-nv-verbose" : ""); } catch (cl::Error &e) { printf ("%s: PTX BUILD FAILED\n%s\n", name.c_str (), prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); continue; }
+    }
+    std::string log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev);
     { std::stringstream ss (log); std::string t; bool in = false; while (std::getline (ss, t)) { if (t.find ("Function properties for " + kname) != std::string::npos || t.find ("Compiling entry function '" + kname + "'") != std::string::npos) in = true; if (in && (t.find ("registers") != std::string::npos || t.find ("spill") != std::string::npos)) { printf ("  [%s] %s\n", name.c_str (), t.c_str ()); if (t.find ("registers") != std::string::npos) in = false; } } }
     if (getenv ("PTXDIR")) { auto bins = prog.getInfo<CL_PROGRAM_BINARIES> (); std::ofstream o (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx"); size_t n = bins[0].size (); while (n > 0 && bins[0][n - 1] == 0) n--; o.write ((const char *) bins[0].data (), n); }
     cl::Kernel k (prog, kname.c_str ());
@@ -123,6 +144,8 @@ int main (int argc, char **argv)
       k.setArg (a++, mat);
       if (getenv ("OLDARGS"))   /* kernels before the float16 tf (transfer_unit8) */
         k.setArg (a++, camera_curve_old (linear));
+      else if (getenv ("OLDCURVE"))   /* kernels before transfer_offset8 */
+        k.setArg (a++, camera_curve_unit (linear));
       else
         k.setArg (a++, camera_curve (linear));
       k.setArg (a++, camera_yuv ());
