@@ -1013,8 +1013,9 @@ inline __attribute__ ((always_inline)) void camera_output_rows (CAMERA_ARGS, int
    * for the sums X4 and L4 of the four, f = scale / (8 (1 - K)); X4 = unit
    * (the sum of the four curve values) - 4 CURVE_OFFSET */
   const float fb = yuv.s5, fr = yuv.s6, iys = yuv.s7, x_offset = 4.0f * CURVE_OFFSET (tf);
-  const float4 u = (fb * unit) * b4 + ((-fb * iys) * l4 + (128.0f + fb * (4.0f * yuv.s2 * iys - x_offset)));
-  const float4 v = (fr * unit) * r4 + ((-fr * iys) * l4 + (128.0f + fr * (4.0f * yuv.s2 * iys - x_offset)));
+  const float four_offsets = 4.0f * yuv.s2 * iys - x_offset;
+  const float4 u = (fb * unit) * b4 + ((-fb * iys) * l4 + (128.0f + fb * four_offsets));
+  const float4 v = (fr * unit) * r4 + ((-fr * iys) * l4 + (128.0f + fr * four_offsets));
   const uchar8 uv8 = round_byte8 (min ((float8) (u, v), 255.0f));
   const uchar4 u8 = uv8.lo, v8 = uv8.hi;
   const int pairs = (count + 1) / 2;
