@@ -755,7 +755,11 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   const cl::CommandQueue &queue = gstcl::queue_of (ctx);
   if (!st->totals ())
     st->map_totals (gstcl::context_of (ctx), queue);
-  if (awb)
+  /* Statistics only in the frames whose totals are read back: while the
+   * last read is under way (the host ahead of the device) they would be
+   * zeroed unread by the next frame's fill. */
+  const bool gather = awb && !st->reading ();
+  if (gather)
     queue.enqueueFillBuffer (st->totals, (cl_uint) 0, 0, DebayerState::kTotalsBytes);
   const int black = (int) settings.black_level;
   const int range = maxv - black;
@@ -765,7 +769,7 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
   cl::Kernel &k = st->kernels[v.kind][v.aligned].main;
   const cl_uint next = gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
       (cl_int) maxv, st->layout, (cl_int) black, gain, mat, transfer_parameters (settings),
-      st->yuv, chroma, (cl_int) awb, (cl_int) std::ceil (kAwbLow * range),
+      st->yuv, chroma, (cl_int) gather, (cl_int) std::ceil (kAwbLow * range),
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
@@ -789,7 +793,7 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
         CAMERA_LX, CAMERA_LY);
 
   /* 2 KiB read back without waiting; the next frames use them. */
-  if (awb && !st->reading ())
+  if (gather)
     queue.enqueueReadBuffer (st->totals, CL_FALSE, 0, DebayerState::kTotalsBytes,
         st->total, nullptr, &st->reading);
   return GST_FLOW_OK;
