@@ -656,12 +656,21 @@ inline void demosaic_site (const win_t * e, const win_t * o, int dy, int p, int 
  * each special-function instruction in a test, a scaling and a select (7
  * more instructions a value: 14 % of the camera kernel's time on the H100).
  * x below 2^-126 counts as 0 (x^y is then far below an output step). */
+inline float lg2_ftz (float x)
+{
+  float r;
+  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (x));
+  return r;
+}
+inline float ex2_ftz (float x)
+{
+  float r;
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (x));
+  return r;
+}
 inline float pow_unit1 (float x, float y)
 {
-  float l, r;
-  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f" (l) : "f" (x));
-  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (y * l));
-  return r;
+  return ex2_ftz (y * lg2_ftz (x));
 }
 inline float8 pow_unit8 (float8 x, float8 y)
 {
@@ -673,10 +682,7 @@ inline float8 pow_unit8 (float8 x, float8 y)
  * the product was) */
 inline float pow_times1 (float x, float y, float log2s)
 {
-  float l, r;
-  asm ("lg2.approx.ftz.f32 %0, %1;" : "=f" (l) : "f" (x));
-  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (fma (y, l, log2s)));
-  return r;
+  return ex2_ftz (fma (y, lg2_ftz (x), log2s));
 }
 inline float8 pow_times8 (float8 x, float y, float s, float log2s)
 {
@@ -760,15 +766,13 @@ POW_UNIT (pow_unit1, float, int)
 #define POW_FAST_EXP(PFN, T, IT, s) \
   PFN (PF_EXP, T, IT, (s) * 0.05575464978f) PFN (PF_P, T, IT, (s) * 0.2420353302f) \
   PFN (PF_P, T, IT, (s) * 0.6931471806f) PFN (PF_P, T, IT, (s)) PFN (PF_OUT, T, IT, 0)
-#define POW_FAST(name, T, IT) \
-inline T name (T x, T y) \
-{ \
+/* s x^y of x (a function's argument, overwritten), y a T or a float */
+#define POW_FAST(T, IT, y, s) \
   T *a = &x; \
   POW_FAST_LOG (PF1, T, IT, y, y * (PF_P0 - 127.0f)) \
   PF1 (PF_ZMAX, T, IT, 0) \
-  POW_FAST_EXP (PF1, T, IT, 1.0f) \
-  return x; \
-}
+  POW_FAST_EXP (PF1, T, IT, s) \
+  return x;
 /* s x^y of three values in place, x >= pow_floor (y); for y <= 1 (sRGB,
  * BT.709, gamma >= 1: y times log2's error) with P of degree 3 */
 #define POW_FAST3(name, T, IT) \
@@ -790,17 +794,16 @@ inline float pow_floor (float y)
 {
   return max (exp2 (-120.0f / y), FLT_MIN);
 }
-POW_FAST (pow_unit8, float8, int8)
-POW_FAST3 (pow3_unit16, float16, int16)
+inline float8 pow_unit8 (float8 x, float8 y)
+{
+  POW_FAST (float8, int8, y, 1.0f)
+}
 /* s x^y (s in 2^f's coefficients) */
 inline float8 pow_times8 (float8 x, float y, float s, float log2s)
 {
-  float8 *a = &x;
-  POW_FAST_LOG (PF1, float8, int8, y, y * (PF_P0 - 127.0f))
-  PF1 (PF_ZMAX, float8, int8, 0)
-  POW_FAST_EXP (PF1, float8, int8, s)
-  return x;
+  POW_FAST (float8, int8, y, s)
 }
+POW_FAST3 (pow3_unit16, float16, int16)
 #else
 POW_UNIT (pow_unit8, float8, int8)
 #define pow_times8(x, y, s, log2s) ((s) * pow_unit8 ((x), (float8) (y)))

@@ -190,10 +190,11 @@ struct DebayerState {
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see debayer.cl */
   bool use_cells = false;       /* CPU shapes (GST_OPENCL_TUNING) */
-  /* how the camera kernels take x^y (debayer.cl's pow_unit): NATIVE_POW=2
-   * (PTX that flushes denormals) with NVIDIA's compiler, 1 (native_powr)
-   * on other GPUs, plain arithmetic for the CPU shapes */
-  std::string pow_option;
+  /* the camera kernels' options for the device (gpu_options): x^y as PTX
+   * that flushes denormals (NATIVE_POW=2) and warp sums in one instruction
+   * (NV_REDUX) with NVIDIA's compiler, native_powr (NATIVE_POW=1) on other
+   * GPUs; none for the CPU shapes (plain arithmetic) */
+  std::string device_options;
   size_t local_mem = 0;         /* the device's local memory a work-group */
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
@@ -465,7 +466,7 @@ cpu_strip_rows (int units, int strip_width, int width, int height)
  * compiler, and NV_REDUX=1 (warp sums in one instruction) from sm_80 on;
  * NATIVE_POW=1 elsewhere. */
 static std::string
-nvidia_options (const cl::Device & device)
+gpu_options (const cl::Device & device)
 {
   const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS> ();
   if (extensions.find ("cl_nv_compiler_options") == std::string::npos)
@@ -530,7 +531,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
    * elsewhere; GST_OPENCL_TUNING=cpu|gpu forces one (tests). */
   st->use_cells = !gstcl::tuned_for_gpu (ctx);
   const cl::Device &device = gstcl::device_of (ctx);
-  st->pow_option = st->use_cells ? "" : nvidia_options (device);
+  st->device_options = st->use_cells ? "" : gpu_options (device);
   st->local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
   st->menon_chunks = menon_cpu_chunks (st->local_mem);
   st->menon_strip_width = 16 * (st->menon_chunks - 1);
@@ -849,7 +850,7 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         out);
     v.menon = menon_shape (st, !pixels);
     v.options = st->format_options + method + " -D CAMERA=1 -D MENON=1 -D PHASE_X=0" +
-        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option + menon_options (v.menon) +
+        (v.aligned ? " -D ALIGNED=1" : "") + st->device_options + menon_options (v.menon) +
         /* no matrix, saturation or curve: the output stage only scales
          * (the same values, fewer registers) */
         (settings.matrix != kIdentity || settings.saturation != 1 ||
@@ -873,7 +874,7 @@ plan (const DebayerState * st, const Settings & settings, const GstClFrame * in,
         std::to_string (st->phase_x) + " -D PHASE_Y=" + std::to_string (st->phase_y) +
         " -D CAMERA_LX=" + std::to_string (CAMERA_LX) + " -D CAMERA_LY=" +
         std::to_string (CAMERA_LY) + " -D CAMERA_ROWS=" + std::to_string (CAMERA_ROWS) +
-        (v.aligned ? " -D ALIGNED=1" : "") + st->pow_option +
+        (v.aligned ? " -D ALIGNED=1" : "") + st->device_options +
         (st->maxv < 32768 ? " -D IN_15=1" : "");
   } else if (st->use_cells && fits (st, VARIANT_CELLS, false, in, out)) {
     v.kind = VARIANT_CELLS;

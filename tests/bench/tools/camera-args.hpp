@@ -20,27 +20,21 @@ inline cl_float8 camera_gains (double r, double g, double b, int black)
   return gain;
 }
 
-/* sRGB or linear, as transfer_parameters: (e, a, b, knee, slope, a / u,
- * log2 (a / u), slope / u, b / u, u, b) with u = slope knee + b */
-inline cl_float16 camera_curve (bool linear)
+/* sRGB or linear, as transfer_parameters: (e, a, b, knee, slope), then
+ * with `offset` transfer_offset8's (a / u, log2 (a / u), slope / u, b / u,
+ * u, b), u = c + b, otherwise the kernels' before it, transfer_unit8's (a /
+ * c, b / c, slope / c, c); c = slope knee (1 for the linear curve) */
+inline cl_float16 camera_curve (bool linear, bool offset = true)
 {
-  if (linear)
-    return cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 0, 1, 0}};
-  const double u = 12.92 * 0.0031308 + 0.055;
-  return cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f,
-      (float) (1.055 / u), (float) std::log2 (1.055 / u), (float) (12.92 / u),
-      (float) (0.055 / u), (float) u, 0.055f}};
-}
-
-/* the same for the kernels before transfer_offset8, whose transfer_unit8
- * takes (a / c, b / c, slope / c, c) in s5-s8, c = slope knee */
-inline cl_float16 camera_curve_unit (bool linear)
-{
-  if (linear)
-    return cl_float16 {{1, 1, 0, 2, 1, 1, 0, 1, 1}};
-  const double c = 12.92 * 0.0031308;
-  return cl_float16 {{(float) (1 / 2.4), 1.055f, 0.055f, 0.0031308f, 12.92f,
-      (float) (1.055 / c), (float) (0.055 / c), (float) (12.92 / c), (float) c}};
+  const double e = linear ? 1 : 1 / 2.4, a = linear ? 1 : 1.055, b = linear ? 0 : 0.055;
+  const double knee = linear ? 2 : 0.0031308, slope = linear ? 1 : 12.92;
+  const double c = linear ? 1 : slope * knee, u = c + b;
+  if (offset)
+    return cl_float16 {{(float) e, (float) a, (float) b, (float) knee, (float) slope,
+        (float) (a / u), (float) std::log2 (a / u), (float) (slope / u), (float) (b / u),
+        (float) u, (float) b}};
+  return cl_float16 {{(float) e, (float) a, (float) b, (float) knee, (float) slope,
+      (float) (a / c), (float) (b / c), (float) (slope / c), (float) c}};
 }
 
 /* the same as the float8 of the kernels before transfer_unit8 */

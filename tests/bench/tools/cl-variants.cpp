@@ -48,6 +48,8 @@
 #include <vector>
 
 static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
+/* the program's binary for its one device (PTX text on NVIDIA), without its trailing zeros */
+static std::string binary_of (const cl::Program &prog) { auto bins = prog.getInfo<CL_PROGRAM_BINARIES> (); std::string b (bins[0].begin (), bins[0].end ()); while (!b.empty () && b.back () == 0) b.pop_back (); return b; }
 
 int main (int argc, char **argv)
 {
@@ -91,10 +93,11 @@ int main (int argc, char **argv)
     std::string extra = f[6]; const bool linear = extra.find ("@linear") != std::string::npos;
     if (linear) extra.replace (extra.find ("@linear"), 7, "");
     int maxnreg = 0;   /* "@maxnreg=N": the PTX rebuilt with .maxnreg N (NVIDIA) */
-    if (extra.find ("@maxnreg=") != std::string::npos) {
-      const size_t at = extra.find ("@maxnreg=");
+    const size_t at = extra.find ("@maxnreg=");
+    if (at != std::string::npos) {
       maxnreg = atoi (extra.c_str () + at + 9);
-      extra.replace (at, extra.find (' ', at) == std::string::npos ? std::string::npos : extra.find (' ', at) - at, "");
+      const size_t end = extra.find (' ', at);
+      extra.erase (at, end == std::string::npos ? end : end - at);
     }
     if (extra.find ("NATIVE_POW") != std::string::npos)
       opts.replace (opts.find (" -D NATIVE_POW=1"), 16, "");
@@ -104,9 +107,7 @@ int main (int argc, char **argv)
     try { prog.build ({dev}, opts.c_str ()); } catch (cl::Error &e) { printf ("%s: BUILD FAILED\n%s\n", name.c_str (), prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev).c_str ()); continue; }
     std::string kname = plain ? "debayer" : "debayer_camera";
     if (maxnreg > 0) {
-      auto bins = prog.getInfo<CL_PROGRAM_BINARIES> ();
-      std::string ptx ((const char *) bins[0].data (), bins[0].size ());
-      while (!ptx.empty () && ptx.back () == 0) ptx.pop_back ();
+      std::string ptx = binary_of (prog);
       const size_t entry = ptx.find (".entry " + kname);
       const size_t body = entry == std::string::npos ? entry : ptx.find ("\n{", entry);
       if (body == std::string::npos) { printf ("%s: no entry in the PTX\n", name.c_str ()); continue; }
@@ -118,7 +119,7 @@ int main (int argc, char **argv)
     }
     std::string log = prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev);
     { std::stringstream ss (log); std::string t; bool in = false; while (std::getline (ss, t)) { if (t.find ("Function properties for " + kname) != std::string::npos || t.find ("Compiling entry function '" + kname + "'") != std::string::npos) in = true; if (in && (t.find ("registers") != std::string::npos || t.find ("spill") != std::string::npos)) { printf ("  [%s] %s\n", name.c_str (), t.c_str ()); if (t.find ("registers") != std::string::npos) in = false; } } }
-    if (getenv ("PTXDIR")) { auto bins = prog.getInfo<CL_PROGRAM_BINARIES> (); std::ofstream o (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx"); size_t n = bins[0].size (); while (n > 0 && bins[0][n - 1] == 0) n--; o.write ((const char *) bins[0].data (), n); }
+    if (getenv ("PTXDIR")) std::ofstream (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx") << binary_of (prog);
     cl::Kernel k (prog, kname.c_str ());
     cl::NDRange global, local;
     if (kind == "malvar" || kind == "malvar12") {
@@ -145,7 +146,7 @@ int main (int argc, char **argv)
       if (getenv ("OLDARGS"))   /* kernels before the float16 tf (transfer_unit8) */
         k.setArg (a++, camera_curve_old (linear));
       else if (getenv ("OLDCURVE"))   /* kernels before transfer_offset8 */
-        k.setArg (a++, camera_curve_unit (linear));
+        k.setArg (a++, camera_curve (linear, false));
       else
         k.setArg (a++, camera_curve (linear));
       k.setArg (a++, camera_yuv ());
