@@ -77,6 +77,81 @@ GST_START_TEST (test_ordinary_context_counts_nothing)
 }
 GST_END_TEST
 
+/* Runs kFrames 64x48 RGGB frames through cldebayer (`props`: its white
+ * balance) on `context`, waiting for the queue after each: the element's
+ * read of the statistics has completed by the next frame, so that it
+ * gathers them in every frame when it gathers any. */
+static void
+run_debayer (GstClContext * context, cl_command_queue queue, const char *props)
+{
+  GstElement *e = gst_parse_bin_from_description (
+      (std::string ("cldebayer name=d ") + props).c_str (), TRUE, nullptr);
+  fail_unless (e != nullptr);
+  GstContext *c = gst_context_new_cl_context (context);
+  gst_element_set_context (e, c);
+  gst_context_unref (c);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  gst_harness_set_src_caps_str (h, "video/x-bayer,format=rggb,width=64,height=48,"
+      "framerate=30/1");
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=RGBA");
+  for (int i = 0; i < kFrames; i++) {
+    GstBuffer *in = gst_buffer_new_allocate (nullptr, 64 * 48, nullptr);
+    gst_buffer_memset (in, 0, (guint8) (60 + 40 * i), 64 * 48);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != nullptr);
+    gst_buffer_unref (out);
+    wait_counted (queue);
+  }
+  gst_harness_teardown (h);
+}
+
+/* The counted names that end in " statistics", and the count of the one. */
+static int
+statistics_names (guint64 * count)
+{
+  gchar **names = gst_cl_kernel_profile_names ();
+  int n = 0;
+  for (gchar **p = names; *p; p++)
+    if (g_str_has_suffix (*p, " statistics")) {
+      n++;
+      fail_unless (gst_cl_kernel_profile_get (*p, count, nullptr));
+    }
+  g_strfreev (names);
+  return n;
+}
+
+/* cldebayer's launches that gather the white-balance statistics are counted
+ * under the kernel's name and " statistics", apart from those that do not
+ * (the bench times them apart: docs/benchmarks.md). */
+GST_START_TEST (test_statistics_launches_counted_apart)
+{
+  gstcl::DeviceEntry dev = gstcl::select_device ("");
+  cl::Context ctx (dev.device);
+  cl::CommandQueue queue (ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
+  GstClContext *context = gst_cl_context_new_wrapped (ctx (), dev.device (), queue (), nullptr);
+  fail_unless (context != nullptr);
+
+  gst_cl_kernel_profile_reset ();
+  run_debayer (context, queue (), "white-balance=auto");
+  guint64 count = 0;
+  fail_unless_equals_int (statistics_names (&count), 1);
+  fail_unless_equals_int ((int) count, kFrames);
+
+  /* manual gains: the same stages, no statistics */
+  gst_cl_kernel_profile_reset ();
+  run_debayer (context, queue (), "white-balance=manual red-gain=1.5");
+  fail_unless_equals_int (statistics_names (&count), 0);
+  gchar **names = gst_cl_kernel_profile_names ();
+  fail_unless_equals_int (g_strv_length (names), 1);
+  fail_unless (gst_cl_kernel_profile_get (names[0], &count, nullptr));
+  fail_unless_equals_int ((int) count, kFrames);
+  g_strfreev (names);
+  gst_object_unref (context);
+}
+GST_END_TEST
+
 static Suite *
 profile_suite (void)
 {
@@ -85,6 +160,7 @@ profile_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_profiling_queue_counts_kernels);
   tcase_add_test (tc, test_ordinary_context_counts_nothing);
+  tcase_add_test (tc, test_statistics_launches_counted_apart);
   return s;
 }
 

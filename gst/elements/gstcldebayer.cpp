@@ -774,24 +774,27 @@ run_camera (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in,
       (cl_int) std::ceil (kAwbHigh * range), st->totals);
   if (v.kind == VARIANT_MENON)   /* the pattern (the camera kernel has it built in) */
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y);
+  /* profiled apart: a launch that gathers does more work than one that
+   * does not, and only some frames gather */
+  const char *profile_as = gather ? " statistics" : nullptr;
   if (v.kind == VARIANT_CAMERA_CPU) {
     gstcl::set_args (k, next, (cl_int) st->camera_strip);
     gstcl::enqueue_2d (ctx, k, (width + 16 * kCameraCpuChunks - 1) / (16 * kCameraCpuChunks),
-        (height + st->camera_strip - 1) / st->camera_strip, 1, 1);
+        (height + st->camera_strip - 1) / st->camera_strip, 1, 1, profile_as);
   } else if (v.kind == VARIANT_MENON_CPU) {
     const int strip_width = st->menon_strip_width;
     const int strip = st->menon_strip;
     gstcl::set_args (k, next, (cl_int) st->phase_x, (cl_int) st->phase_y, (cl_int) strip,
         (cl_int) !settings.camera_stages ());
     gstcl::enqueue_2d (ctx, k, (width + strip_width - 1) / strip_width,
-        (height + strip - 1) / strip, 1, 1);
+        (height + strip - 1) / strip, 1, 1, profile_as);
   } else if (v.kind == VARIANT_MENON) {
     const MenonShape &m = v.menon;
     gstcl::enqueue_2d (ctx, k, (width + m.w - 1) / m.w * MENON_LX, (height + m.h - 1) / m.h *
-        m.ly, MENON_LX, m.ly);
+        m.ly, MENON_LX, m.ly, profile_as);
   } else
     gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + CAMERA_ROWS - 1) / CAMERA_ROWS,
-        CAMERA_LX, CAMERA_LY);
+        CAMERA_LX, CAMERA_LY, profile_as);
 
   /* 2 KiB read back without waiting; the next frames use them. */
   if (gather)

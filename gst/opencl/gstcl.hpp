@@ -110,9 +110,11 @@ unsigned program_builds ();
 /* Enqueues `kernel` over at least w x h work-items, in lw x lh groups (global
  * size rounded up; kernels check bounds). Zero-sized ranges enqueue nothing.
  * Every kernel should go through here: on a queue with profiling enabled its
- * device time is counted (gstclprofile.h). */
+ * device time is counted (gstclprofile.h), under the kernel's name followed
+ * by `profile_suffix` where one is given (launches of one kernel that do
+ * different work, e.g. " statistics"). */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
-    size_t lw = 16, size_t lh = 8);
+    size_t lw = 16, size_t lh = 8, const char *profile_suffix = nullptr);
 
 /* Commands other than kernels that a frame takes (a plane copy): enqueue
  * with profile_event (ctx, &e) as the event argument, then call

@@ -340,7 +340,7 @@ gst_cl_ensure_element_context (GstElement * element, const gchar * selector,
 namespace gstcl {
 
 /* gstclprofile.cpp: count the command's device time when its event completes. */
-void track_kernel (const cl::Kernel &kernel, const cl::Event &event);
+void track_kernel (const cl::Kernel &kernel, const cl::Event &event, const char *suffix);
 void track_command (const std::string &command, const cl::Event &event);
 
 const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
@@ -365,7 +365,7 @@ void profile_command (GstClContext *ctx, const char *name, cl_event event)
 }
 
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
-    size_t lw, size_t lh)
+    size_t lw, size_t lh, const char *profile_suffix)
 {
   if (w == 0 || h == 0)
     return;
@@ -378,7 +378,7 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
   cl::Event event;
   ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local, nullptr,
       &event);
-  track_kernel (kernel, event);
+  track_kernel (kernel, event, profile_suffix);
 }
 
 /* The element that announces this thread's builds (BuildScope). */

@@ -74,11 +74,11 @@ void track_command (const std::string &command, const cl::Event &event)
     harvest (false);
 }
 
-void track_kernel (const cl::Kernel &kernel, const cl::Event &event)
+void track_kernel (const cl::Kernel &kernel, const cl::Event &event, const char *suffix)
 {
   std::string name = kernel.getInfo<CL_KERNEL_FUNCTION_NAME> ();
   name.erase (name.find_last_not_of ('\0') + 1);
-  track_command (name, event);
+  track_command (suffix ? name + suffix : name, event);
 }
 
 }  // namespace gstcl
