@@ -70,6 +70,9 @@ make_cases ()
       "clupload ! cldebayer method=bilinear" + to_cl_rgba, false},
     {"cldebayer malvar rggb>RGBA", bayer, "cldebayer method=malvar" + to_rgba,
       "clupload ! cldebayer method=malvar" + to_cl_rgba, false},
+    /* the plain Malvar from the camera cases' 12-bit frame */
+    {"cldebayer malvar rggb12le>RGBA", bayer12, "cldebayer method=malvar" + to_rgba,
+      "clupload ! cldebayer method=malvar" + to_cl_rgba, false},
     {"cldebayer malvar rggb12le>RGBA64_LE", bayer12,
       "cldebayer method=malvar ! video/x-raw,format=RGBA64_LE",
       "clupload ! cldebayer method=malvar ! video/x-raw(memory:OpenCLMemory),format=RGBA64_LE",

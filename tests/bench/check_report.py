@@ -118,6 +118,16 @@ def main():
                         r['kernel'].get('fraction_of_same_bytes_copy')]
             if 'device_pipelines' in r['kernel']:
                 figures.append(r['kernel'].get('device_fps'))
+            # launches that gather cldebayer's white-balance statistics are
+            # timed apart; only auto white balance has them (how many fall
+            # in 4 timed frames depends on the device's pace)
+            if 'statistics_launch_ms' in r['kernel']:
+                if 'manual' in r['case'] or 'camera' not in r['case']:
+                    errors.append(f'{name}: statistics launches without auto white balance')
+                figures += [r['kernel']['statistics_launch_ms']['median'],
+                            r['kernel']['statistics_launches_per_frame']]
+                if r['kernel']['statistics_launches_per_frame'] > 1:
+                    errors.append(f'{name}: more than one statistics launch a frame')
         elif not r['peer']:
             figures.append(r['fraction_of_transfer_limit'])
         if not all(positive(v) for v in figures):

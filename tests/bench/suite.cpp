@@ -68,20 +68,29 @@ static void
 summarize (Result &r, const Suite &suite)
 {
   const double pixels = (double) r.size.width * r.size.height;
-  std::vector<double> fps, lat, first, kernel_ms;
+  std::vector<double> fps, lat, first, kernel_ms, statistics_ms, statistics_launches;
   std::map<std::string, std::vector<double>> per_kernel_ms, per_kernel_launches;
   for (const RunResult &run : r.runs) {
     fps.push_back (run.fps);
     lat.push_back (run.latency_ms);
     first.push_back (run.first_frame_ms);
     if (r.mode == Mode::DEVICE && run.timed_frames > 0 && !run.kernels.empty ()) {
-      double ns = 0;
+      double ns = 0, statistics_ns = 0;
+      guint64 statistics_count = 0;
       for (const KernelTime &k : run.kernels) {
         ns += (double) k.ns;
         per_kernel_ms[k.name].push_back (k.ns / 1e6 / run.timed_frames);
         per_kernel_launches[k.name].push_back ((double) k.count / run.timed_frames);
+        if (g_str_has_suffix (k.name.c_str (), " statistics")) {
+          statistics_ns += (double) k.ns;
+          statistics_count += k.count;
+        }
       }
       kernel_ms.push_back (ns / 1e6 / run.timed_frames);
+      if (statistics_count > 0) {
+        statistics_ms.push_back (statistics_ns / 1e6 / (double) statistics_count);
+        statistics_launches.push_back ((double) statistics_count / run.timed_frames);
+      }
     }
   }
   const RunResult &any = r.runs.front ();
@@ -129,6 +138,12 @@ summarize (Result &r, const Suite &suite)
     r.kernel_gbps = bytes / (r.kernel_ms * 1e6);
     Json k = Json::object ();
     k["ms_per_frame"] = spread_json (kernel_ms);
+    if (!statistics_ms.empty ()) {
+      r.statistics_launch_ms = median_of (statistics_ms);
+      r.statistics_launches = median_of (statistics_launches);
+      k["statistics_launch_ms"] = spread_json (statistics_ms);
+      k["statistics_launches_per_frame"] = r.statistics_launches;
+    }
     k["bytes_per_frame"] = bytes;
     k["gbps"] = r.kernel_gbps;
     if (suite.limits.ok) {

@@ -57,6 +57,10 @@ struct Result {
   double first_frame_first_ms = NAN, first_frame_warm_ms = NAN;
   double transfer_limit_fps = NAN, transfer_fraction = NAN;
   double kernel_ms = NAN, kernel_gbps = NAN, kernel_fraction = NAN;
+  /* the launches counted as "<kernel> statistics" (cldebayer's that gather
+   * the white-balance statistics; not every frame's): the device time of
+   * one, and how many a frame */
+  double statistics_launch_ms = NAN, statistics_launches = NAN;
   /* a copy of the same bytes (half of in+out, read and written) / kernel time */
   double copy_same_bytes_ms = NAN, kernel_vs_same_copy = NAN;
   /* device-resident: frames/s of device_pipelines pipelines together */
