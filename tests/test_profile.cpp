@@ -85,7 +85,7 @@ static void
 run_debayer (GstClContext * context, cl_command_queue queue, const char *props)
 {
   GstElement *e = gst_parse_bin_from_description (
-      (std::string ("cldebayer name=d ") + props).c_str (), TRUE, nullptr);
+      (std::string ("cldebayer ") + props).c_str (), TRUE, nullptr);
   fail_unless (e != nullptr);
   GstContext *c = gst_context_new_cl_context (context);
   gst_element_set_context (e, c);

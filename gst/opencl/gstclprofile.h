@@ -4,9 +4,10 @@
  * application's queue given to gst_cl_context_new_wrapped()) have their
  * device time (CL_PROFILING_COMMAND_END - START) added to process-wide
  * counters, one per kernel function name (other commands of a frame, such
- * as plane copies, under their own names: gstcl::profile_command(); the
- * launches that gather cldebayer's white-balance statistics under the
- * kernel's name followed by " statistics"). The
+ * as plane copies, under their own names: gstcl::profile_command();
+ * launches that an element gives a suffix under the kernel's name and the
+ * suffix, e.g. cldebayer's that gather the white-balance statistics,
+ * "debayer_camera statistics"). The
  * events are collected as they complete, without callbacks. Contexts
  * without profiling pay nothing. For benchmarks and tuning. */
 #pragma once
