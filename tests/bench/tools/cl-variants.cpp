@@ -31,7 +31,14 @@
  * before debayer_camera worked in units of full scale, OLDARGS=1 the gains
  * (float4) and curve parameters (float8) of the kernels before FAST_LEVELS
  * and transfer_unit8, OLDCURVE=1 the curve parameters of the kernels before
- * transfer_offset8. */
+ * transfer_offset8. How the launches run (each waited for, by default):
+ * PIPE=1 back to back, EVERY=N statistics in one launch in N (the others
+ * timed apart), FILL=1 and READ=1 the counters zeroed before and read
+ * (into pinned memory, not waited for) after each launch with statistics,
+ * as the element does; ROTATE=N the input from N copies of the frame in
+ * turn (from device memory rather than the L2 cache); CAPPED=1 a red gain
+ * below 1; RANDOM16=1 random 16-bit words as the 12-bit frame (the bench's
+ * frames). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -73,10 +80,24 @@ int main (int argc, char **argv)
   for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) {
     int v = (int) (2048 + 1500 * std::sin (x * 0.01) * std::cos (y * 0.013)) + (int) (rng () % 64) - 32;
     v = std::clamp (v, 0, 4095); raw[(size_t) y * W + x] = (uint16_t) v; raw8[(size_t) y * W + x] = (uint8_t) (v >> 4); }
+  /* RANDOM16=1: random 16-bit words in the 12-bit frame, as the bench's frames */
+  if (getenv ("RANDOM16")) for (auto &v : raw) v = (uint16_t) (rng () >> 16);
   cl::Buffer in16 (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw.size () * 2, raw.data ());
   cl::Buffer in8 (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw8.size (), raw8.data ());
   cl::Buffer out (ctx, CL_MEM_READ_WRITE, (size_t) W * H * 8);
+  /* ROTATE=N: launches take their input from N copies of the frame in turn
+   * (N frames larger than the L2 cache are read from device memory, as a
+   * pipeline's are); 1 by default */
+  const int rotate = getenv ("ROTATE") ? std::max (1, atoi (getenv ("ROTATE"))) : 1;
+  std::vector<cl::Buffer> in16s {in16}, in8s {in8};
+  for (int i = 1; i < rotate; i++) {
+    in16s.emplace_back (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw.size () * 2, raw.data ());
+    in8s.emplace_back (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw8.size (), raw8.data ());
+  }
   cl::Buffer totals (ctx, CL_MEM_READ_WRITE, 4096);
+  /* READ=1's destination: pinned host memory, as the element's */
+  cl::Buffer pinned (ctx, CL_MEM_ALLOC_HOST_PTR, 4096);
+  void *pinned_totals = q.enqueueMapBuffer (pinned, CL_TRUE, CL_MAP_WRITE, 0, 4096);
   std::vector<std::vector<uint8_t>> ref_out (2);
   const char *fmt_nv12 = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1";
   const char *fmt_rgba = " -D IN_16=1 -D OUT_PLANES=1 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=4 -D OUT_BPP=4 -D OUT_YUV=0 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1";
@@ -122,6 +143,7 @@ int main (int argc, char **argv)
     if (getenv ("PTXDIR")) std::ofstream (std::string (getenv ("PTXDIR")) + "/" + name + ".ptx") << binary_of (prog);
     cl::Kernel k (prog, kname.c_str ());
     cl::NDRange global, local;
+    int stats_arg = -1;
     if (kind == "malvar" || kind == "malvar12") {
       const bool b12 = kind == "malvar12";   /* the 12-bit frame: maxv 4095, scale to 8 bits */
       int a = 0; k.setArg (a++, b12 ? in16 : in8); k.setArg (a++, 0); k.setArg (a++, b12 ? W * 2 : W); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, W * 4);
@@ -137,7 +159,9 @@ int main (int argc, char **argv)
       const double gu = getenv ("OLDUNITS") ? 1.0 : 1.0 / maxv;
       int a = 0; k.setArg (a++, in16); k.setArg (a++, 0); k.setArg (a++, W * 2); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, kind == "rgba" ? W * 4 : W);
       k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, maxv); k.setArg (a++, cl_int4 {{0, 1, 2, 3}}); k.setArg (a++, black);
-      const cl_float8 gain = camera_gains (1.9 * bs * gu, bs * gu, 1.45 * bs * gu, black);
+      /* CAPPED=1: a red gain below 1 (the kernel then caps each sample) */
+      const double red = getenv ("CAPPED") ? 0.95 : 1.9;
+      const cl_float8 gain = camera_gains (red * bs * gu, bs * gu, 1.45 * bs * gu, black);
       if (getenv ("OLDARGS"))   /* kernels before the float8 gain (FAST_LEVELS) */
         k.setArg (a++, cl_float4 {{gain.s[0], gain.s[1], gain.s[2], 0}});
       else
@@ -150,17 +174,37 @@ int main (int argc, char **argv)
       else
         k.setArg (a++, camera_curve (linear));
       k.setArg (a++, camera_yuv ());
-      k.setArg (a++, cl_int4 {{W * H, W, 0, 0}}); k.setArg (a++, stats); k.setArg (a++, 77); k.setArg (a++, 3763); k.setArg (a++, totals);
+      k.setArg (a++, cl_int4 {{W * H, W, 0, 0}}); stats_arg = a; k.setArg (a++, stats); k.setArg (a++, 77); k.setArg (a++, 3763); k.setArg (a++, totals);
       const int gx = (W + 7) / 8, gy = (H + rows - 1) / rows;
       global = cl::NDRange ((gx + lx - 1) / lx * lx, (gy + ly - 1) / ly * ly); local = cl::NDRange (lx, ly);
     }
-    std::vector<double> ms;
+    /* EVERY=N: statistics in one launch in N (the others with stats 0,
+     * timed apart: "others"); FILL=1: the counters filled with zeros before
+     * each launch with statistics, as the element does; READ=1: the
+     * counters read back (without waiting, into pinned memory) after it, as
+     * the element does; PIPE=1: launches enqueued back to back, not each
+     * waited for */
+    const int every = stats && getenv ("EVERY") ? std::max (1, atoi (getenv ("EVERY"))) : 1;
+    const bool fill = getenv ("FILL") != nullptr, pipe = getenv ("PIPE") != nullptr;
+    const bool read = getenv ("READ") != nullptr;
+    std::vector<double> ms, others;
+    std::vector<std::pair<cl::Event, bool>> events;
     for (int i = 0; i < 20 + reps; i++) {
+      const bool gather = stats && i % every == 0;
+      if (stats_arg >= 0 && every > 1) k.setArg (stats_arg, (cl_int) gather);
+      if (gather && fill) q.enqueueFillBuffer (totals, (cl_uint) 0, 0, 2048);
+      if (rotate > 1) k.setArg (0, kind == "malvar" ? in8s[i % rotate] : in16s[i % rotate]);
       cl::Event ev; q.enqueueNDRangeKernel (k, cl::NullRange, global, local, nullptr, &ev);
-      if (i >= 20) { ev.wait (); ms.push_back ((ev.getProfilingInfo<CL_PROFILING_COMMAND_END> () - ev.getProfilingInfo<CL_PROFILING_COMMAND_START> ()) / 1e6); }
+      if (gather && read) q.enqueueReadBuffer (totals, CL_FALSE, 0, 2048, pinned_totals);
+      if (!pipe) ev.wait ();
+      if (i >= 20) events.push_back ({ev, gather || !stats});
     }
     q.finish ();
+    if (stats_arg >= 0 && every > 1) k.setArg (stats_arg, (cl_int) stats);
+    for (auto &e : events)
+      (e.second ? ms : others).push_back ((e.first.getProfilingInfo<CL_PROFILING_COMMAND_END> () - e.first.getProfilingInfo<CL_PROFILING_COMMAND_START> ()) / 1e6);
     std::sort (ms.begin (), ms.end ());
+    std::sort (others.begin (), others.end ());
     // correctness vs first of the kind (nv12 / rgba)
     std::string diff = "";
     if (!plain) {
@@ -179,6 +223,8 @@ int main (int argc, char **argv)
       }
     }
     printf ("%-28s median %.4f ms  min %.4f  p90 %.4f%s\n", name.c_str (), ms[ms.size () / 2], ms[0], ms[ms.size () * 9 / 10], diff.c_str ());
+    if (!others.empty ())
+      printf ("%-28s median %.4f ms  min %.4f  p90 %.4f (the launches without statistics)\n", (name + "/others").c_str (), others[others.size () / 2], others[0], others[others.size () * 9 / 10]);
     fflush (stdout);
   }
   return 0;
