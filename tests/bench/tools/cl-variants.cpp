@@ -73,7 +73,8 @@ int main (int argc, char **argv)
   printf ("device %s nv %d\n", dev.getInfo<CL_DEVICE_NAME> ().c_str (), nv);
   cl::Context ctx (dev);
   cl::CommandQueue q (ctx, dev, CL_QUEUE_PROFILING_ENABLE);
-  const int W = 3840, H = 2160;
+  /* HEIGHT=N: frames of 3840 x N (the wave count of the grid) */
+  const int W = 3840, H = getenv ("HEIGHT") ? atoi (getenv ("HEIGHT")) : 2160;
   std::mt19937 rng (1);
   // smooth-ish 12-bit content plus noise
   std::vector<uint16_t> raw ((size_t) W * H); std::vector<uint8_t> raw8 ((size_t) W * H);
