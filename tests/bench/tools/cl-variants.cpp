@@ -35,7 +35,8 @@
  * PIPE=1 back to back, EVERY=N statistics in one launch in N (the others
  * timed apart), FILL=1 and READ=1 the counters zeroed before and read
  * (into pinned memory, not waited for) after each launch with statistics,
- * as the element does; ROTATE=N the input from N copies of the frame in
+ * as the element does, POLL=1 statistics only when the last read has
+ * completed (the element's rule); ROTATE=N the input from N copies of the frame in
  * turn (from device memory rather than the L2 cache); CAPPED=1 a red gain
  * below 1; RANDOM16=1 random 16-bit words as the 12-bit frame (the bench's
  * frames). */
@@ -188,20 +189,24 @@ int main (int argc, char **argv)
     const int every = stats && getenv ("EVERY") ? std::max (1, atoi (getenv ("EVERY"))) : 1;
     const bool fill = getenv ("FILL") != nullptr, pipe = getenv ("PIPE") != nullptr;
     const bool read = getenv ("READ") != nullptr;
+    /* POLL=1: statistics in a launch only when the last read has completed
+     * (the element's rule; with READ=1) */
+    const bool poll = getenv ("POLL") != nullptr;
+    cl::Event reading;
     std::vector<double> ms, others;
     std::vector<std::pair<cl::Event, bool>> events;
     for (int i = 0; i < 20 + reps; i++) {
-      const bool gather = stats && i % every == 0;
-      if (stats_arg >= 0 && every > 1) k.setArg (stats_arg, (cl_int) gather);
+      const bool gather = stats && (poll ? !reading () || reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () == CL_COMPLETE : i % every == 0);
+      if (stats_arg >= 0 && (every > 1 || poll)) k.setArg (stats_arg, (cl_int) gather);
       if (gather && fill) q.enqueueFillBuffer (totals, (cl_uint) 0, 0, 2048);
       if (rotate > 1) k.setArg (0, kind == "malvar" ? in8s[i % rotate] : in16s[i % rotate]);
       cl::Event ev; q.enqueueNDRangeKernel (k, cl::NullRange, global, local, nullptr, &ev);
-      if (gather && read) q.enqueueReadBuffer (totals, CL_FALSE, 0, 2048, pinned_totals);
+      if (gather && read) q.enqueueReadBuffer (totals, CL_FALSE, 0, 2048, pinned_totals, nullptr, &reading);
       if (!pipe) ev.wait ();
       if (i >= 20) events.push_back ({ev, gather || !stats});
     }
     q.finish ();
-    if (stats_arg >= 0 && every > 1) k.setArg (stats_arg, (cl_int) stats);
+    if (stats_arg >= 0 && (every > 1 || poll)) k.setArg (stats_arg, (cl_int) stats);
     for (auto &e : events)
       (e.second ? ms : others).push_back ((e.first.getProfilingInfo<CL_PROFILING_COMMAND_END> () - e.first.getProfilingInfo<CL_PROFILING_COMMAND_START> ()) / 1e6);
     std::sort (ms.begin (), ms.end ());
@@ -225,7 +230,7 @@ int main (int argc, char **argv)
     }
     printf ("%-28s median %.4f ms  min %.4f  p90 %.4f%s\n", name.c_str (), ms[ms.size () / 2], ms[0], ms[ms.size () * 9 / 10], diff.c_str ());
     if (!others.empty ())
-      printf ("%-28s median %.4f ms  min %.4f  p90 %.4f (the launches without statistics)\n", (name + "/others").c_str (), others[others.size () / 2], others[0], others[others.size () * 9 / 10]);
+      printf ("%-28s median %.4f ms  min %.4f  p90 %.4f (the launches without statistics; %zu with)\n", (name + "/others").c_str (), others[others.size () / 2], others[0], others[others.size () * 9 / 10], ms.size ());
     fflush (stdout);
   }
   return 0;
