@@ -37,17 +37,25 @@ wait_counted (cl_command_queue queue)
   fail_unless_equals_int ((int) gst_cl_kernel_profile_pending (), 0);
 }
 
+/* An application's context whose queue has profiling on (the benchmark's
+ * way), released at the end of the scope. */
+struct ProfilingContext {
+  gstcl::DeviceEntry dev = gstcl::select_device ("");
+  cl::Context ctx {dev.device};
+  cl::CommandQueue queue {ctx, dev.device, CL_QUEUE_PROFILING_ENABLE};
+  GstClContext *context = gst_cl_context_new_wrapped (ctx (), dev.device (), queue (), nullptr);
+
+  ProfilingContext () { fail_unless (context != nullptr); }
+  ~ProfilingContext () { gst_object_unref (context); }
+};
+
 GST_START_TEST (test_profiling_queue_counts_kernels)
 {
-  gstcl::DeviceEntry dev = gstcl::select_device ("");
-  cl::Context ctx (dev.device);
-  cl::CommandQueue queue (ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
-  GstClContext *context = gst_cl_context_new_wrapped (ctx (), dev.device (), queue (), nullptr);
-  fail_unless (context != nullptr);
+  ProfilingContext p;
 
   gst_cl_kernel_profile_reset ();
-  run_sobel (context);
-  wait_counted (queue ());
+  run_sobel (p.context);
+  wait_counted (p.queue ());
   /* one kernel a frame: "sobel" on CPUs, "sobel_narrow" on GPUs */
   gchar **names = gst_cl_kernel_profile_names ();
   fail_unless_equals_int (g_strv_length (names), 1);
@@ -62,7 +70,6 @@ GST_START_TEST (test_profiling_queue_counts_kernels)
   gst_cl_kernel_profile_reset ();
   fail_if (gst_cl_kernel_profile_get (name.c_str (), &count, &ns));
   fail_unless (count == 0 && ns == 0);
-  gst_object_unref (context);
 }
 GST_END_TEST
 
@@ -78,16 +85,16 @@ GST_START_TEST (test_ordinary_context_counts_nothing)
 GST_END_TEST
 
 /* Runs kFrames 64x48 RGGB frames through cldebayer (`props`: its white
- * balance) on `context`, waiting for the queue after each: the element's
+ * balance) on `p`'s context, waiting for its queue after each: the element's
  * read of the statistics has completed by the next frame, so that it
  * gathers them in every frame when it gathers any. */
 static void
-run_debayer (GstClContext * context, cl_command_queue queue, const char *props)
+run_debayer (const ProfilingContext & p, const char *props)
 {
   GstElement *e = gst_parse_bin_from_description (
       (std::string ("cldebayer ") + props).c_str (), TRUE, nullptr);
   fail_unless (e != nullptr);
-  GstContext *c = gst_context_new_cl_context (context);
+  GstContext *c = gst_context_new_cl_context (p.context);
   gst_element_set_context (e, c);
   gst_context_unref (c);
   GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
@@ -102,7 +109,7 @@ run_debayer (GstClContext * context, cl_command_queue queue, const char *props)
     GstBuffer *out = gst_harness_pull (h);
     fail_unless (out != nullptr);
     gst_buffer_unref (out);
-    wait_counted (queue);
+    wait_counted (p.queue ());
   }
   gst_harness_teardown (h);
 }
@@ -127,28 +134,23 @@ statistics_names (guint64 * count)
  * (the bench times them apart: docs/benchmarks.md). */
 GST_START_TEST (test_statistics_launches_counted_apart)
 {
-  gstcl::DeviceEntry dev = gstcl::select_device ("");
-  cl::Context ctx (dev.device);
-  cl::CommandQueue queue (ctx, dev.device, CL_QUEUE_PROFILING_ENABLE);
-  GstClContext *context = gst_cl_context_new_wrapped (ctx (), dev.device (), queue (), nullptr);
-  fail_unless (context != nullptr);
+  ProfilingContext p;
 
   gst_cl_kernel_profile_reset ();
-  run_debayer (context, queue (), "white-balance=auto");
+  run_debayer (p, "white-balance=auto");
   guint64 count = 0;
   fail_unless_equals_int (statistics_names (&count), 1);
   fail_unless_equals_int ((int) count, kFrames);
 
   /* manual gains: the same stages, no statistics */
   gst_cl_kernel_profile_reset ();
-  run_debayer (context, queue (), "white-balance=manual red-gain=1.5");
+  run_debayer (p, "white-balance=manual red-gain=1.5");
   fail_unless_equals_int (statistics_names (&count), 0);
   gchar **names = gst_cl_kernel_profile_names ();
   fail_unless_equals_int (g_strv_length (names), 1);
   fail_unless (gst_cl_kernel_profile_get (names[0], &count, nullptr));
   fail_unless_equals_int ((int) count, kFrames);
   g_strfreev (names);
-  gst_object_unref (context);
 }
 GST_END_TEST
 

@@ -123,11 +123,9 @@ targets (const Suite &s, const Environment &env)
    * Every stage means the auto white balance's statistics too: the time of a
    * launch that gathers them (the element skips them in frames whose
    * previous totals are still being read, so the time a frame would
-   * understate it). */
-  double camera_ms = value ("cldebayer camera rggb12le>NV12", "4k", Mode::DEVICE,
+   * understate it; n/a where no launch gathered). */
+  const double camera_ms = value ("cldebayer camera rggb12le>NV12", "4k", Mode::DEVICE,
       &Result::statistics_launch_ms);
-  if (std::isnan (camera_ms))
-    camera_ms = value ("cldebayer camera rggb12le>NV12", "4k", Mode::DEVICE, &Result::kernel_ms);
   t.push_back (at_least ("GPU 4K kernel only: cldebayer malvar rggb>RGBA time / cldebayer "
           "camera rggb12le>NV12 time, a launch that gathers the white-balance statistics "
           "(camera at most 1.25x)",
