@@ -3,14 +3,17 @@
 """Embed OpenCL C sources into a C++ translation unit.
 
 Usage: embed_kernels.py OUT.cpp OUT.h file.cl [file.cl ...]
-Each file foo-bar.cl becomes `extern const char gst_cl_kernel_foo_bar[];`.
+Each file foo-bar.cl becomes `extern const char gst_cl_kernel_foo_bar[];`; a
+file in a folder of kernels/ takes the folder's name too: debayer/window.cl
+becomes gst_cl_kernel_debayer_window.
 """
 import os
 import sys
 
 
 def symbol(path):
-    stem = os.path.splitext(os.path.basename(path))[0]
+    here = os.path.dirname(os.path.abspath(__file__))
+    stem = os.path.splitext(os.path.relpath(os.path.abspath(path), here))[0]
     return 'gst_cl_kernel_' + ''.join(c if c.isalnum() else '_' for c in stem)
 
 
