@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cl-camera-cpu: times build variants of cldebayer's camera kernels on the
  * CPU device (PoCL), side by side in one process (docs/benchmarks.md, "The
- * camera stages on CPUs"): debayer_camera_cpu (camera_cpu.cl) and
+ * camera stages on CPUs"): debayer_camera_cpu (debayer/camera_cpu.cl) and
  * debayer_camera (the 8 x 2 blocks), on a 1920x1080 12-bit RGGB frame (a
  * smooth pattern plus noise), with the bench's manual-gains camera case's
  * arguments (black level 256, gains 1.9 / 1 / 1.45, its matrix, saturation
@@ -35,8 +35,9 @@ static std::string slurp (const std::string &p) { std::ifstream f (p); std::stri
 int main (int argc, char **argv)
 {
   const auto sources = [] (const std::string &kdir, bool old) {
-    const std::string base = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer.cl");
-    return old ? base : base + slurp (kdir + "/camera_cpu.cl");
+    /* the camera rows' files (gst/elements/debayer/gstcldebayervariants.cpp) */
+    const std::string base = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer/prelude.cl") + slurp (kdir + "/debayer/filters.cl") + slurp (kdir + "/debayer/io.cl") + slurp (kdir + "/debayer/stages.cl") + slurp (kdir + "/debayer/curve.cl") + slurp (kdir + "/debayer/stats.cl") + slurp (kdir + "/debayer/output.cl");
+    return old ? base + slurp (kdir + "/debayer/camera.cl") : base + slurp (kdir + "/debayer/strips.cl") + slurp (kdir + "/debayer/camera_cpu.cl");
   };
   const int reps = atoi (argv[2]);
   std::vector<cl::Platform> plats; cl::Platform::get (&plats);

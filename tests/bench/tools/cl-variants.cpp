@@ -2,8 +2,8 @@
 /* cl-variants: times build variants of cldebayer's kernels side by side on
  * one device, one process (docs/benchmarks.md, camera section).
  *
- * Builds kernels/common.cl + color.cl + debayer.cl (from the directory
- * given) once per line of a variants file, prints NVIDIA's register counts
+ * Builds kernels/common.cl, color.cl and the camera row's files of
+ * kernels/debayer/ (from the directory given) once per line of a variants file, prints NVIDIA's register counts
  * (-cl-nv-verbose where the driver has cl_nv_compiler_options), times 20 +
  * N launches on a 3840x2160 frame (12-bit RGGB, a smooth pattern plus noise)
  * with profiling events and prints the median, minimum and 90th percentile;
@@ -62,7 +62,8 @@ static std::string binary_of (const cl::Program &prog) { auto bins = prog.getInf
 int main (int argc, char **argv)
 {
   const std::string kdir = argv[1];
-  const std::string src = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer.cl");
+  /* the camera row's files (gst/elements/debayer/gstcldebayervariants.cpp) */
+  const std::string src = slurp (kdir + "/common.cl") + slurp (kdir + "/color.cl") + slurp (kdir + "/debayer/prelude.cl") + slurp (kdir + "/debayer/filters.cl") + slurp (kdir + "/debayer/io.cl") + slurp (kdir + "/debayer/stages.cl") + slurp (kdir + "/debayer/curve.cl") + slurp (kdir + "/debayer/stats.cl") + slurp (kdir + "/debayer/output.cl") + slurp (kdir + "/debayer/camera.cl");
   std::vector<std::string> lines;
   { std::ifstream f (argv[2]); std::string l; while (std::getline (f, l)) if (!l.empty () && l[0] != '#') lines.push_back (l); }
   const int reps = argc > 3 ? atoi (argv[3]) : 200;

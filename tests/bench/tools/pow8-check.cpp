@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* pow8-check: the worst error of the cheaper transfer curve for 8-bit
- * outputs (debayer.cl's POW_FAST3 and transfer_curve3_16, their float
+ * outputs (debayer/curve.cl's POW_FAST3 and transfer_curve3_16, their float
  * steps written again here with the same constants, fma where the kernel's
  * a * b + c may contract and, as a second run, without), against the
  * curve's formula in double, in 8-bit steps, for every 61st float x from

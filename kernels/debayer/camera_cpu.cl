@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cldebayer's camera variant on CPUs (the host picks it where the CPU
  * tuning is selected; debayer_camera's 8 x 2 blocks serve GPUs). The same
- * stages, formulas and float arithmetic as debayer_camera (debayer.cl's
- * camera comment), appended to debayer.cl built with -D CAMERA=1
- * -D CAMERA_CPU=1 in its place.
+ * stages, formulas and float arithmetic as debayer_camera (stages.cl's
+ * comment), after the camera stages' files and strips.cl (prelude.cl lists
+ * them), built with -D CAMERA=1.
  *
  * The shape (that of menon_cpu.cl): a work-group is one work-item, which
  * computes a strip of 16 CC_CHUNKS output columns by `strip` rows, walking
@@ -155,7 +155,7 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
 #if METHOD == 0
   const float8 h2 = M1 (own) + P1 (own);
   const float8 v2 = sp[CC_AT (y - 2) + i] + sp[CC_AT (y + 2) + i];
-  /* the paper's coefficients / 8 (debayer.cl's x 16 / 16), clamped */
+  /* the paper's coefficients / 8 (filters.cl's x 16 / 16), clamped */
 #define CC_G_AT_RB clamp (0.5f * c + 0.25f * (h1 + v1) - 0.125f * (h2 + v2), 0.0f, 1.0f)
 #define CC_AT_G_ROW clamp (0.625f * c + 0.5f * h1 - 0.125f * (h2 + d) + 0.0625f * v2, \
     0.0f, 1.0f)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Menon, Andriani and Calvagno 2007, "Demosaicing with directional filtering
  * and a posteriori decision" (IEEE TIP 16 (1)), with its refining step.
- * Appended to debayer.cl built with -D CAMERA=1 -D MENON=1: the camera
+ * After the camera stages' files (prelude.cl lists them), built with
+ * -D CAMERA=1: the camera
  * stages before the demosaic (black level, white balance, here on the
  * samples as they are loaded) and after it (camera_output: matrix, transfer
  * curve, output format) are those of debayer_camera.

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cldebayer method=menon on CPUs (the host picks it where the CPU tuning is
  * selected; menon.cl's tile kernel serves GPUs). The same algorithm, steps
- * and float arithmetic as menon.cl (see its header), appended to debayer.cl
- * built with -D CAMERA=1 -D MENON=1 in its place.
+ * and float arithmetic as menon.cl (see its header), after the camera
+ * stages' files and strips.cl (prelude.cl lists them), built with
+ * -D CAMERA=1.
  *
  * The shape: a work-group is one work-item, which computes a strip of
  * 8 (MC_CHUNKS - 2) output columns by `strip` rows, walking down it a row

@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-cldebayer
+ * @title: cldebayer
+ *
+ * Demosaics Bayer frames on any OpenCL device, with the 5x5
+ * gradient-corrected linear filters of Malvar, He and Cutler (ICASSP 2004),
+ * with bilinear interpolation, or with the directional filtering and a
+ * posteriori decision of Menon, Andriani and Calvagno (IEEE TIP 2007, with
+ * its refining step; method=menon, in float), for the four patterns and for 8-bit and
+ * 10- to 16-bit samples (`rggb`, `bggr12le`, ...: little-endian 16-bit
+ * words, the format names of GStreamer 1.24; sample values above
+ * 2^bits - 1 are clamped). A row of 8-bit samples takes width bytes rounded
+ * up to 4, a row of 16-bit words 2 x width bytes rounded up to 4, unless the
+ * buffer carries a GstVideoMeta.
+ *
+ * Exact arithmetic, in integers: malvar sums the paper's coefficients x 16
+ * and returns clamp ((sum + 8) >> 4, 0, 2^bits - 1); bilinear returns
+ * (a + b + 1) >> 1 and (a + b + c + d + 2) >> 2. Output channels are
+ * round (v x 255 / (2^bits - 1)) for 8-bit formats and
+ * round (v x 65535 / (2^bits - 1)) for RGBA64_LE (offered for 10..16-bit
+ * input only); alpha and padding channels are opaque (255 or 65535). GRAY8 is
+ * the luma of the 8-bit channels, Y = (77 R + 150 G + 29 B + 128) >> 8.
+ *
+ * Samples outside the image are mirrored about the edge sample (x = -1 reads
+ * x = 1, x = -2 reads x = 2, repeated for frames narrower than the filter),
+ * which keeps the Bayer phase. The output has the input's size; frames must
+ * be at least 2x2.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 v4l2src ! video/x-bayer,format=grbg ! cldebayer ! videoconvert ! autovideosink
+ * gst-launch-1.0 filesrc location=frame.bggr12 blocksize=614400 ! video/x-bayer,format=bggr12le,width=640,height=480,framerate=0/1 ! cldebayer ! video/x-raw,format=RGBA64_LE ! videoconvert ! pngenc ! filesink location=frame.png
+ * gst-launch-1.0 videotestsrc ! video/x-bayer,format=rggb ! clupload ! cldebayer ! clsobel ! cldownload ! videoconvert ! autovideosink
+ * ]|
+ */
+#include "gstcldebayer.h"
+#include "gstcldebayerengine.hpp"
+#include "gstclelements.h"
+#include "gstclconvolution.hpp"
+#include "gstclsettings.hpp"
+
+#include <gst/opencl/gstclprivate.hpp>
+#include <gst/opencl/gstclvideo.h>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <string>
+
+GST_DEBUG_CATEGORY (gst_cl_debayer_debug);
+#define GST_CAT_DEFAULT gst_cl_debayer_debug
+
+using namespace cldebayer;
+
+#define GST_TYPE_CL_DEBAYER_METHOD (gst_cl_debayer_method_get_type ())
+static GType
+gst_cl_debayer_method_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {METHOD_MALVAR, "Malvar-He-Cutler 5x5 gradient-corrected linear filters",
+        "malvar"},
+    {METHOD_BILINEAR, "Bilinear interpolation of the nearest samples", "bilinear"},
+    {METHOD_MENON, "Menon-Andriani-Calvagno 2007: directional filtering, a posteriori "
+          "decision and refining (sharper edges, less false colour; float arithmetic)",
+        "menon"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerMethod", values));
+  return type;
+}
+
+#define GST_TYPE_CL_DEBAYER_WHITE_BALANCE (gst_cl_debayer_white_balance_get_type ())
+static GType
+gst_cl_debayer_white_balance_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {WB_NONE, "No white balance (the gains are not applied)", "none"},
+    {WB_MANUAL, "The red-gain, green-gain and blue-gain properties", "manual"},
+    {WB_AUTO, "Grey world, from the statistics of the frames before", "auto"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerWhiteBalance", values));
+  return type;
+}
+
+#define GST_TYPE_CL_DEBAYER_TRANSFER (gst_cl_debayer_transfer_get_type ())
+static GType
+gst_cl_debayer_transfer_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {TRANSFER_LINEAR, "Linear (no curve)", "linear"},
+    {TRANSFER_SRGB, "sRGB (IEC 61966-2-1)", "srgb"},
+    {TRANSFER_BT709, "BT.709 OETF", "bt709"},
+    {TRANSFER_GAMMA, "Power 1/gamma (the gamma property)", "gamma"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerTransfer", values));
+  return type;
+}
+
+/* Under the element's lock: what the user set, the white balance in force
+ * (get_property reads both), and whether it runs (refusals). */
+struct Locked {
+  Settings user;
+  AwbStatus awb;
+  bool started = false;
+  clsettings::Refusals refusals;   /* values refused before start */
+  guint64 generation = 0;          /* settings changes, for the plan */
+};
+
+/* The plan of the streaming thread: made when caps or settings change (or a
+ * frame's layout differs), read by every frame. */
+struct DebayerState {
+  Engine engine;
+  Statistics stats;
+  Settings settings;        /* the settings planned */
+  CameraParams params;      /* for the running variant */
+  bool planned = false;
+  guint64 generation = 0;   /* of the settings planned */
+  GstVideoInfo in_layout, out_layout;   /* of the frames planned */
+};
+
+struct _GstClDebayer {
+  GstClFilter parent;
+  gstcl::ElementPrivate<Locked, DebayerState> *priv;
+};
+
+G_DEFINE_TYPE (GstClDebayer, gst_cl_debayer, GST_TYPE_CL_FILTER)
+GST_ELEMENT_REGISTER_DEFINE (cldebayer, "cldebayer", GST_RANK_NONE, GST_TYPE_CL_DEBAYER)
+
+enum {
+  PROP_0, PROP_METHOD, PROP_BLACK_LEVEL, PROP_WHITE_BALANCE, PROP_RED_GAIN,
+  PROP_GREEN_GAIN, PROP_BLUE_GAIN, PROP_AWB_SPEED, PROP_COLOR_MATRIX, PROP_SATURATION,
+  PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS,
+};
+
+#define SINK_CAPS "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " \
+    GST_CL_SIZE_AND_RATE (2)
+/* In the order fixation prefers them: colour first, GRAY8 last. */
+#define RGB8_FORMATS "RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, xBGR, RGB, BGR"
+#define YUV_FORMATS "NV12, I420"
+#define SHALLOW_FORMATS RGB8_FORMATS ", " YUV_FORMATS ", GRAY8"
+#define DEEP_OUT_FORMATS RGB8_FORMATS ", RGBA64_LE, " YUV_FORMATS ", GRAY8"
+#define SRC_CAPS "video/x-raw, format = (string) { " DEEP_OUT_FORMATS " }, " \
+    GST_CL_SIZE_AND_RATE (2)
+
+/* Calls fn (name) for each string of a format field (a string or a list);
+ * returns FALSE when there is no such field (any format). */
+template <typename Fn>
+static bool
+for_each_format (const GstStructure * s, Fn fn)
+{
+  const GValue *v = gst_structure_get_value (s, "format");
+  if (!v)
+    return false;
+  if (G_VALUE_HOLDS_STRING (v)) {
+    fn (g_value_get_string (v));
+  } else if (GST_VALUE_HOLDS_LIST (v)) {
+    for (guint i = 0; i < gst_value_list_get_size (v); i++) {
+      const GValue *item = gst_value_list_get_value (v, i);
+      if (G_VALUE_HOLDS_STRING (item))
+        fn (g_value_get_string (item));
+    }
+  }
+  return true;
+}
+
+/* `s` renamed to `name` with formats `formats`, keeping size, rate and
+ * pixel aspect ratio. */
+static GstStructure *
+convert_structure (const GstStructure * s, const char *name, const char *formats)
+{
+  GstStructure *out = gst_structure_new_empty (name);
+  GstCaps *list = gst_caps_from_string ((std::string ("x, format = (string) { ") + formats +
+          " }").c_str ());
+  gst_structure_set_value (out, "format",
+      gst_structure_get_value (gst_caps_get_structure (list, 0), "format"));
+  gst_caps_unref (list);
+  for (const char *field : { "width", "height", "framerate", "pixel-aspect-ratio" }) {
+    const GValue *v = gst_structure_get_value (s, field);
+    if (v)
+      gst_structure_set_value (out, field, v);
+  }
+  return out;
+}
+
+/* Whether `name` is an output format of 8-bit input. */
+static bool
+is_shallow_format (const char *name)
+{
+  gchar **formats = g_strsplit (SHALLOW_FORMATS, ", ", -1);
+  const bool found = g_strv_contains (formats, name);
+  g_strfreev (formats);
+  return found;
+}
+
+static GstCaps *
+gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, GstCaps * caps)
+{
+  GstCaps *out = gst_caps_new_empty ();
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    bool shallow = false, deep = false;
+    if (direction == GST_PAD_SINK) {
+      if (!gst_structure_has_name (s, "video/x-bayer"))
+        continue;
+      if (!for_each_format (s, [&] (const char *f) {
+            gint bits;
+            if (gst_cl_bayer_format_parse (f, nullptr, &bits))
+              (bits == 8 ? shallow : deep) = true;
+          }))
+        shallow = deep = true;
+      if (shallow || deep)
+        out = gst_caps_merge_structure (out, convert_structure (s, "video/x-raw",
+                deep ? DEEP_OUT_FORMATS : SHALLOW_FORMATS));
+    } else {
+      if (!gst_structure_has_name (s, "video/x-raw"))
+        continue;
+      /* shallow: an output format of 8-bit input, deep: RGBA64_LE */
+      if (!for_each_format (s, [&] (const char *f) {
+            if (g_str_equal (f, "RGBA64_LE"))
+              deep = true;
+            else if (is_shallow_format (f))
+              shallow = true;
+          }))
+        shallow = deep = true;
+      if (shallow || deep)
+        out = gst_caps_merge_structure (out, convert_structure (s, "video/x-bayer",
+                shallow ? GST_CL_BAYER_FORMATS : GST_CL_DEEP_BAYER_FORMATS));
+    }
+  }
+  return out;
+}
+
+/* Fixation takes the first output format of DEEP_OUT_FORMATS (colour
+ * first, GRAY8 last) that downstream accepts, whatever order downstream
+ * lists them in: a tee with one GRAY8-preferring branch keeps colour. */
+static GstCaps *
+gst_cl_debayer_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  if (direction == GST_PAD_SINK) {
+    gchar **formats = g_strsplit (DEEP_OUT_FORMATS, ", ", -1);
+    for (gchar **f = formats; *f; f++) {
+      GstStructure *want = gst_structure_new ("video/x-raw", "format", G_TYPE_STRING, *f,
+          nullptr);
+      GstCaps *picked = gst_caps_new_empty ();
+      for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
+        const GstStructure *s = gst_caps_get_structure (othercaps, i);
+        if (!gst_structure_can_intersect (s, want))
+          continue;
+        GstStructure *copy = gst_structure_copy (s);
+        gst_structure_set (copy, "format", G_TYPE_STRING, *f, nullptr);
+        gst_caps_append_structure_full (picked, copy,
+            gst_caps_features_copy (gst_caps_get_features (othercaps, i)));
+      }
+      gst_structure_free (want);
+      if (!gst_caps_is_empty (picked)) {
+        gst_caps_unref (othercaps);
+        othercaps = picked;
+        break;
+      }
+      gst_caps_unref (picked);
+    }
+    g_strfreev (formats);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->fixate_caps (trans,
+      direction, caps, othercaps);
+}
+
+static void
+gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps *, const GstVideoInfo * out_info)
+{
+  DebayerState *st = &GST_CL_DEBAYER (filter)->priv->state;
+  st->engine.set_format (ctx, incaps, in_info, out_info);
+  st->stats.reset ();
+  st->planned = false;
+}
+
+/* The camera parameters of the running variant (its unit) with the gains in
+ * force. */
+static void
+make_params (GstClDebayer * self)
+{
+  DebayerState *st = &self->priv->state;
+  double wb[3];
+  initial_gains (st->settings, wb);
+  if (st->settings.white_balance == WB_AUTO) {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
+  }
+  st->params = camera_params (st->settings, st->engine.format ().maxv, st->engine.unit (), wb);
+}
+
+static void
+gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CL_DEBAYER (filter);
+  DebayerState *st = &self->priv->state;
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    st->settings = self->priv->settings.user;
+    st->generation = self->priv->settings.generation;
+  }
+  st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
+  make_params (self);
+  st->in_layout = in->info;
+  st->out_layout = out->info;
+  st->planned = true;
+}
+
+/* Whether a frame's planes lie as those of the frames planned. */
+static bool
+same_layout (const GstVideoInfo * a, const GstVideoInfo * b)
+{
+  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++)
+    if (a->offset[p] != b->offset[p] || a->stride[p] != b->stride[p])
+      return false;
+  return true;
+}
+
+/* The auto white balance of this frame: takes the statistics read back
+ * since the last frame, if any, moves the gains in force toward their
+ * target, and puts them in the parameters. */
+static void
+update_awb (GstClDebayer * self)
+{
+  DebayerState *st = &self->priv->state;
+  Totals totals;
+  const bool fresh = st->stats.take (&totals) && totals.sum[3] > 0;
+  const int maxv = st->engine.format ().maxv;
+  double wb[3];
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    AwbStatus *awb = &self->priv->settings.awb;
+    awb_step (awb, fresh ? &totals : nullptr, st->settings.awb_speed, maxv,
+        (int) st->settings.black_level);
+    std::copy (awb->gains, awb->gains + 3, wb);
+  }
+  set_gains (&st->params, maxv, st->engine.unit (), wb);
+}
+
+static GstFlowReturn
+gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CL_DEBAYER (filter);
+  DebayerState *st = &self->priv->state;
+  bool replan;
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    replan = !st->planned || st->generation != self->priv->settings.generation;
+  }
+  if (replan || !same_layout (&in->info, &st->in_layout) ||
+      !same_layout (&out->info, &st->out_layout))
+    gst_cl_debayer_plan (filter, ctx, in, out);
+  if (st->engine.poll (in, out))
+    make_params (self);
+
+  if (!st->engine.camera ()) {
+    st->engine.run (ctx, in, out, nullptr);
+    return GST_FLOW_OK;
+  }
+  const int maxv = st->engine.format ().maxv;
+  if ((int) st->settings.black_level >= maxv) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("black-level %u is not below the input's "
+            "full scale %d", st->settings.black_level, maxv), (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  const bool awb = st->settings.white_balance == WB_AUTO;
+  if (awb)
+    update_awb (self);
+  const CameraLaunch launch = { &st->params, st->stats.begin (ctx, awb),
+    &st->stats.counters (), st->settings.camera_stages () };
+  st->engine.run (ctx, in, out, &launch);
+  /* 2 KiB read back without waiting; the next frames use them. */
+  if (launch.gather)
+    st->stats.end ();
+  return GST_FLOW_OK;
+}
+
+/* The colour matrix in `value`, or why it is refused. */
+static std::string
+matrix_from (const GValue * value, Matrix * out)
+{
+  std::vector<double> values;
+  std::string why;
+  if (!clconv::values_from_array (value, &values, &why))
+    return why;
+  if (values.size () != 9)
+    return "it has " + std::to_string (values.size ()) + " values, not 9";
+  for (double v : values)
+    if (!std::isfinite (v))
+      return "it has a value that is not a finite number";
+  std::copy (values.begin (), values.end (), out->begin ());
+  return "";
+}
+
+static void
+gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CL_DEBAYER (object);
+  std::string refused;
+  bool running;
+  {
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  Settings *s = &self->priv->settings.user;
+  Locked *locked = &self->priv->settings;
+  running = locked->started;
+  locked->generation++;
+  switch (prop_id) {
+    case PROP_METHOD: s->method = (Method) g_value_get_enum (value); break;
+    case PROP_BLACK_LEVEL: s->black_level = g_value_get_uint (value); break;
+    case PROP_WHITE_BALANCE: {
+      const auto mode = (WhiteBalance) g_value_get_enum (value);
+      /* auto starts from the gains in force */
+      if (mode == WB_AUTO && s->white_balance != WB_AUTO) {
+        const bool manual = s->white_balance == WB_MANUAL;
+        for (int c = 0; c < 3; c++)
+          self->priv->settings.awb.gains[c] = manual ? s->gains[c] : 1;
+        self->priv->settings.awb.have_target = false;
+      }
+      s->white_balance = mode;
+      break;
+    }
+    case PROP_RED_GAIN: s->gains[0] = g_value_get_double (value); break;
+    case PROP_GREEN_GAIN: s->gains[1] = g_value_get_double (value); break;
+    case PROP_BLUE_GAIN: s->gains[2] = g_value_get_double (value); break;
+    case PROP_AWB_SPEED: s->awb_speed = g_value_get_double (value); break;
+    case PROP_COLOR_MATRIX:
+      refused = matrix_from (value, &s->matrix);
+      if (refused.empty ())
+        locked->refusals.forget (pspec->name);
+      else if (!running)
+        locked->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
+      break;
+    case PROP_SATURATION: s->saturation = g_value_get_double (value); break;
+    case PROP_TRANSFER: s->transfer = (Transfer) g_value_get_enum (value); break;
+    case PROP_GAMMA: s->gamma = g_value_get_double (value); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+  }
+  /* Posted without the lock: a bus sync handler may read our properties. */
+  if (!refused.empty ())
+    clsettings::report (GST_ELEMENT (self), running, pspec->name,
+        clsettings::describe_value (value), refused, "The previous matrix stays in force.");
+}
+
+/* A value refused before start stops the start (clsettings.hpp). */
+static gboolean
+gst_cl_debayer_start (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_DEBAYER (trans);
+  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
+      self->priv->settings.started, self->priv->settings.refusals) &&
+      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class),
+      self->priv->lock, self->priv->settings.started);
+}
+
+static gboolean
+gst_cl_debayer_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_DEBAYER (trans);
+  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
+  self->priv->state.engine.cancel ();   /* waits for a build under way */
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
+}
+
+/* The white-balance statistics as a structure (see the property). */
+static GstStructure *
+statistics_of (const AwbStatus & awb)
+{
+  return gst_structure_new ("cldebayer-statistics",
+      "frames", G_TYPE_UINT64, awb.frames, "cells", G_TYPE_UINT64, awb.cells,
+      "red-mean", G_TYPE_DOUBLE, awb.means[0], "green-mean", G_TYPE_DOUBLE, awb.means[1],
+      "blue-mean", G_TYPE_DOUBLE, awb.means[2],
+      "red-gain", G_TYPE_DOUBLE, awb.gains[0], "green-gain", G_TYPE_DOUBLE, awb.gains[1],
+      "blue-gain", G_TYPE_DOUBLE, awb.gains[2], nullptr);
+}
+
+static void
+gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  auto *self = GST_CL_DEBAYER (object);
+  std::lock_guard<std::mutex> lock (self->priv->lock);
+  const Settings *s = &self->priv->settings.user;
+  /* in auto, the gains in force */
+  const double *gains = s->white_balance == WB_AUTO ? self->priv->settings.awb.gains : s->gains;
+  switch (prop_id) {
+    case PROP_METHOD: g_value_set_enum (value, s->method); break;
+    case PROP_BLACK_LEVEL: g_value_set_uint (value, s->black_level); break;
+    case PROP_WHITE_BALANCE: g_value_set_enum (value, s->white_balance); break;
+    case PROP_RED_GAIN: g_value_set_double (value, gains[0]); break;
+    case PROP_GREEN_GAIN: g_value_set_double (value, gains[1]); break;
+    case PROP_BLUE_GAIN: g_value_set_double (value, gains[2]); break;
+    case PROP_AWB_SPEED: g_value_set_double (value, s->awb_speed); break;
+    case PROP_COLOR_MATRIX:
+      clconv::array_from_values (std::vector<double> (s->matrix.begin (), s->matrix.end ()),
+          value);
+      break;
+    case PROP_SATURATION: g_value_set_double (value, s->saturation); break;
+    case PROP_TRANSFER: g_value_set_enum (value, s->transfer); break;
+    case PROP_GAMMA: g_value_set_double (value, s->gamma); break;
+    case PROP_STATISTICS: g_value_take_boxed (value, statistics_of (self->priv->settings.awb)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  }
+}
+
+static void
+install_gain (GObjectClass * gobject_class, guint id, const char *name, const char *nick,
+    const char *blurb)
+{
+  g_object_class_install_property (gobject_class, id, g_param_spec_double (name, nick, blurb,
+          0, 16, 1, (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE)));
+}
+
+static void
+gst_cl_debayer_class_init (GstClDebayerClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstClFilterClass *filter_class = GST_CL_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cl_debayer_set_property;
+  gobject_class->get_property = gst_cl_debayer_get_property;
+  gobject_class->finalize =
+      gstcl::finalize_deleting<&GstClDebayer::priv, &gst_cl_debayer_parent_class>;
+
+  const auto playing = (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING);
+  const auto controllable = (GParamFlags) (playing | GST_PARAM_CONTROLLABLE);
+  g_object_class_install_property (gobject_class, PROP_METHOD,
+      g_param_spec_enum ("method", "Method", "Demosaic algorithm",
+          GST_TYPE_CL_DEBAYER_METHOD, METHOD_MALVAR, playing));
+  g_object_class_install_property (gobject_class, PROP_BLACK_LEVEL,
+      g_param_spec_uint ("black-level", "Black level", "Sensor black level in the input's "
+          "sample units (e.g. 256 for a 12-bit sensor), subtracted and the rest stretched "
+          "so that full scale stays full scale", 0, 65535, 0, controllable));
+  g_object_class_install_property (gobject_class, PROP_WHITE_BALANCE,
+      g_param_spec_enum ("white-balance", "White balance", "Gains on the raw samples, "
+          "before the demosaic", GST_TYPE_CL_DEBAYER_WHITE_BALANCE, WB_NONE, playing));
+  install_gain (gobject_class, PROP_RED_GAIN, "red-gain", "Red gain",
+      "Gain of the red samples with white-balance=manual (in auto: the gain in force)");
+  install_gain (gobject_class, PROP_GREEN_GAIN, "green-gain", "Green gain",
+      "Gain of the green samples with white-balance=manual (in auto: the gain in force)");
+  install_gain (gobject_class, PROP_BLUE_GAIN, "blue-gain", "Blue gain",
+      "Gain of the blue samples with white-balance=manual (in auto: the gain in force)");
+  g_object_class_install_property (gobject_class, PROP_AWB_SPEED,
+      g_param_spec_double ("awb-speed", "AWB speed", "white-balance=auto: the fraction of "
+          "the way to the grey-world gains that each frame moves", 0, 1, 0.25, controllable));
+  g_object_class_install_property (gobject_class, PROP_COLOR_MATRIX,
+      clconv::param_spec_weights ("color-matrix", "Colour matrix", "3x3 matrix, row-major, "
+          "from the sensor's linear RGB to the output's (e.g. \"<1.6,-0.4,-0.2, -0.3,1.5,"
+          "-0.2, 0,-0.6,1.6>\"); identity by default", playing));
+  g_object_class_install_property (gobject_class, PROP_SATURATION,
+      g_param_spec_double ("saturation", "Saturation", "Colour saturation after the matrix "
+          "(0: grey, 1: unchanged)", 0, 4, 1, controllable));
+  g_object_class_install_property (gobject_class, PROP_TRANSFER,
+      g_param_spec_enum ("transfer", "Transfer", "Transfer curve applied last, to linear "
+          "RGB in [0, 1]", GST_TYPE_CL_DEBAYER_TRANSFER, TRANSFER_LINEAR, playing));
+  g_object_class_install_property (gobject_class, PROP_GAMMA,
+      g_param_spec_double ("gamma", "Gamma", "transfer=gamma: the output is the input to the "
+          "power 1/gamma", 0.1, 10, 2.2, controllable));
+  g_object_class_install_property (gobject_class, PROP_STATISTICS,
+      g_param_spec_boxed ("statistics", "Statistics", "Auto white balance: the last "
+          "statistics read back (means of red, green and blue as fractions of full scale, "
+          "after black level; cells counted) and the gains in force",
+          GST_TYPE_STRUCTURE, (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
+
+  gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
+      "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "
+      "on an OpenCL device (Malvar-He-Cutler, bilinear or Menon), with black level, white "
+      "balance, colour matrix and transfer curve", "gst-opencl developers");
+  gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
+
+  trans_class->fixate_caps = gst_cl_debayer_fixate_caps;
+  trans_class->start = gst_cl_debayer_start;
+  trans_class->stop = gst_cl_debayer_stop;
+  filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
+  filter_class->set_info = gst_cl_debayer_set_info;
+  filter_class->filter = gst_cl_debayer_filter;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_debayer_debug, "cldebayer", 0, "OpenCL Bayer demosaic");
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_METHOD, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_WHITE_BALANCE, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_TRANSFER, (GstPluginAPIFlags) 0);
+}
+
+static void
+gst_cl_debayer_init (GstClDebayer * self)
+{
+  self->priv = new gstcl::ElementPrivate<Locked, DebayerState> ();
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "gstcldebayerengine.hpp"
+
+#include <gst/opencl/gstclcolor.hpp>
+#include <gst/opencl/gstclpixel.hpp>
+#include <gst/opencl/gstclvideo.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cl_debayer_debug);
+#define GST_CAT_DEFAULT gst_cl_debayer_debug
+
+namespace cldebayer {
+
+/* debayer_menon_cpu: a work-group of one work-item computes a strip of
+ * 16 (chunks - 1) columns (menon_cpu.cl's MC_CHUNKS), walking down its rows
+ * from 12 above it; its rings take 14 x 16 x 32 bytes a chunk and two
+ * more. kMenonCpuChunks where the device's local memory holds them (CPUs:
+ * it is their cache), else fewer (GPUs under the CPU tuning, tests). */
+static const int kMenonCpuChunks = 16;
+
+static int
+menon_cpu_chunks (size_t local_mem)
+{
+  return (int) std::max<size_t> (2, std::min<size_t> (kMenonCpuChunks,
+          local_mem / (14 * 16 * 32) - 2));
+}
+
+/* The rows of a strip of the CPU strip kernels (even): the whole height,
+ * or in equal parts so that there are about 8 work-groups a compute unit
+ * (which keeps the cores busy when other processes take some of them:
+ * 10-20 % more frames/s on the busy 2-core development machine than 2 a
+ * unit), each at least 64 rows (a strip of menon computes 12 more). */
+static int
+cpu_strip_rows (int units, int strip_width, int width, int height)
+{
+  const int columns = (width + strip_width - 1) / strip_width;
+  const int strips = std::max (1, std::min ((8 * units + columns - 1) / columns,
+          height / 64));
+  return ((height + strips - 1) / strips + 1) / 2 * 2;
+}
+
+/* The camera kernels' options for a GPU: NATIVE_POW=2 (PTX) with NVIDIA's
+ * compiler, and NV_REDUX=1 (warp sums in one instruction) from sm_80 on;
+ * NATIVE_POW=1 elsewhere. */
+static std::string
+gpu_options (const cl::Device & device)
+{
+  const std::string extensions = device.getInfo<CL_DEVICE_EXTENSIONS> ();
+  if (extensions.find ("cl_nv_compiler_options") == std::string::npos)
+    return " -D NATIVE_POW=1";
+  cl_uint major = 0;
+  if (extensions.find ("cl_nv_device_attribute_query") != std::string::npos &&
+      clGetDeviceInfo (device (), CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+          nullptr) != CL_SUCCESS)
+    major = 0;
+  return major >= 8 ? " -D NATIVE_POW=2 -D NV_REDUX=1" : " -D NATIVE_POW=2";
+}
+
+void
+Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
+{
+  Format &f = format_;
+  const int width = GST_VIDEO_INFO_WIDTH (in_info), height = GST_VIDEO_INFO_HEIGHT (in_info);
+  if (width < 2 || height < 2)
+    throw std::runtime_error ("Bayer frames must be at least 2x2 samples, got " +
+        std::to_string (width) + "x" + std::to_string (height));
+  if (GST_VIDEO_INFO_WIDTH (out_info) != width || GST_VIDEO_INFO_HEIGHT (out_info) != height)
+    throw std::runtime_error ("output size differs from the input's");
+
+  gint pattern, bits;
+  if (!gst_cl_bayer_format_parse (gst_structure_get_string (gst_caps_get_structure (incaps,
+                  0), "format"), &pattern, &bits))
+    throw std::runtime_error ("unsupported Bayer format");
+  if (bits == 8 && GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE)
+    throw std::runtime_error ("RGBA64_LE output needs 10- to 16-bit input");
+  /* Pattern 0 bggr, 1 gbrg, 2 grbg, 3 rggb as shifts of RGGB. */
+  static const int phase[4][2] = { {1, 1}, {0, 1}, {1, 0}, {0, 0} };
+  f.phase_x = phase[pattern][0];
+  f.phase_y = phase[pattern][1];
+  f.maxv = (1 << bits) - 1;
+  /* floor (q / maxv) == (q * mul) >> shift for q < 2^30 when
+   * mul = ceil (2^(30 + bits) / maxv) (Granlund-Montgomery, since maxv < 2^bits) */
+  f.scale_shift = 30 + bits;
+  f.scale_mul = (cl_uint) (((1ull << f.scale_shift) + f.maxv - 1) / f.maxv);
+  /* The output pixel's shape (OUT_CH, OUT_SAMPLE, OUT_YUV, ...) as -D
+   * options, where its channels go as an argument (one program for every
+   * channel order). */
+  const gstcl::PixelLayout px = gstcl::pixel_layout (out_info);
+  f.layout = px.order ();
+  f.out_yuv = px.yuv;
+  f.options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") + px.size_options ("OUT");
+  f.yuv = gstcl::yuv_coefficients (out_info);
+  if (f.out_yuv) {
+    /* camera_output's chroma factors (output.cl): C scale / (8 (1 - K))
+     * for Kb and Kr, and 1 / (Y scale) */
+    const double kr = f.yuv.s[0], kb = f.yuv.s[1], ys = f.yuv.s[3], cs = f.yuv.s[4];
+    f.yuv.s[5] = (float) (cs * 0.125 / (1 - kb));
+    f.yuv.s[6] = (float) (cs * 0.125 / (1 - kr));
+    f.yuv.s[7] = (float) (1 / ys);
+  }
+  /* 4-channel output (alpha or padding included) */
+  f.can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
+      GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
+  f.out_words = f.can_align;
+  /* The CPU shapes on CPUs, the GPU ones elsewhere; GST_OPENCL_TUNING=cpu|gpu
+   * forces one (tests). */
+  f.cpu = !gstcl::tuned_for_gpu (ctx);
+  const cl::Device &device = gstcl::device_of (ctx);
+  f.device_options = f.cpu ? "" : gpu_options (device);
+  f.local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  f.menon_chunks = menon_cpu_chunks (f.local_mem);
+  f.menon_strip_width = 16 * (f.menon_chunks - 1);
+  const int units = (int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
+  f.menon_strip = cpu_strip_rows (units, f.menon_strip_width, width, height);
+  f.camera_strip = cpu_strip_rows (units, camera_cpu_strip_width (), width, height);
+
+  /* New formats: nothing built runs them (a build under way is waited for). */
+  build_.cancel ();
+  for (auto &kind : kernels_)
+    for (Kernels &k : kind)
+      k = Kernels ();
+  running_ = building_ = wanted_ = Variant ();
+  GST_DEBUG ("%s shapes", f.cpu ? "CPU" : "GPU");
+}
+
+/* The source of a row's program: its files in order, made once. */
+static const std::string &
+source_of (Kind kind)
+{
+  static std::string sources[N_KINDS];
+  static std::once_flag once[N_KINDS];
+  std::call_once (once[kind], [kind] {
+        for (const char *const *file = row_of (kind).sources; *file; file++)
+          sources[kind] += *file;
+      });
+  return sources[kind];
+}
+
+bool
+Engine::built (const Variant & v) const
+{
+  return !v.options.empty () && kernels_[v.kind][v.aligned].options == v.options;
+}
+
+/* Whether `v` can run these frames: its ALIGNED build only on frames that
+ * its row's alignment rule admits. */
+bool
+Engine::fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const
+{
+  return !v.aligned || row_of (v.kind).fits_aligned (format_, in, out);
+}
+
+bool
+Engine::use (const Variant & v, const cl::Program & program)
+{
+  const Row &row = row_of (v.kind);
+  Kernels &slot = kernels_[v.kind][v.aligned];
+  for (int i = 0; i < 2; i++)
+    slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
+  slot.options = v.options;
+  const bool changed = running_.options != v.options || running_.kind != v.kind;
+  running_ = v;
+  GST_DEBUG ("kernel variant%s", v.options.c_str ());
+  return changed;
+}
+
+void
+Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
+    const GstClFrame * in, const GstClFrame * out)
+{
+  const Row &row = choose_row (format_, s, in, out);
+  Variant v;
+  v.kind = row.kind;
+  v.aligned = row.fits_aligned (format_, in, out);
+  v.options = row.options (format_, s, in, out, &v);
+  wanted_ = v;
+  if (built (v)) {
+    running_ = v;
+    return;
+  }
+  const std::string &source = source_of (v.kind);
+  cl::Program program;
+  if (build_.pending () && building_.options == v.options && build_.ready ())
+    program = build_.take ();
+  if (!program ())
+    program = gstcl::cached_program (ctx, source, v.options);
+  if (!program ()) {
+    /* A change while playing: the variant of the last frame runs the
+     * frames until `v` is built. */
+    if (built (running_) && fits (running_, in, out)) {
+      if (!build_.pending () || building_.options != v.options) {
+        build_.start (element, ctx, source, v.options, "cldebayer");
+        building_ = v;
+      }
+      return;
+    }
+    program = gstcl::program (ctx, source, v.options);
+  }
+  use (v, program);
+}
+
+bool
+Engine::poll (const GstClFrame * in, const GstClFrame * out)
+{
+  if (running_.options == wanted_.options || !build_.pending () ||
+      building_.options != wanted_.options || !build_.ready () || !fits (wanted_, in, out))
+    return false;
+  return use (wanted_, build_.take ());
+}
+
+void
+Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+    const CameraLaunch * camera)
+{
+  row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k, format_,
+      running_, in, out, camera);
+}
+
+bool
+Engine::camera () const
+{
+  return row_of (running_.kind).camera;
+}
+
+double
+Engine::unit () const
+{
+  return row_of (running_.kind).full_scale_unit ? format_.maxv : 1;
+}
+
+}  // namespace cldebayer

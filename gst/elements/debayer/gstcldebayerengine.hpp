@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cldebayer's device side: the negotiated format on the device, the
+ * variant table (gstcldebayervariants.cpp: one row a kernel variant, with
+ * its entry points, source files, options, alignment rule and launch), the
+ * plan (which row and build runs, made when caps or settings change or a
+ * frame's layout differs, never per frame), and the launch of each frame.
+ * The element keeps properties, caps and the camera parameters
+ * (gstcldebayercamera.hpp). */
+#pragma once
+
+#include "gstcldebayercamera.hpp"
+
+#include <gst/opencl/gstclfilter.h>
+#include <gst/opencl/gstcl.hpp>
+
+#include <string>
+
+namespace cldebayer {
+
+/* The kernel variants: the exact integer blocks (GPUs), the exact integer
+ * cells and rim (CPUs), the camera stages in 8 x 2 blocks (GPUs) or in
+ * strips (CPUs), menon with the camera stages in tiles (GPUs) or in a row
+ * pipeline (CPUs). The rows of the table, in this order. */
+enum Kind { KIND_BLOCKS, KIND_CELLS, KIND_CAMERA, KIND_MENON, KIND_MENON_CPU, KIND_CAMERA_CPU,
+  N_KINDS };
+
+/* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
+ * MENON_LY): the tile of pixels a work-group computes; the cells a
+ * work-item takes down a column in step 1, in step 2, in steps 3-5; the
+ * work-group's rows of 32 work-items (reqd_work_group_size in menon.cl). */
+struct MenonShape { int w, h, run1, run, run3, ly; };
+
+/* The negotiated formats on the device (set_format). */
+struct Format {
+  std::string options;          /* -D options of the input/output formats */
+  bool can_align = false;       /* 4-channel output: ALIGNED possible */
+  int phase_x = 0, phase_y = 0; /* the pattern as a shift of RGGB */
+  int maxv = 255;               /* 2^bits - 1 */
+  cl_uint scale_mul = 0;        /* output scaling, see io.cl */
+  int scale_shift = 0;
+  cl_int4 layout {};            /* channel positions, see io.cl */
+  bool cpu = false;             /* CPU shapes (GST_OPENCL_TUNING) */
+  /* the camera kernels' options for the device (gpu_options): x^y as PTX
+   * that flushes denormals (NATIVE_POW=2) and warp sums in one instruction
+   * (NV_REDUX) with NVIDIA's compiler, native_powr (NATIVE_POW=1) on other
+   * GPUs; none for the CPU shapes (plain arithmetic) */
+  std::string device_options;
+  size_t local_mem = 0;         /* the device's local memory a work-group */
+  int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
+  int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
+  int menon_strip = 0;          /* and rows (cpu_strip_rows) */
+  int camera_strip = 0;         /* debayer_camera_cpu's strips: rows */
+  bool out_words = false;       /* the cells variant stores 32-bit words */
+  int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variants only) */
+  cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale, ... */
+};
+
+/* A planned variant: the table's row, whether its ALIGNED build, and the
+ * options it is built with. */
+struct Variant {
+  Kind kind = KIND_BLOCKS;
+  bool aligned = false;
+  std::string options;          /* empty: none */
+  MenonShape menon {};          /* KIND_MENON: the shape built */
+};
+
+/* What a camera launch takes besides the frames. */
+struct CameraLaunch {
+  const CameraParams *params;
+  bool gather;                  /* statistics in this launch */
+  const cl::Buffer *counters;
+  bool stages;                  /* settings.camera_stages () (menon on CPUs) */
+};
+
+class Engine;
+
+/* One row of the variant table (gstcldebayervariants.cpp). */
+struct Row {
+  Kind kind;
+  const char *entries[2];       /* the kernel, and a second one (or null) */
+  const char *const *sources;   /* the embedded files, in order, null-ended */
+  bool camera;                  /* takes the camera arguments */
+  bool full_scale_unit;         /* camera samples in units of full scale
+                                 * (else of one sample step) */
+  /* whether this row runs these settings on this format and these frames
+   * (the first row that says so does) */
+  bool (*runs) (const Format & f, const Settings & s, const GstClFrame * in,
+      const GstClFrame * out);
+  /* whether the ALIGNED build runs these frames */
+  bool (*fits_aligned) (const Format & f, const GstClFrame * in, const GstClFrame * out);
+  /* the build options of the variant (v's kind and aligned set; it may set
+   * the rest of v) */
+  std::string (*options) (const Format & f, const Settings & s, const GstClFrame * in,
+      const GstClFrame * out, Variant * v);
+  /* enqueues a frame: the arguments after the frames' and the geometry */
+  void (*launch) (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant & v,
+      const GstClFrame * in, const GstClFrame * out, const CameraLaunch * camera);
+};
+
+const Row & row_of (Kind kind);
+/* The columns of debayer_camera_cpu's strips. */
+int camera_cpu_strip_width ();
+/* The first row that runs these settings on these frames. */
+const Row & choose_row (const Format & f, const Settings & s, const GstClFrame * in,
+    const GstClFrame * out);
+
+class Engine {
+public:
+  /* The negotiated formats (throws std::runtime_error for a bad pair).
+   * Drops every kernel built: the context may have changed. */
+  void set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * in_info,
+      const GstVideoInfo * out_info);
+  /* Plans the variant for these settings and frames: from the kernels built,
+   * the program cache, or a build in the streaming thread for the first
+   * frame; after a change while playing, a background build while the
+   * variant of the last frame runs. */
+  void plan (GstElement * element, GstClContext * ctx, const Settings & s,
+      const GstClFrame * in, const GstClFrame * out);
+  /* Takes the background build of the planned variant when it has
+   * completed (never blocks); true when the running variant changed (its
+   * camera parameters' unit may differ). */
+  bool poll (const GstClFrame * in, const GstClFrame * out);
+  /* Enqueues the running variant; `camera` for camera variants. */
+  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+      const CameraLaunch * camera);
+  /* Waits for a build under way and drops it (stop, finalize). */
+  void cancel () { build_.cancel (); }
+
+  const Format & format () const { return format_; }
+  /* Whether the running variant takes camera parameters, and their unit
+   * (1 in menon, maxv in debayer_camera). */
+  bool camera () const;
+  double unit () const;
+
+private:
+  struct Kernels {
+    std::string options;
+    cl::Kernel k[2];
+  };
+  bool use (const Variant & v, const cl::Program & program);
+  bool built (const Variant & v) const;
+  bool fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const;
+
+  Format format_;
+  Kernels kernels_[N_KINDS][2];   /* by kind and ALIGNED */
+  Variant running_;               /* the variant the frames run */
+  gstcl::BackgroundBuild build_;
+  Variant building_;
+  Variant wanted_;                /* the variant planned last */
+};
+
+}  // namespace cldebayer

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cldebayer's variant table: one row a kernel variant (kernels/debayer/),
+ * with its entry points, source files, when it runs, its alignment rule,
+ * its build options and its launch. A new variant is a new row; a new
+ * stage of the camera pass is a new file in the camera rows' lists and
+ * new fields of CameraParams. */
+#include "gstcldebayerengine.hpp"
+#include "cl-kernels.h"
+
+#include <gst/opencl/gstclframe.hpp>
+
+#include <algorithm>
+
+namespace cldebayer {
+
+/* debayer_camera's work-group and the pixel rows each work-item computes
+ * (8 columns wide), given to camera.cl as -D options */
+static const int kCameraLx = 16, kCameraLy = 8, kCameraRows = 2;
+/* debayer_camera_cpu (camera_cpu.cl): a work-group of one work-item
+ * computes a strip of 16 kCameraCpuChunks columns (its CC_CHUNKS; its ring
+ * of rows takes 18 x 16 x 32 bytes a chunk, inside any device's local
+ * memory). */
+static const int kCameraCpuChunks = 16;
+/* debayer_cells over the interior, in whole work-groups of kCellsLx columns
+ * x kCellsLy row pairs, and debayer_rim over the 8x2 blocks around it */
+static const int kCellsLx = 128, kCellsLy = 2;
+/* debayer_menon's work-group rows (32 work-items) and shapes (the GPU
+ * tuning; CPUs run debayer_menon_cpu): 64 x 32 tiles (4 groups a
+ * multiprocessor on the H100; 32 x 16 took 1.5x the time; on PoCL, with
+ * steps 3-5 by single cells, it was the fastest of the tiles); 32 x 16
+ * where the device's local memory does not hold that (at most 25 KB:
+ * OpenCL's minimum is 32 KB). */
+static const int kMenonLx = 32;
+static const MenonShape kMenonShape = { 64, 32, 4, 4, 3, 8 };
+static const MenonShape kMenonSmall = { 32, 16, 4, 4, 3, 8 };
+
+/* The files of each program, in order (kernels/debayer/). */
+static const char *const kExactFiles[] = { gst_cl_kernel_common, gst_cl_kernel_debayer_prelude,
+  gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_exact,
+  nullptr };
+static const char *const kCellsFiles[] = { gst_cl_kernel_common, gst_cl_kernel_debayer_prelude,
+  gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_exact,
+  gst_cl_kernel_debayer_cells, nullptr };
+#define CAMERA_FILES gst_cl_kernel_common, gst_cl_kernel_color, gst_cl_kernel_debayer_prelude, \
+    gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_stages, \
+    gst_cl_kernel_debayer_curve, gst_cl_kernel_debayer_stats, gst_cl_kernel_debayer_output
+static const char *const kCameraFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_camera,
+  nullptr };
+static const char *const kMenonFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_menon,
+  nullptr };
+static const char *const kMenonCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
+  gst_cl_kernel_debayer_menon_cpu, nullptr };
+static const char *const kCameraCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
+  gst_cl_kernel_debayer_camera_cpu, nullptr };
+#undef CAMERA_FILES
+
+static std::string
+number (const char *name, int value)
+{
+  return std::string (" -D ") + name + "=" + std::to_string (value);
+}
+
+static std::string
+method_options (const Format & f, const Settings & s, bool aligned)
+{
+  return f.options + number ("METHOD", s.method) + (aligned ? " -D ALIGNED=1" : "");
+}
+
+/* Alignment rules. 4-channel output (aligned variants: 128-bit rows): both
+ * frames' rows on 16 bytes. */
+static bool
+rgb_aligned (const Format & f, const GstClFrame * in, const GstClFrame * out)
+{
+  return f.can_align && gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
+}
+
+/* The camera variants: NV12 / I420 planes on 8 bytes, else as RGB. */
+static bool
+camera_aligned (const Format & f, const GstClFrame * in, const GstClFrame * out)
+{
+  if (!f.out_yuv)
+    return rgb_aligned (f, in, out);
+  const GstVideoInfo *oi = &out->info;
+  bool ok = gstcl::rows_aligned_16 (in);
+  for (guint p = 0; p < GST_VIDEO_INFO_N_PLANES (oi); p++)
+    ok = ok && GST_VIDEO_INFO_PLANE_OFFSET (oi, p) % 8 == 0 &&
+        GST_VIDEO_INFO_PLANE_STRIDE (oi, p) % 8 == 0;
+  return ok;
+}
+
+static bool
+never_aligned (const Format &, const GstClFrame *, const GstClFrame *)
+{
+  return false;
+}
+
+/* The cells variant stores 4-channel pixels as words: 4-byte rows. */
+static bool
+cells_fit (const Format & f, const GstClFrame * out)
+{
+  const GstVideoInfo *oi = &out->info;
+  return !f.out_words || ((GST_VIDEO_INFO_PLANE_OFFSET (oi, 0) |
+          (gsize) GST_VIDEO_INFO_PLANE_STRIDE (oi, 0)) & 3) == 0;
+}
+
+/* The arguments every exact kernel takes; returns the next index. */
+static cl_uint
+set_exact_args (cl::Kernel & k, const Format & f, const GstClFrame * in, const GstClFrame * out)
+{
+  return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) f.phase_x,
+      (cl_int) f.phase_y, (cl_int) f.maxv, f.scale_mul, (cl_int) f.scale_shift, f.layout);
+}
+
+/* The arguments every camera kernel takes (output.cl's CAMERA_ARGS);
+ * returns the next index. */
+static cl_uint
+set_camera_args (cl::Kernel & k, const Format & f, const GstClFrame * in,
+    const GstClFrame * out, const CameraLaunch * c)
+{
+  const GstVideoInfo *oi = &out->info;
+  const cl_int4 chroma = { { (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 1),
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, 1), (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (oi, 2),
+          GST_VIDEO_INFO_PLANE_STRIDE (oi, 2) } };
+  const CameraParams &p = *c->params;
+  return gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_int) f.maxv, f.layout,
+      p.black, p.gain, p.mat, p.tf, f.yuv, chroma, (cl_int) c->gather, p.lo, p.hi,
+      *c->counters);
+}
+
+/* A launch that gathers statistics does more work than one that does not,
+ * and only some frames gather: profiled apart. */
+static const char *
+profile_as (const CameraLaunch * c)
+{
+  return c->gather ? " statistics" : nullptr;
+}
+
+static int
+width_of (const GstClFrame * frame)
+{
+  return GST_VIDEO_INFO_WIDTH (&frame->info);
+}
+
+static int
+height_of (const GstClFrame * frame)
+{
+  return GST_VIDEO_INFO_HEIGHT (&frame->info);
+}
+
+/* ---- the exact blocks (GPUs): exact.cl ---- */
+
+static bool
+blocks_run (const Format &, const Settings &, const GstClFrame *, const GstClFrame *)
+{
+  return true;
+}
+
+/* Pool buffers at common widths qualify for the aligned variant; padded
+ * GstVideoMeta layouts and odd widths take the general one. */
+static std::string
+blocks_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant * v)
+{
+  return method_options (f, s, false) +
+      (v->aligned ? " -D ALIGNED=1" + number ("PHASE_X", f.phase_x) : "");
+}
+
+/* One work-item per 8x2 block of pixels, RGGB-aligned in the general
+ * variant, 8-column-aligned in the aligned one (see exact.cl). */
+static void
+blocks_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant & v,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch *)
+{
+  set_exact_args (k[0], f, in, out);
+  const int shift_x = v.aligned ? 0 : f.phase_x;
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + shift_x + 7) / 8,
+      (height_of (out) + f.phase_y + 1) / 2);
+}
+
+/* ---- the exact cells (CPUs): cells.cl ---- */
+
+static bool
+cells_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame * out)
+{
+  return f.cpu && !f.out_yuv && !s.camera_stages () && s.method != METHOD_MENON &&
+      cells_fit (f, out);
+}
+
+static std::string
+cells_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant *)
+{
+  return method_options (f, s, false);
+}
+
+/* debayer_cells over the interior, debayer_rim over the 8x2 blocks around
+ * it (all of them when the interior is smaller than a work-group). */
+static void
+cells_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch *)
+{
+  const int width = width_of (out), height = height_of (out);
+  const int px = f.phase_x, py = f.phase_y;
+  const int nbx = (width + px + 7) / 8, nby = (height + py + 1) / 2;
+  /* Blocks (8 bx - px, 2 by - py) whose 12x6 window lies inside the image:
+   * 8 bx - px >= 2, 8 bx - px + 9 < width, 2 by - py >= 2, 2 by - py + 3 < height. */
+  int bx0 = 1, bx1 = width - 10 + px >= 0 ? (width - 10 + px) / 8 + 1 : 0;
+  int by0 = (3 + py) / 2, by1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
+  if (8 * (bx1 - bx0) < kCellsLx || by1 - by0 < kCellsLy) {
+    bx1 = bx0;
+    by1 = by0;
+  } else {
+    const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
+    gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) (8 * bx0 - px),
+        (cl_int) (2 * by0 - py), (cl_int) nx, (cl_int) ny);
+    gstcl::enqueue_2d (ctx, k[0], nx, ny, kCellsLx, kCellsLy);
+  }
+  gstcl::set_args (k[1], set_exact_args (k[1], f, in, out), (cl_int) bx0, (cl_int) bx1,
+      (cl_int) by0, (cl_int) by1);
+  const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
+  gstcl::enqueue_2d (ctx, k[1], rim_blocks, 1, 64, 1);
+}
+
+/* ---- the camera stages in 8 x 2 blocks (GPUs): camera.cl ---- */
+
+static bool
+camera_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *)
+{
+  return !f.cpu && (f.out_yuv || s.camera_stages ()) && s.method != METHOD_MENON;
+}
+
+/* 8 x 2 blocks a work-item (a cells shape like the plain demosaic's
+ * measured slower on PoCL); x^y from the special function units. */
+static std::string
+camera_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant * v)
+{
+  return f.options + number ("METHOD", s.method) + " -D CAMERA=1" +
+      number ("PHASE_X", f.phase_x) + number ("PHASE_Y", f.phase_y) +
+      number ("CAMERA_LX", kCameraLx) + number ("CAMERA_LY", kCameraLy) +
+      number ("CAMERA_ROWS", kCameraRows) + (v->aligned ? " -D ALIGNED=1" : "") +
+      f.device_options + (f.maxv < 32768 ? " -D IN_15=1" : "");
+}
+
+static void
+camera_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
+{
+  set_camera_args (k[0], f, in, out, c);
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + 7) / 8,
+      (height_of (out) + kCameraRows - 1) / kCameraRows, kCameraLx, kCameraLy, profile_as (c));
+}
+
+/* ---- menon in local-memory tiles (GPUs): menon.cl ---- */
+
+static bool
+menon_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *)
+{
+  return !f.cpu && s.method == METHOD_MENON;
+}
+
+/* The local memory of debayer_menon built for `m` (menon.cl's arrays: per
+ * cell 8 floats and a byte, step 2's floats shared with the statistics'
+ * sums, and in the `staged` build the tile's R, G, B), with a margin. */
+static size_t
+menon_local_bytes (const MenonShape & m, bool staged)
+{
+  const size_t cells = (size_t) (m.w / 2 + 9) * (m.h / 2 + 9);
+  const size_t sums = std::max (2 * cells, (size_t) 4 * kMenonLx * m.ly) / 4 + 1;
+  return 8 * sizeof (float) * cells + 4 * sizeof (cl_uint) * sums + cells +
+      (staged ? 3 * sizeof (float) * m.w * m.h : 0) + 256;
+}
+
+/* One kernel over local-memory tiles, in float, with the camera stages (at
+ * their defaults: none) on every device. RGB formats are written by each
+ * work-item's cells (4-channel ones as words: 4-byte rows), not through
+ * local memory and 8 x 2 blocks (2.5x slower than the blocks on PoCL). */
+static std::string
+menon_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame * out,
+    Variant * v)
+{
+  const bool pixels = !f.cpu && !f.out_yuv && cells_fit (f, out);
+  v->menon = menon_local_bytes (kMenonShape, !pixels) <= f.local_mem ? kMenonShape : kMenonSmall;
+  const MenonShape &m = v->menon;
+  return f.options + number ("METHOD", s.method) + " -D CAMERA=1 -D PHASE_X=0" +
+      (v->aligned ? " -D ALIGNED=1" : "") + f.device_options + number ("MT_W", m.w) +
+      number ("MT_H", m.h) + number ("MT_RUN1", m.run1) + number ("MT_RUN", m.run) +
+      number ("MT_RUN3", m.run3) + number ("MENON_LY", m.ly) +
+      /* no matrix, saturation or curve: the output stage only scales (the
+       * same values, fewer registers) */
+      (s.colour_stages () ? "" : " -D MENON_COLOUR=0") + (pixels ? " -D MENON_PIXELS=1" : "");
+}
+
+static void
+menon_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant & v,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
+{
+  /* the pattern (the camera kernel has it built in) */
+  gstcl::set_args (k[0], set_camera_args (k[0], f, in, out, c), (cl_int) f.phase_x,
+      (cl_int) f.phase_y);
+  const MenonShape &m = v.menon;
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + m.w - 1) / m.w * kMenonLx,
+      (height_of (out) + m.h - 1) / m.h * m.ly, kMenonLx, m.ly, profile_as (c));
+}
+
+/* ---- menon as a row pipeline down strips (CPUs): menon_cpu.cl ---- */
+
+static bool
+menon_cpu_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *)
+{
+  return f.cpu && s.method == METHOD_MENON;
+}
+
+static std::string
+menon_cpu_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant * v)
+{
+  return f.options + number ("METHOD", s.method) + " -D CAMERA=1 -D PHASE_X=0" +
+      (v->aligned ? " -D ALIGNED=1" : "") + number ("MC_CHUNKS", f.menon_chunks);
+}
+
+static void
+menon_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
+{
+  const int strip_width = f.menon_strip_width, strip = f.menon_strip;
+  gstcl::set_args (k[0], set_camera_args (k[0], f, in, out, c), (cl_int) f.phase_x,
+      (cl_int) f.phase_y, (cl_int) strip, (cl_int) !c->stages);
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + strip_width - 1) / strip_width,
+      (height_of (out) + strip - 1) / strip, 1, 1, profile_as (c));
+}
+
+/* ---- the camera stages in strips (CPUs): camera_cpu.cl ---- */
+
+static bool
+camera_cpu_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *)
+{
+  return f.cpu && (f.out_yuv || s.camera_stages ()) && s.method != METHOD_MENON;
+}
+
+/* One work-item a strip of columns, explicit float8 SIMD; x^y from plain
+ * arithmetic (pow_unit) */
+static std::string
+camera_cpu_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant * v)
+{
+  return f.options + number ("METHOD", s.method) + " -D CAMERA=1" +
+      number ("PHASE_X", f.phase_x) + number ("PHASE_Y", f.phase_y) +
+      number ("CC_CHUNKS", kCameraCpuChunks) + (v->aligned ? " -D ALIGNED=1" : "");
+}
+
+static void
+camera_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
+{
+  gstcl::set_args (k[0], set_camera_args (k[0], f, in, out, c), (cl_int) f.camera_strip);
+  const int strip_width = 16 * kCameraCpuChunks;
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + strip_width - 1) / strip_width,
+      (height_of (out) + f.camera_strip - 1) / f.camera_strip, 1, 1, profile_as (c));
+}
+
+int
+camera_cpu_strip_width ()
+{
+  return 16 * kCameraCpuChunks;
+}
+
+/* The table, by Kind. choose_row takes the first row that runs, in the
+ * order of `kOrder`. */
+static const Row kRows[N_KINDS] = {
+  /* kind, entry points, files, camera, full_scale_unit,
+   *     runs, fits_aligned, options, launch */
+  {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false,
+        blocks_run, rgb_aligned, blocks_options, blocks_launch},
+  {KIND_CELLS, {"debayer_cells", "debayer_rim"}, kCellsFiles, false, false,
+        cells_run, never_aligned, cells_options, cells_launch},
+  {KIND_CAMERA, {"debayer_camera", nullptr}, kCameraFiles, true, true,
+        camera_run, camera_aligned, camera_options, camera_launch},
+  {KIND_MENON, {"debayer_menon", nullptr}, kMenonFiles, true, false,
+        menon_run, camera_aligned, menon_options, menon_launch},
+  {KIND_MENON_CPU, {"debayer_menon_cpu", nullptr}, kMenonCpuFiles, true, false,
+        menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
+  {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true,
+        camera_cpu_run, camera_aligned, camera_cpu_options, camera_cpu_launch},
+};
+static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_CPU, KIND_CAMERA,
+  KIND_CELLS, KIND_BLOCKS };
+
+const Row &
+row_of (Kind kind)
+{
+  return kRows[kind];
+}
+
+const Row &
+choose_row (const Format & f, const Settings & s, const GstClFrame * in, const GstClFrame * out)
+{
+  for (Kind kind : kOrder)
+    if (kRows[kind].runs (f, s, in, out))
+      return kRows[kind];
+  return kRows[KIND_BLOCKS];
+}
+
+}  // namespace cldebayer
