@@ -19,10 +19,11 @@ def code_of(text):
                   flags=re.S)
     return re.sub(r"//[^\n]*", "", text)
 
+# every .cl file, in the folders by owner too (kernels/debayer/, ...)
+names = sorted(os.path.relpath(os.path.join(d, f), kernels)
+               for d, _, files in os.walk(kernels) for f in files if f.endswith(".cl"))
 found, checked = [], 0
-for name in sorted(os.listdir(kernels)):
-    if not name.endswith(".cl"):
-        continue
+for name in names:
     checked += 1
     with open(os.path.join(kernels, name), encoding="utf-8") as f:
         code = code_of(f.read())
