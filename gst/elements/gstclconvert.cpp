@@ -76,8 +76,6 @@ struct ConvertSettings {
   /* from the last image-orientation tag, for direction=auto */
   GstVideoOrientationMethod tag_direction = GST_VIDEO_ORIENTATION_IDENTITY;
   bool add_borders = true;
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
 
   GstVideoOrientationMethod effective () const
   {
@@ -466,24 +464,6 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   return GST_FLOW_OK;
 }
 
-static gboolean
-gst_cl_convert_start (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVERT (trans);
-  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
-      self->priv->settings.started, self->priv->settings.refusals) &&
-      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class),
-      self->priv->lock, self->priv->settings.started);
-}
-
-static gboolean
-gst_cl_convert_stop (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVERT (trans);
-  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class)->stop (trans);
-}
-
 /* image-orientation tags for direction=auto */
 static gboolean
 gst_cl_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
@@ -527,12 +507,11 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVERT (object);
-  bool redo = false, running = false;
+  bool redo = false;
   std::string refused;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     ConvertSettings *s = &self->priv->settings;
-    running = s->started;
     switch (prop_id) {
       case PROP_METHOD: s->method = (ConvertMethod) g_value_get_enum (value); break;
       case PROP_ADD_BORDERS: s->add_borders = g_value_get_boolean (value); break;
@@ -540,11 +519,8 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
         const auto d = (GstVideoOrientationMethod) g_value_get_enum (value);
         if (d == GST_VIDEO_ORIENTATION_CUSTOM) {
           refused = "custom needs a transform matrix, which clconvert does not take";
-          if (!running)
-            s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
           break;
         }
-        s->refusals.forget (pspec->name);
         redo = d != s->direction;
         s->direction = d;
         break;
@@ -552,9 +528,9 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
   }
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused, "The previous direction stays in force.");
+  if (prop_id == PROP_VIDEO_DIRECTION)
+    clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+        "The previous direction stays in force.");
   if (redo) {
     /* a turn changes the caps; a flip ends passthrough */
     update_passthrough (self);
@@ -611,8 +587,6 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
 
   trans_class->fixate_caps = gst_cl_convert_fixate_caps;
   trans_class->sink_event = gst_cl_convert_sink_event;
-  trans_class->start = gst_cl_convert_start;
-  trans_class->stop = gst_cl_convert_stop;
   filter_class->transform_plain_caps = gst_cl_convert_transform_plain_caps;
   filter_class->set_info = gst_cl_convert_set_info;
   filter_class->filter = gst_cl_convert_filter;
