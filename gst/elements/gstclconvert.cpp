@@ -122,10 +122,9 @@ GST_ELEMENT_REGISTER_DEFINE (clconvert, "clconvert", GST_RANK_NONE, GST_TYPE_CL_
 
 enum { PROP_0, PROP_METHOD, PROP_ADD_BORDERS, PROP_VIDEO_DIRECTION };
 
-#define FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-    "xRGB, xBGR, RGBA64_LE, NV12, I420, YUY2, UYVY }"
-#define CAPS "video/x-raw, format = (string) " FORMATS ", width = (int) [ 1, max ], " \
-    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define FORMATS "GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+    "xRGB, xBGR, RGBA64_LE, NV12, I420, YUY2, UYVY"
+#define CAPS GST_CL_RAW_CAPS (FORMATS)
 
 static ConvertSettings
 settings_of (GstClConvert * self)
@@ -154,21 +153,17 @@ update_passthrough (GstClConvert * self)
 static GstCaps *
 gst_cl_convert_transform_plain_caps (GstClFilter *, GstPadDirection, GstCaps * caps)
 {
-  GstCaps *formats = gst_caps_from_string (CAPS);
-  const GstStructure *f = gst_caps_get_structure (formats, 0);
   GstCaps *out = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-    gst_structure_set_value (s, "format", gst_structure_get_value (f, "format"));
-    gst_structure_set_value (s, "width", gst_structure_get_value (f, "width"));
-    gst_structure_set_value (s, "height", gst_structure_get_value (f, "height"));
+    GstStructure *s = gst_cl_structure_with_formats (gst_caps_get_structure (caps, i),
+        nullptr, FORMATS);
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
+        GST_TYPE_INT_RANGE, 1, G_MAXINT, nullptr);
     if (gst_structure_has_field (s, "pixel-aspect-ratio"))
       gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1, G_MAXINT,
           G_MAXINT, 1, nullptr);
-    gst_structure_remove_fields (s, "colorimetry", "chroma-site", nullptr);
     out = gst_caps_merge_structure (out, s);
   }
-  gst_caps_unref (formats);
   return out;
 }
 
