@@ -61,8 +61,12 @@ if len(builds) != 1 or 'gst-opencl-demo' not in builds[0] or 'gstopencl' not in 
     failures.append('dev.sh demo builds more than the plugin and the demo: %s' % builds)
 if commands(demo, 'meson test'):
     failures.append('dev.sh demo runs tests')
-if not commands(demo, './build/gst/tools/gst-opencl-demo'):
+runs = commands(demo, './build/gst/tools/gst-opencl-demo')
+if not runs:
     failures.append('dev.sh demo does not run the demo')
+# Its picture lands in the ignored build folder, not in the repository.
+elif not runs[0].split()[-1].startswith('build/'):
+    failures.append('dev.sh demo writes its picture outside build/: %s' % runs[0])
 if not any('-Danalysis=enabled' in c for c in commands(test, 'meson setup')):
     failures.append('dev.sh test does not configure the analysis runs')
 # One pass: the suite holds the leaks tracer and memcheck runs

@@ -12,6 +12,8 @@
 #include <gst/opencl/opencl.h>
 #include <gst/opencl/gstcl.hpp>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -368,6 +370,29 @@ GST_START_TEST (test_debayer)
 }
 GST_END_TEST
 
+/* The elements the tests above change; each other element of the plugin
+ * runs test_other_elements. */
+static const char *const kOwnCases[] = {"clupload", "cldownload", "clsobel", "clconvolve",
+  "clfir", "clkernel", "cldebayer"};
+
+/* Every other element, from the registry (a new one, and clconvert, whose
+ * property changes test_convert checks): format and size changes with its
+ * default properties, the first and last formats of its sink template. */
+GST_START_TEST (test_other_elements)
+{
+  for (const std::string & name : plugin_elements ()) {
+    if (std::find (std::begin (kOwnCases), std::end (kOwnCases), name) != std::end (kOwnCases))
+      continue;
+    const std::vector<std::string> formats = template_formats (name);
+    run_both_memories (name.c_str (), {
+      {caps_string (formats.front (), 67, 33), {}},
+      {caps_string (formats.back (), 16, 8), {}},
+      {caps_string (formats.front (), 200, 100), {}},
+    });
+  }
+}
+GST_END_TEST
+
 /* The caps change upstream of clupload and travels down a device chain. */
 GST_START_TEST (test_device_chains)
 {
@@ -406,6 +431,7 @@ midstream_suite (void)
   tcase_add_test (tc, test_fir);
   tcase_add_test (tc, test_clkernel);
   tcase_add_test (tc, test_debayer);
+  tcase_add_test (tc, test_other_elements);
   tcase_add_test (tc, test_device_chains);
   return s;
 }

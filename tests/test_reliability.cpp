@@ -339,7 +339,8 @@ GST_END_TEST
 /* ------------------------------------------- same input, same bytes */
 
 /* An element on frames whose rows are padded, and the output caps it is
- * asked for (without memory feature). */
+ * asked for (without memory feature). Every element of the plugin needs one:
+ * test_padded_cases_cover_every_element names one without. */
 struct PaddedCase {
   const char *element;
   const char *input_caps;
@@ -366,7 +367,25 @@ static const PaddedCase padded_cases[] = {
       "video/x-raw,format=RGB", true, true},
   {"cldebayer method=bilinear", "video/x-bayer,format=gbrg,width=37,height=23,"
       "framerate=30/1", "video/x-raw,format=GRAY8", true, true},
+  {"clconvert", RGB_37, "video/x-raw,format=GRAY8", true, true},
+  {"clconvert video-direction=90r", RGB_37, "video/x-raw,format=RGB", true, true},
 };
+
+/* The list above is written by hand (each element with the properties and
+ * caps that give padded output); the registry says whether it is complete. */
+GST_START_TEST (test_padded_cases_cover_every_element)
+{
+  for (const std::string & name : cltest::plugin_elements ()) {
+    bool found = false;
+    for (const PaddedCase & c : padded_cases) {
+      const std::string element = c.element;
+      found = found || element.substr (0, element.find (' ')) == name;
+    }
+    fail_unless (found, "%s has no case in padded_cases (tests/test_reliability.cpp)",
+        name.c_str ());
+  }
+}
+GST_END_TEST
 
 /* The bytes of each output buffer of `frames` padded frames through a fresh
  * element (so fresh pools, on the test's context); checks that every byte outside the
@@ -675,6 +694,7 @@ reliability_suite (void)
   tcase_add_test (tc, test_allocation_failure_and_recovery);
   tcase_add_test (tc, test_concurrent_pipelines_share_a_context);
   tcase_add_test (tc, test_properties_set_while_streaming);
+  tcase_add_test (tc, test_padded_cases_cover_every_element);
   tcase_add_test (tc, test_same_input_same_bytes);
   tcase_add_test (tc, test_one_mistake_one_error);
   return s;

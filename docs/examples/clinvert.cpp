@@ -22,9 +22,11 @@
 #include <gst/opencl/gstclprivate.hpp> /* gstcl::ElementPrivate */
 
 /* 1. The kernel. In the tree: kernels/invert.cl, listed in kernels/meson.build
- * and embedded at build time (gst_cl_kernel_invert). Variants come from -D
- * options; the pixel layout always from PixelLayout (PX_BPP, PX_FOURTH, ...),
- * never from options an element spells itself. */
+ * and embedded at build time as gst_cl_kernel_invert; the element includes
+ * "cl-kernels.h" and builds std::string (gst_cl_kernel_common) +
+ * gst_cl_kernel_invert (nothing prepends common.cl for it). Variants come
+ * from -D options; the pixel layout always from PixelLayout (PX_BPP,
+ * PX_FOURTH, ...), never from options an element spells itself. */
 static const char *const invert_source = R"CL(
 __kernel void invert (__global const uchar *in, int in_offset, int in_stride,
     __global uchar *out, int out_offset, int out_stride, int width, int height,
@@ -42,7 +44,8 @@ __kernel void invert (__global const uchar *in, int in_offset, int in_stride,
 }
 )CL";
 
-/* 2. What the user set, and what set_info built: one private part. */
+/* 2. What the user set, and what set_info built: one private part (an
+ * element without properties: gstcl::ElementPrivate<gstcl::NoSettings, State>). */
 struct InvertSettings {
   double amount = 1.0;
 };
@@ -99,8 +102,9 @@ gst_cl_invert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame
 }
 
 /* 6. Properties: under the lock, readable while playing; a value GObject's
- * range check cannot judge is refused with a message naming it (in the
- * tree: gstclsettings.hpp). */
+ * range check cannot judge is not stored, and the element says why after
+ * releasing the lock: clsettings::settle () in the tree (gstclsettings.hpp),
+ * gst_cl_base_transform_refuse () outside it. */
 static void
 gst_cl_invert_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)

@@ -76,8 +76,6 @@ struct ConvertSettings {
   /* from the last image-orientation tag, for direction=auto */
   GstVideoOrientationMethod tag_direction = GST_VIDEO_ORIENTATION_IDENTITY;
   bool add_borders = true;
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
 
   GstVideoOrientationMethod effective () const
   {
@@ -124,10 +122,9 @@ GST_ELEMENT_REGISTER_DEFINE (clconvert, "clconvert", GST_RANK_NONE, GST_TYPE_CL_
 
 enum { PROP_0, PROP_METHOD, PROP_ADD_BORDERS, PROP_VIDEO_DIRECTION };
 
-#define FORMATS "{ GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
-    "xRGB, xBGR, RGBA64_LE, NV12, I420, YUY2, UYVY }"
-#define CAPS "video/x-raw, format = (string) " FORMATS ", width = (int) [ 1, max ], " \
-    "height = (int) [ 1, max ], framerate = (fraction) [ 0, max ]"
+#define FORMATS "GRAY8, GRAY16_LE, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, " \
+    "xRGB, xBGR, RGBA64_LE, NV12, I420, YUY2, UYVY"
+#define CAPS GST_CL_RAW_CAPS (FORMATS)
 
 static ConvertSettings
 settings_of (GstClConvert * self)
@@ -156,21 +153,17 @@ update_passthrough (GstClConvert * self)
 static GstCaps *
 gst_cl_convert_transform_plain_caps (GstClFilter *, GstPadDirection, GstCaps * caps)
 {
-  GstCaps *formats = gst_caps_from_string (CAPS);
-  const GstStructure *f = gst_caps_get_structure (formats, 0);
   GstCaps *out = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
-    gst_structure_set_value (s, "format", gst_structure_get_value (f, "format"));
-    gst_structure_set_value (s, "width", gst_structure_get_value (f, "width"));
-    gst_structure_set_value (s, "height", gst_structure_get_value (f, "height"));
+    GstStructure *s = gst_cl_structure_with_formats (gst_caps_get_structure (caps, i),
+        nullptr, FORMATS);
+    gst_structure_set (s, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT, "height",
+        GST_TYPE_INT_RANGE, 1, G_MAXINT, nullptr);
     if (gst_structure_has_field (s, "pixel-aspect-ratio"))
       gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION_RANGE, 1, G_MAXINT,
           G_MAXINT, 1, nullptr);
-    gst_structure_remove_fields (s, "colorimetry", "chroma-site", nullptr);
     out = gst_caps_merge_structure (out, s);
   }
-  gst_caps_unref (formats);
   return out;
 }
 
@@ -466,24 +459,6 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   return GST_FLOW_OK;
 }
 
-static gboolean
-gst_cl_convert_start (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVERT (trans);
-  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
-      self->priv->settings.started, self->priv->settings.refusals) &&
-      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class),
-      self->priv->lock, self->priv->settings.started);
-}
-
-static gboolean
-gst_cl_convert_stop (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVERT (trans);
-  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class)->stop (trans);
-}
-
 /* image-orientation tags for direction=auto */
 static gboolean
 gst_cl_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
@@ -527,12 +502,11 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   auto *self = GST_CL_CONVERT (object);
-  bool redo = false, running = false;
+  bool redo = false;
   std::string refused;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     ConvertSettings *s = &self->priv->settings;
-    running = s->started;
     switch (prop_id) {
       case PROP_METHOD: s->method = (ConvertMethod) g_value_get_enum (value); break;
       case PROP_ADD_BORDERS: s->add_borders = g_value_get_boolean (value); break;
@@ -540,11 +514,8 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
         const auto d = (GstVideoOrientationMethod) g_value_get_enum (value);
         if (d == GST_VIDEO_ORIENTATION_CUSTOM) {
           refused = "custom needs a transform matrix, which clconvert does not take";
-          if (!running)
-            s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
           break;
         }
-        s->refusals.forget (pspec->name);
         redo = d != s->direction;
         s->direction = d;
         break;
@@ -552,9 +523,9 @@ gst_cl_convert_set_property (GObject * object, guint prop_id, const GValue * val
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
   }
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused, "The previous direction stays in force.");
+  if (prop_id == PROP_VIDEO_DIRECTION)
+    clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+        "The previous direction stays in force.");
   if (redo) {
     /* a turn changes the caps; a flip ends passthrough */
     update_passthrough (self);
@@ -611,8 +582,6 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
 
   trans_class->fixate_caps = gst_cl_convert_fixate_caps;
   trans_class->sink_event = gst_cl_convert_sink_event;
-  trans_class->start = gst_cl_convert_start;
-  trans_class->stop = gst_cl_convert_stop;
   filter_class->transform_plain_caps = gst_cl_convert_transform_plain_caps;
   filter_class->set_info = gst_cl_convert_set_info;
   filter_class->filter = gst_cl_convert_filter;

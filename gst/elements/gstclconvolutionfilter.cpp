@@ -9,11 +9,10 @@ namespace {
 
 struct Settings {
   GstClBorder border = GST_CL_BORDER_REPLICATE;
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
   /* The weights of the last configuration whose properties agree
    * (`weights_generation` counts their changes), and why the current one
-   * does not (empty property: it does; `generation` counts changes). */
+   * does not (empty property: it does; `generation` counts changes; also
+   * the base class's conflict, which fails a start). */
   clconv::Weights weights;
   guint64 weights_generation = 1;
   clsettings::Refusal mismatch;
@@ -59,7 +58,8 @@ gst_cl_convolution_filter_weights (GstClConvolutionFilter * self)
   return priv (self)->settings.weights;
 }
 
-/* Under the lock. */
+/* Under the lock (the base class's conflict is set under its object lock,
+ * which is never held while taking ours). */
 static void
 renew_weights_locked (GstClConvolutionFilter * self)
 {
@@ -74,6 +74,9 @@ renew_weights_locked (GstClConvolutionFilter * self)
   } else {
     s.mismatch = mismatch;
   }
+  const clsettings::Refusal &m = s.mismatch;
+  gst_cl_base_transform_set_conflict (GST_CL_BASE_TRANSFORM (self),
+      m.property.empty () ? nullptr : m.property.c_str (), m.value.c_str (), m.why.c_str ());
 }
 
 void
@@ -88,45 +91,22 @@ gst_cl_convolution_filter_set (GstClConvolutionFilter * self, GParamSpec * pspec
     const GValue * value, const std::function<std::string ()> &apply)
 {
   std::string refused;
-  bool running;
   {
     std::lock_guard<std::mutex> lock (priv (self)->lock);
-    Settings &s = priv (self)->settings;
-    running = s.started;
     refused = apply ();
-    if (refused.empty ()) {
-      s.refusals.forget (pspec->name);
+    if (refused.empty ())
       renew_weights_locked (self);
-    } else if (!running) {
-      s.refusals.add ({pspec->name, clsettings::describe_value (value), refused});
-    }
   }
-  /* Posted without the lock: a bus sync handler may read our properties. */
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused,
-        GST_CL_CONVOLUTION_FILTER_GET_CLASS (self)->kept);
+  /* Without the lock: a bus sync handler may read our properties. */
+  clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+      GST_CL_CONVOLUTION_FILTER_GET_CLASS (self)->kept);
 }
 
-static gboolean
-gst_cl_convolution_filter_start (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_CONVOLUTION_FILTER (trans);
-  Private *p = priv (self);
-  if (!clsettings::mark_started (GST_ELEMENT (self), p->lock, p->settings.started,
-          p->settings.refusals, &p->settings.mismatch))
-    return FALSE;
-  p->state.warned_generation = 0;
-  return clsettings::chain_start (trans,
-      GST_BASE_TRANSFORM_CLASS (gst_cl_convolution_filter_parent_class), p->lock,
-      p->settings.started);
-}
-
+/* The next start warns of a mismatch again. */
 static gboolean
 gst_cl_convolution_filter_stop (GstBaseTransform * trans)
 {
-  Private *p = priv (GST_CL_CONVOLUTION_FILTER (trans));
-  clsettings::mark_stopped (p->lock, p->settings.started);
+  priv (GST_CL_CONVOLUTION_FILTER (trans))->state.warned_generation = 0;
   return GST_BASE_TRANSFORM_CLASS (gst_cl_convolution_filter_parent_class)->stop (trans);
 }
 
@@ -156,9 +136,10 @@ gst_cl_convolution_filter_filter (GstClFilter * filter, GstClContext * ctx,
       p->state.warned_generation = s.generation;
     }
   }
-  if (!mismatch.property.empty ())
-    clsettings::report (GST_ELEMENT (self), true, mismatch.property.c_str (),
-        mismatch.value, mismatch.why, GST_CL_CONVOLUTION_FILTER_GET_CLASS (self)->kept);
+  if (!mismatch.property.empty ())   /* started: a bus warning */
+    gst_cl_base_transform_refuse (GST_CL_BASE_TRANSFORM (self), mismatch.property.c_str (),
+        mismatch.value.c_str (), mismatch.why.c_str (),
+        GST_CL_CONVOLUTION_FILTER_GET_CLASS (self)->kept);
   p->state.engine.run (ctx, in, out, border);
   return GST_FLOW_OK;
 }
@@ -213,7 +194,6 @@ gst_cl_convolution_filter_class_init (GstClConvolutionFilterClass * klass)
 
   gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_CONVOLUTION_CAPS,
       GST_CL_CONVOLUTION_CAPS);
-  trans_class->start = gst_cl_convolution_filter_start;
   trans_class->stop = gst_cl_convolution_filter_stop;
   filter_class->set_info = gst_cl_convolution_filter_set_info;
   filter_class->filter = gst_cl_convolution_filter_filter;

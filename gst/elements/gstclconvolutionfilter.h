@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* GstClConvolutionFilter: the base of clconvolve and clfir, which differ only
  * in the properties that give the weights. The base owns the engine, the
- * `border` property, start/stop, refusals and the frame path; a subclass
- * installs its weight properties, keeps their values under the base's lock
+ * `border` property, the refusals of weight values (GstClBaseTransform's;
+ * a mismatch is its conflict) and the frame path; a subclass installs its
+ * weight properties, keeps their values under the base's lock
  * (gst_cl_convolution_filter_set ()) and says how they make weights
  * (make_weights). */
 #pragma once

@@ -112,8 +112,6 @@ struct KernelSettings {
   std::string signature;        /* their names and types (made when set) */
   std::string parameters_text;  /* as set; read back with the values in force */
   guint64 generation = 1;       /* changes that need a build: not a parameter's value */
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
 };
 
 /* A user program: the code, what to call it in compiler messages, and the
@@ -407,13 +405,11 @@ load_location (GstClKernel * self, const std::string &location, GError ** error)
   return TRUE;
 }
 
+/* (A value refused before start failed it already: GstClBaseTransform.) */
 static gboolean
 gst_clkernel_start (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
-  if (!clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
-          self->priv->settings.started, self->priv->settings.refusals))
-    return FALSE;
   std::string location;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
@@ -422,22 +418,19 @@ gst_clkernel_start (GstBaseTransform * trans)
   /* Read again at start: the file may have been written since it was set. */
   GError *error = nullptr;
   if (!location.empty () && !load_location (self, location, &error)) {
-    clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
         ("Could not read the OpenCL code file \"%s\"", location.c_str ()),
         ("%s", error->message));
     g_error_free (error);
     return FALSE;
   }
-  return clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class),
-      self->priv->lock, self->priv->settings.started);
+  return GST_BASE_TRANSFORM_CLASS (gst_clkernel_parent_class)->start (trans);
 }
 
 static gboolean
 gst_clkernel_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CLKERNEL (trans);
-  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
   /* A fresh start has no previous program to fall back on; a background
    * build is waited for (it posts from this element). */
   self->priv->state.reset ();
@@ -476,12 +469,11 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
     return;
   }
   std::string refused;
-  bool running = false, new_names = false;
+  bool new_names = false;
   clparams::Params params;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     KernelSettings *s = &self->priv->settings;
-    running = s->started;
     const gchar *str = prop_id == PROP_PARAMETERS ? nullptr : g_value_get_string (value);
     switch (prop_id) {
       case PROP_SOURCE:
@@ -502,9 +494,6 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
           gchar *text = st ? gst_structure_to_string (st) : nullptr;
           s->parameters_text = text ? text : "";
           g_free (text);
-          s->refusals.forget (pspec->name);
-        } else if (!running) {
-          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
         }
         break;
       }
@@ -514,9 +503,6 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
         if (refused.empty ()) {
           s->build_options = str ? str : "";
           s->generation++;
-          s->refusals.forget (pspec->name);
-        } else if (!running) {
-          s->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
         }
         break;
       default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -524,11 +510,10 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
   }
   if (new_names)
     renew_parameters_child (self, params);
-  /* Posted without the lock: a bus sync handler may read our properties. */
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused, prop_id == PROP_PARAMETERS ?
-        "The previous parameters stay in force." :
+  /* Without the lock: a bus sync handler may read our properties. */
+  if (prop_id == PROP_PARAMETERS || prop_id == PROP_BUILD_OPTIONS)
+    clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+        prop_id == PROP_PARAMETERS ? "The previous parameters stay in force." :
         "The previous build options stay in force.");
 }
 

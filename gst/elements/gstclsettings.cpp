@@ -81,6 +81,17 @@ describe_value (const GValue * value)
 }
 
 void
+settle (GstClBaseTransform * element, const GParamSpec * pspec, const GValue * value,
+    const std::string & why, const char *in_force)
+{
+  if (why.empty ())
+    gst_cl_base_transform_accept (element, pspec->name);
+  else
+    gst_cl_base_transform_refuse (element, pspec->name, describe_value (value).c_str (),
+        why.c_str (), in_force);
+}
+
+void
 report (GstElement * element, bool running, const char *property,
     const std::string & value, const std::string & why, const char *in_force)
 {

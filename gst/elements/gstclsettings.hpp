@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Refused property values, shared by the elements whose properties are
- * checked (clconvolve, clfir, clkernel).
+ * checked (clconvert, clconvolve, clfir, clkernel, cldebayer).
  *
  * A value that is wrong on its own (a kernel of 2 values, a NaN, a build
- * option the driver cannot take) is never stored. What else happens depends
- * on whether the element runs:
+ * option the driver cannot take) is never stored. The element says so with
+ * clsettings::settle (), and GstClBaseTransform does the rest
+ * (gst_cl_base_transform_refuse ()): what happens depends on whether the
+ * element runs:
  *
  * - not started (NULL or READY, e.g. while gst-launch-1.0 parses the launch
  *   line, when no bus exists yet): a g_warning at once, as GObject does for an
@@ -17,6 +19,7 @@
 
 #include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
+#include <gst/opencl/gstclbasetransform.h>
 
 #include <mutex>
 #include <string>
@@ -24,14 +27,35 @@
 
 namespace clsettings {
 
-/* One refused value. */
+/* The value as launch lines write it, for messages. */
+std::string describe_value (const GValue * value);
+
+/* After set_property checked `value` of `pspec`: `why` it was refused
+ * (the element did not store it; `in_force` ends the bus warning: "The
+ * previous kernel stays in force."), or "" for a good value, which clears
+ * an earlier refusal of that property. Call without holding the element's
+ * settings lock (a bus sync handler may read its properties):
+ *   std::string why;
+ *   { lock; why = check_and_store (value); }
+ *   clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, why,
+ *       "The previous matrix stays in force.");
+ * The element overrides neither start nor stop for it. */
+void settle (GstClBaseTransform * element, const GParamSpec * pspec, const GValue * value,
+    const std::string & why, const char *in_force);
+
+/* One refused value (and clconvolve's make_weights' mismatch). */
 struct Refusal {
   std::string property;
   std::string value;   /* as gst_value_serialize writes it */
   std::string why;
 };
 
-/* The values refused while the element was not started. Keep it with the
+/* cldebayer's own bookkeeping until it adopts settle (); then remove
+ * Refusals, report, post_start_error, mark_started, chain_start and
+ * mark_stopped: GstClBaseTransform keeps the refusals and whether the
+ * element runs, with the same messages.
+ *
+ * The values refused while the element was not started. Keep it with the
  * element's settings, under their lock. */
 class Refusals {
 public:
@@ -44,9 +68,6 @@ public:
 private:
   std::vector<Refusal> list_;
 };
-
-/* The value as launch lines write it, for messages. */
-std::string describe_value (const GValue * value);
 
 /* Says that a value of `property` was refused: a bus warning when `running`,
  * ending with `in_force` ("The previous kernel stays in force."), else a

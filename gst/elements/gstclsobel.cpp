@@ -98,33 +98,25 @@ GST_ELEMENT_REGISTER_DEFINE (clsobel, "clsobel", GST_RANK_NONE, GST_TYPE_CL_SOBE
 
 enum { PROP_0, PROP_OUTPUT, PROP_NORM, PROP_SCALE, PROP_THRESHOLD, PROP_BORDER };
 
-#define SINK_CAPS GST_CL_RAW_CAPS ("GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, " \
-    "ABGR, xRGB, xBGR, I420, NV12, GRAY16_LE, RGBA64_LE")
-#define SRC_CAPS GST_CL_RAW_CAPS ("GRAY8, GRAY16_LE")
+#define SINK_FORMATS "GRAY8, RGB, BGR, RGBA, BGRA, RGBx, BGRx, ARGB, ABGR, xRGB, " \
+    "xBGR, I420, NV12, GRAY16_LE, RGBA64_LE"
+#define SRC_FORMATS "GRAY8, GRAY16_LE"
 
+/* Same size and rate; only the format changes. */
 static GstCaps *
 gst_cl_sobel_transform_plain_caps (GstClFilter *, GstPadDirection direction, GstCaps * caps)
 {
-  /* Same size and rate; only the format changes. */
-  GstCaps *formats = gst_caps_from_string (direction == GST_PAD_SINK ? SRC_CAPS : SINK_CAPS);
-  const GValue *format = gst_structure_get_value (gst_caps_get_structure (formats, 0),
-      "format");
-  /* 16-bit input prefers 16-bit output: its gradients exceed 255. */
-  GstCaps *deep_first = gst_caps_from_string ("video/x-raw, format = { GRAY16_LE, GRAY8 }");
-  const GValue *deep_format = gst_structure_get_value (gst_caps_get_structure (deep_first, 0),
-      "format");
   GstCaps *out = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
-    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+    const GstStructure *s = gst_caps_get_structure (caps, i);
     const gchar *in_format = gst_structure_get_string (s, "format");
+    /* 16-bit input prefers 16-bit output: its gradients exceed 255. */
     const bool deep = direction == GST_PAD_SINK && in_format &&
         (g_str_equal (in_format, "GRAY16_LE") || g_str_equal (in_format, "RGBA64_LE"));
-    gst_structure_set_value (s, "format", deep ? deep_format : format);
-    gst_structure_remove_fields (s, "colorimetry", "chroma-site", nullptr);
-    out = gst_caps_merge_structure (out, s);
+    out = gst_caps_merge_structure (out, gst_cl_structure_with_formats (s, nullptr,
+            direction == GST_PAD_SRC ? SINK_FORMATS : deep ? "GRAY16_LE, GRAY8" :
+            SRC_FORMATS));
   }
-  gst_caps_unref (deep_first);
-  gst_caps_unref (formats);
   return out;
 }
 
@@ -291,7 +283,8 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
   gst_element_class_set_static_metadata (element_class, "OpenCL Sobel edge detector",
       "Filter/Effect/Video/Hardware", "Sobel gradient magnitude or dx/dy on an "
       "OpenCL device", "gst-opencl developers");
-  gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
+  gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_RAW_CAPS (SINK_FORMATS),
+      GST_CL_RAW_CAPS (SRC_FORMATS));
 
   filter_class->transform_plain_caps = gst_cl_sobel_transform_plain_caps;
   filter_class->set_info = gst_cl_sobel_set_info;

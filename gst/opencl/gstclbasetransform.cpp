@@ -6,10 +6,36 @@
 
 #define GST_CAT_DEFAULT gst_cl_runtime_debug
 
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+/* One refused value, or a conflict (gst_cl_base_transform_refuse ()). */
+struct Refusal {
+  std::string property;   /* empty: none */
+  std::string value;      /* as a launch line writes it */
+  std::string why;
+};
+
+/* What the subclass refused, and whether the element runs. Under a lock of
+ * its own: set_property may run under the object lock (a control binding's
+ * gst_object_sync_values ()), and under the subclass's settings lock. */
+struct Refusals {
+  std::mutex lock;
+  bool started = false;
+  std::vector<Refusal> values;   /* refused while not started */
+  Refusal conflict;
+};
+
+}  // namespace
+
 struct GstClBaseTransformPrivate {
   GstClContext *context;
   gchar *device;  /* property; guarded by the object lock */
   gint posted_error;  /* atomic: an error was posted for the current stream */
+  Refusals *refusals;  /* made in instance init */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseTransform, gst_cl_base_transform,
@@ -199,14 +225,109 @@ gst_cl_base_transform_sink_event (GstBaseTransform * trans, GstEvent * event)
       event);
 }
 
+/* Refused values (gstclbasetransform.h): a g_warning remembered for the
+ * start before it, a bus warning while the element runs. */
+
+static void
+forget_locked (Refusals * r, const char *property)
+{
+  auto &v = r->values;
+  for (auto it = v.begin (); it != v.end ();)
+    it = it->property == property ? v.erase (it) : it + 1;
+}
+
+void
+gst_cl_base_transform_refuse (GstClBaseTransform * self, const gchar * property,
+    const gchar * value, const gchar * why, const gchar * in_force)
+{
+  Refusals *r = priv_of (self)->refusals;
+  bool running;
+  {
+    std::lock_guard<std::mutex> guard (r->lock);
+    running = r->started;
+    if (!running) {
+      forget_locked (r, property);
+      r->values.push_back ({property, value, why});
+    }
+  }
+  GST_WARNING_OBJECT (self, "refused %s = %s: %s", property, value, why);
+  if (running) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("Refused the value of %s: %s. %s",
+            property, why, in_force), ("%s = %s", property, value));
+  } else {
+    g_warning ("%s: refused the value %s of property \"%s\": %s; the element will "
+        "not start until %s has a valid value", GST_ELEMENT_NAME (self), value, property,
+        why, property);
+  }
+}
+
+void
+gst_cl_base_transform_accept (GstClBaseTransform * self, const gchar * property)
+{
+  Refusals *r = priv_of (self)->refusals;
+  std::lock_guard<std::mutex> guard (r->lock);
+  forget_locked (r, property);
+}
+
+void
+gst_cl_base_transform_set_conflict (GstClBaseTransform * self, const gchar * property,
+    const gchar * value, const gchar * why)
+{
+  Refusal conflict;
+  if (property)
+    conflict = {property, value ? value : "", why ? why : ""};
+  Refusals *r = priv_of (self)->refusals;
+  std::lock_guard<std::mutex> guard (r->lock);
+  r->conflict = std::move (conflict);
+}
+
+/* Up to PAUSED: fails, with the element error, for the first value refused
+ * before (then a conflict), before any start of the subclass; else the
+ * element runs (refusals are bus warnings) until it is back in READY. */
+static bool
+mark_started (GstClBaseTransform * self)
+{
+  Refusals *r = priv_of (self)->refusals;
+  Refusal refused;
+  {
+    std::lock_guard<std::mutex> guard (r->lock);
+    if (!r->values.empty ())
+      refused = r->values.front ();
+    else if (!r->conflict.property.empty ())
+      refused = r->conflict;
+    else
+      r->started = true;
+  }
+  if (refused.property.empty ())
+    return true;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("Invalid value of property \"%s\": "
+          "%s (%s)", refused.property.c_str (), refused.value.c_str (),
+          refused.why.c_str ()), (nullptr));
+  return false;
+}
+
+static void
+mark_stopped (GstClBaseTransform * self)
+{
+  Refusals *r = priv_of (self)->refusals;
+  std::lock_guard<std::mutex> guard (r->lock);
+  r->started = false;
+}
+
 static GstStateChangeReturn
 gst_cl_base_transform_change_state (GstElement * element, GstStateChange transition)
 {
+  auto *self = GST_CL_BASE_TRANSFORM (element);
   if (transition == GST_STATE_CHANGE_NULL_TO_READY ||
       transition == GST_STATE_CHANGE_READY_TO_PAUSED)
-    g_atomic_int_set (&priv_of (GST_CL_BASE_TRANSFORM (element))->posted_error, 0);
+    g_atomic_int_set (&priv_of (self)->posted_error, 0);
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED && !mark_started (self))
+    return GST_STATE_CHANGE_FAILURE;
   GstStateChangeReturn ret = GST_ELEMENT_CLASS (gst_cl_base_transform_parent_class)->
       change_state (element, transition);
+  if ((transition == GST_STATE_CHANGE_READY_TO_PAUSED &&
+          ret == GST_STATE_CHANGE_FAILURE) || transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    mark_stopped (self);
   if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
     /* Forget the device: the next start finds or makes a context afresh. */
     auto *p = priv_of (GST_CL_BASE_TRANSFORM (element));
@@ -260,6 +381,7 @@ gst_cl_base_transform_finalize (GObject * object)
   g_free (p->device);
   if (p->context)
     gst_object_unref (p->context);
+  delete p->refusals;
   G_OBJECT_CLASS (gst_cl_base_transform_parent_class)->finalize (object);
 }
 
@@ -311,8 +433,9 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
 }
 
 static void
-gst_cl_base_transform_init (GstClBaseTransform *)
+gst_cl_base_transform_init (GstClBaseTransform * self)
 {
+  priv_of (self)->refusals = new Refusals ();
 }
 
 GstCaps *

@@ -4,7 +4,8 @@
  * answering GST_QUERY_CONTEXT, and finding or creating a context at start.
  * Its allocation handling proposes an OpenCL pool upstream (producers then
  * write straight into pinned, device-visible memory) and always takes an
- * OpenCL pool for its output. */
+ * OpenCL pool for its output. It also keeps the property values its
+ * subclass refused, and fails the start for one (gst_cl_base_transform_refuse()). */
 #pragma once
 
 #include <gst/opencl/gstclcontext.h>
@@ -30,6 +31,38 @@ GST_CL_API GstClContext *gst_cl_base_transform_get_context (GstClBaseTransform *
  * no other until the stream starts over (a change up to PAUSED, a flush, a
  * new stream): one mistake gives one error message. */
 GST_CL_API gboolean gst_cl_base_transform_error_posted (GstClBaseTransform * self);
+
+/* Refused property values, for a value that GObject's range check cannot
+ * judge (a kernel, a matrix, build options). The element never stores such
+ * a value; it says so here, and the base class does the rest:
+ *
+ * - not started (NULL or READY, e.g. while gst-launch-1.0 parses the launch
+ *   line, when no bus exists yet): a g_warning at once, as GObject gives for
+ *   an out-of-range number, and the refusal is remembered: going up to
+ *   PAUSED then fails with an element error (LIBRARY, SETTINGS) naming the
+ *   property and the value, before any start, until a good value of that
+ *   property is set (gst_cl_base_transform_accept());
+ * - started: a warning on the bus ending with `in_force` ("The previous
+ *   kernel stays in force."); the value in force stays.
+ *
+ * `value` is the value as a launch line writes it. Call without holding
+ * a lock that a bus sync handler may need (the element's own settings
+ * lock: a handler may read its properties). */
+GST_CL_API void gst_cl_base_transform_refuse (GstClBaseTransform * self,
+    const gchar * property, const gchar * value, const gchar * why,
+    const gchar * in_force);
+
+/* `property` got a good value: a refusal of an earlier value is forgotten. */
+GST_CL_API void gst_cl_base_transform_accept (GstClBaseTransform * self,
+    const gchar * property);
+
+/* Values good on their own that disagree (clconvolve's kernel and a
+ * red-kernel of another size): `property` (whose `value` disagrees) and
+ * `why`, or NULL `property` when they agree again. Reports nothing: the
+ * element warns while it runs; kept started or not, it fails the next start
+ * as a refused value does (after any refused value). */
+GST_CL_API void gst_cl_base_transform_set_conflict (GstClBaseTransform * self,
+    const gchar * property, const gchar * value, const gchar * why);
 
 /* (transfer full) every structure of `caps`, with its memory features
  * replaced: in OpenCL memory and/or in system memory, OpenCL first when

@@ -9,10 +9,15 @@
 
 namespace gstcl {
 
+/* The Settings of an element without properties of its own (no empty
+ * struct to write): gstcl::ElementPrivate<gstcl::NoSettings, State>. */
+struct NoSettings {};
+
 /* What the user set (`settings`, under `lock`; the streaming thread reads a
  * copy()) and what set_caps built (`state`, the streaming thread's own), as
  * gst-plugins-rs keeps `settings: Mutex<Settings>` apart from `state`. One
- * new in instance init, one delete in finalize. */
+ * new in instance init, one delete in finalize. Settings is NoSettings
+ * for an element without properties. */
 template <typename Settings, typename State>
 struct ElementPrivate {
   std::mutex lock;

@@ -2,6 +2,7 @@
 #include "gstclvideo.h"
 
 #include <cstring>
+#include <initializer_list>
 
 gboolean
 gst_cl_bayer_format_parse (const gchar * format, gint * pattern, gint * bits)
@@ -29,6 +30,30 @@ gst_cl_bayer_format_parse (const gchar * format, gint * pattern, gint * bits)
   if (bits)
     *bits = b;
   return TRUE;
+}
+
+GstStructure *
+gst_cl_structure_with_formats (const GstStructure * s, const gchar * media_type,
+    const gchar * formats)
+{
+  gchar *text = g_strdup_printf ("x, format = (string) { %s }", formats);
+  GstStructure *list = gst_structure_from_string (text, nullptr);
+  g_free (text);
+  g_return_val_if_fail (list != nullptr, nullptr);
+  GstStructure *out;
+  if (!media_type || gst_structure_has_name (s, media_type)) {
+    out = gst_structure_copy (s);
+    gst_structure_set_value (out, "format", gst_structure_get_value (list, "format"));
+    gst_structure_remove_fields (out, "colorimetry", "chroma-site", nullptr);
+  } else {
+    out = gst_structure_new_empty (media_type);
+    gst_structure_set_value (out, "format", gst_structure_get_value (list, "format"));
+    for (const char *field : { "width", "height", "framerate", "pixel-aspect-ratio" })
+      if (const GValue * v = gst_structure_get_value (s, field))
+        gst_structure_set_value (out, field, v);
+  }
+  gst_structure_free (list);
+  return out;
 }
 
 gboolean

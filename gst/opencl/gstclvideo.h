@@ -27,6 +27,20 @@ G_BEGIN_DECLS
 #define GST_CL_ANY_VIDEO_CAPS "video/x-raw, " GST_CL_SIZE_RANGE (1) "; " \
     "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " GST_CL_SIZE_RANGE (1)
 
+/* "Same size, new format", for transform_plain_caps of a filter whose output
+ * format differs from its input's: (transfer full) `s` with the format field
+ * `formats` (written as GST_CL_RAW_CAPS() takes them, "GRAY8, GRAY16_LE": a
+ * list, even of one) and without the fields that describe the old format
+ * (colorimetry, chroma-site). The size, framerate, pixel-aspect-ratio and
+ * any other field are kept. A `media_type` other than the structure's own
+ * ("video/x-bayer" for video/x-raw; NULL: its own) renames it, and then it
+ * keeps width, height, framerate and pixel-aspect-ratio only (the other
+ * fields belong to the old media type). For each structure of the caps:
+ *   out = gst_caps_merge_structure (out, gst_cl_structure_with_formats (
+ *       gst_caps_get_structure (caps, i), NULL, "GRAY8, GRAY16_LE")); */
+GST_CL_API GstStructure *gst_cl_structure_with_formats (const GstStructure * s,
+    const gchar * media_type, const gchar * formats);
+
 /* Like gst_video_info_from_caps(), and also for video/x-bayer: the layout is
  * that of GRAY8 (8-bit Bayer) or GRAY16_LE (10..16-bit little-endian Bayer),
  * rows rounded up to 4 bytes, which is what bayer2rgb and videotestsrc use. */

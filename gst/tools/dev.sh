@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The README's commands: `dev.sh demo [out.png]`, `dev.sh test` and
-# `dev.sh quick`. Installs what is missing (Debian/Ubuntu), builds with meson,
-# then runs. The demo installs and builds only what it runs, so a first
-# picture comes fast; `test` installs and builds everything CI needs.
+# The README's commands: `dev.sh demo [out.png]` (default build/edges.png,
+# in the ignored build folder), `dev.sh test` and `dev.sh quick`. Installs
+# what is missing (Debian/Ubuntu), builds with meson, then runs. The demo
+# installs and builds only what it runs, so a first picture comes fast;
+# `test` installs and builds everything CI needs.
 #
 # `dev.sh --dry-run COMMAND` prints what COMMAND would install (every
 # package it needs, installed or not), configure and build, and runs nothing
@@ -83,7 +84,7 @@ fi
 export GST_PLUGIN_PATH_1_0="$PWD/build/gst/elements${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"
 
 case "$command" in
-  demo) run ./build/gst/tools/gst-opencl-demo "${2:-edges.png}" ;;
+  demo) run ./build/gst/tools/gst-opencl-demo "${2:-build/edges.png}" ;;
   test)
     # Everything CI runs, in one pass: the suite (its gst-check tests under
     # the leaks tracer), memcheck, helgrind, Oclgrind and the canaries
