@@ -1,38 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclsettings.hpp"
 
-#include <algorithm>
-
-GST_DEBUG_CATEGORY_STATIC (gst_cl_settings_debug);
-#define GST_CAT_DEFAULT gst_cl_settings_debug
-
 namespace clsettings {
-
-static void
-init_debug ()
-{
-  static gsize once = 0;
-  if (g_once_init_enter (&once)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_settings_debug, "clsettings", 0,
-        "Refused property values of the OpenCL elements");
-    g_once_init_leave (&once, 1);
-  }
-}
-
-void
-Refusals::add (const Refusal & refusal)
-{
-  forget (refusal.property.c_str ());
-  list_.push_back (refusal);
-}
-
-void
-Refusals::forget (const char *property)
-{
-  list_.erase (std::remove_if (list_.begin (), list_.end (),
-          [property] (const Refusal & r) { return r.property == property; }),
-      list_.end ());
-}
 
 std::string
 describe_value (const GValue * value)
@@ -89,69 +58,6 @@ settle (GstClBaseTransform * element, const GParamSpec * pspec, const GValue * v
   else
     gst_cl_base_transform_refuse (element, pspec->name, describe_value (value).c_str (),
         why.c_str (), in_force);
-}
-
-void
-report (GstElement * element, bool running, const char *property,
-    const std::string & value, const std::string & why, const char *in_force)
-{
-  init_debug ();
-  GST_WARNING_OBJECT (element, "refused %s = %s: %s", property, value.c_str (),
-      why.c_str ());
-  if (running) {
-    GST_ELEMENT_WARNING (element, LIBRARY, SETTINGS, ("Refused the value of %s: %s. %s",
-            property, why.c_str (), in_force), ("%s = %s", property, value.c_str ()));
-  } else {
-    g_warning ("%s: refused the value %s of property \"%s\": %s; the element will "
-        "not start until %s has a valid value", GST_ELEMENT_NAME (element),
-        value.c_str (), property, why.c_str (), property);
-  }
-}
-
-void
-post_start_error (GstElement * element, const Refusal & refusal)
-{
-  init_debug ();
-  GST_ELEMENT_ERROR (element, LIBRARY, SETTINGS, ("Invalid value of property \"%s\": "
-          "%s (%s)", refusal.property.c_str (), refusal.value.c_str (),
-          refusal.why.c_str ()), (nullptr));
-}
-
-bool
-mark_started (GstElement * element, std::mutex & lock, bool & started,
-    const Refusals & refusals, const Refusal * extra)
-{
-  Refusal refused;
-  {
-    std::lock_guard<std::mutex> guard (lock);
-    if (!refusals.empty ())
-      refused = refusals.first ();
-    else if (extra && !extra->property.empty ())
-      refused = *extra;
-    else
-      started = true;
-  }
-  if (refused.property.empty ())
-    return true;
-  post_start_error (element, refused);
-  return false;
-}
-
-gboolean
-chain_start (GstBaseTransform * trans, GstBaseTransformClass * parent, std::mutex & lock,
-    bool & started)
-{
-  if (!parent->start || parent->start (trans))
-    return TRUE;
-  mark_stopped (lock, started);
-  return FALSE;
-}
-
-void
-mark_stopped (std::mutex & lock, bool & started)
-{
-  std::lock_guard<std::mutex> guard (lock);
-  started = false;
 }
 
 }  // namespace clsettings

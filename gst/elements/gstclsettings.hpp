@@ -21,9 +21,7 @@
 #include <gst/gst.h>
 #include <gst/opencl/gstclbasetransform.h>
 
-#include <mutex>
 #include <string>
-#include <vector>
 
 namespace clsettings {
 
@@ -49,47 +47,5 @@ struct Refusal {
   std::string value;   /* as gst_value_serialize writes it */
   std::string why;
 };
-
-/* cldebayer's own bookkeeping until it adopts settle (); then remove
- * Refusals, report, post_start_error, mark_started, chain_start and
- * mark_stopped: GstClBaseTransform keeps the refusals and whether the
- * element runs, with the same messages.
- *
- * The values refused while the element was not started. Keep it with the
- * element's settings, under their lock. */
-class Refusals {
-public:
-  void add (const Refusal & refusal);
-  /* A good value of `property` was set: its earlier refusal is forgotten. */
-  void forget (const char *property);
-  bool empty () const { return list_.empty (); }
-  const Refusal & first () const { return list_.front (); }
-
-private:
-  std::vector<Refusal> list_;
-};
-
-/* Says that a value of `property` was refused: a bus warning when `running`,
- * ending with `in_force` ("The previous kernel stays in force."), else a
- * g_warning (the caller keeps the refusal in its Refusals). Call without
- * holding locks that a bus sync handler may need. */
-void report (GstElement * element, bool running, const char *property,
-    const std::string & value, const std::string & why, const char *in_force);
-
-/* Posts the element error for a refused value at start. */
-void post_start_error (GstElement * element, const Refusal & refusal);
-
-/* Whether the element runs (its settings' `started`, under their `lock`),
- * kept by its start and stop:
- *   start: return clsettings::mark_started (...) && clsettings::chain_start (...);
- *   stop:  clsettings::mark_stopped (...); then chain up.
- * mark_started posts the start error of the first refusal (or of `extra`,
- * one the element keeps itself) and returns false, else marks started. */
-bool mark_started (GstElement * element, std::mutex & lock, bool & started,
-    const Refusals & refusals, const Refusal * extra = nullptr);
-/* Chains up to `parent`'s start; marks not started again if that fails. */
-gboolean chain_start (GstBaseTransform * trans, GstBaseTransformClass * parent,
-    std::mutex & lock, bool & started);
-void mark_stopped (std::mutex & lock, bool & started);
 
 }  // namespace clsettings

@@ -105,13 +105,11 @@ gst_cl_debayer_transfer_get_type (void)
   return type;
 }
 
-/* Under the element's lock: what the user set, the white balance in force
- * (get_property reads both), and whether it runs (refusals). */
+/* Under the element's lock: what the user set and the white balance in
+ * force (get_property reads both). */
 struct Locked {
   Settings user;
   AwbStatus awb;
-  bool started = false;
-  clsettings::Refusals refusals;   /* values refused before start */
   guint64 generation = 0;          /* settings changes, for the plan */
 };
 
@@ -172,25 +170,6 @@ for_each_format (const GstStructure * s, Fn fn)
   return true;
 }
 
-/* `s` renamed to `name` with formats `formats`, keeping size, rate and
- * pixel aspect ratio. */
-static GstStructure *
-convert_structure (const GstStructure * s, const char *name, const char *formats)
-{
-  GstStructure *out = gst_structure_new_empty (name);
-  GstCaps *list = gst_caps_from_string ((std::string ("x, format = (string) { ") + formats +
-          " }").c_str ());
-  gst_structure_set_value (out, "format",
-      gst_structure_get_value (gst_caps_get_structure (list, 0), "format"));
-  gst_caps_unref (list);
-  for (const char *field : { "width", "height", "framerate", "pixel-aspect-ratio" }) {
-    const GValue *v = gst_structure_get_value (s, field);
-    if (v)
-      gst_structure_set_value (out, field, v);
-  }
-  return out;
-}
-
 /* Whether `name` is an output format of 8-bit input. */
 static bool
 is_shallow_format (const char *name)
@@ -218,7 +197,7 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
           }))
         shallow = deep = true;
       if (shallow || deep)
-        out = gst_caps_merge_structure (out, convert_structure (s, "video/x-raw",
+        out = gst_caps_merge_structure (out, gst_cl_structure_with_formats (s, "video/x-raw",
                 deep ? DEEP_OUT_FORMATS : SHALLOW_FORMATS));
     } else {
       if (!gst_structure_has_name (s, "video/x-raw"))
@@ -232,7 +211,7 @@ gst_cl_debayer_transform_plain_caps (GstClFilter *, GstPadDirection direction, G
           }))
         shallow = deep = true;
       if (shallow || deep)
-        out = gst_caps_merge_structure (out, convert_structure (s, "video/x-bayer",
+        out = gst_caps_merge_structure (out, gst_cl_structure_with_formats (s, "video/x-bayer",
                 shallow ? GST_CL_BAYER_FORMATS : GST_CL_DEEP_BAYER_FORMATS));
     }
   }
@@ -411,13 +390,10 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
 {
   auto *self = GST_CL_DEBAYER (object);
   std::string refused;
-  bool running;
   {
   std::lock_guard<std::mutex> lock (self->priv->lock);
   Settings *s = &self->priv->settings.user;
-  Locked *locked = &self->priv->settings;
-  running = locked->started;
-  locked->generation++;
+  self->priv->settings.generation++;
   switch (prop_id) {
     case PROP_METHOD: s->method = (Method) g_value_get_enum (value); break;
     case PROP_BLACK_LEVEL: s->black_level = g_value_get_uint (value); break;
@@ -439,10 +415,6 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_AWB_SPEED: s->awb_speed = g_value_get_double (value); break;
     case PROP_COLOR_MATRIX:
       refused = matrix_from (value, &s->matrix);
-      if (refused.empty ())
-        locked->refusals.forget (pspec->name);
-      else if (!running)
-        locked->refusals.add ({pspec->name, clsettings::describe_value (value), refused});
       break;
     case PROP_SATURATION: s->saturation = g_value_get_double (value); break;
     case PROP_TRANSFER: s->transfer = (Transfer) g_value_get_enum (value); break;
@@ -450,28 +422,16 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
   }
-  /* Posted without the lock: a bus sync handler may read our properties. */
-  if (!refused.empty ())
-    clsettings::report (GST_ELEMENT (self), running, pspec->name,
-        clsettings::describe_value (value), refused, "The previous matrix stays in force.");
-}
-
-/* A value refused before start stops the start (clsettings.hpp). */
-static gboolean
-gst_cl_debayer_start (GstBaseTransform * trans)
-{
-  auto *self = GST_CL_DEBAYER (trans);
-  return clsettings::mark_started (GST_ELEMENT (self), self->priv->lock,
-      self->priv->settings.started, self->priv->settings.refusals) &&
-      clsettings::chain_start (trans, GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class),
-      self->priv->lock, self->priv->settings.started);
+  /* Without the lock: a bus sync handler may read our properties. */
+  if (prop_id == PROP_COLOR_MATRIX)
+    clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+        "The previous matrix stays in force.");
 }
 
 static gboolean
 gst_cl_debayer_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
-  clsettings::mark_stopped (self->priv->lock, self->priv->settings.started);
   self->priv->state.engine.cancel ();   /* waits for a build under way */
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
@@ -587,7 +547,6 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   gst_cl_filter_class_add_pad_templates (filter_class, SINK_CAPS, SRC_CAPS);
 
   trans_class->fixate_caps = gst_cl_debayer_fixate_caps;
-  trans_class->start = gst_cl_debayer_start;
   trans_class->stop = gst_cl_debayer_stop;
   filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
   filter_class->set_info = gst_cl_debayer_set_info;
