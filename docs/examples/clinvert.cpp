@@ -85,23 +85,36 @@ gst_cl_invert_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
           "clinvert"), "invert");
 }
 
-/* 5. filter: enqueue the kernel on the context's queue, frames as the base
- * class hands them (device buffers with their real offsets and strides; it
- * uploads system memory and downloads for system-memory peers). */
-static GstFlowReturn
-gst_cl_invert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+/* 5. plan: what each frame runs, made when the settings or the frames'
+ * layouts change (the base class calls it then, never per frame): here the
+ * kernel's arguments but the frames. An element with kernel variants picks
+ * one here (e.g. by gstcl::rows_aligned_16 (in)). */
+static void
+gst_cl_invert_plan (GstClFilter * filter, GstClContext *, const GstClFrame * in,
     const GstClFrame * out)
 {
   auto *self = GST_CL_INVERT (filter);
   const InvertSettings s = self->priv->copy ();
   cl::Kernel &k = self->priv->state.kernel;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_float) s.amount);
+}
+
+/* 6. filter: enqueue the kernel on the context's queue, frames as the base
+ * class hands them (device buffers with their real offsets and strides; it
+ * uploads system memory and downloads for system-memory peers). Only the
+ * frames' arguments are set per frame. */
+static GstFlowReturn
+gst_cl_invert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  cl::Kernel &k = GST_CL_INVERT (filter)->priv->state.kernel;
+  gstcl::set_frame_args (k, 0, in, out);
   gstcl::enqueue_2d (ctx, k, GST_VIDEO_INFO_WIDTH (&out->info),
       GST_VIDEO_INFO_HEIGHT (&out->info));
   return GST_FLOW_OK;
 }
 
-/* 6. Properties: under the lock, readable while playing; a value GObject's
+/* 7. Properties: under the lock, readable while playing; a value GObject's
  * range check cannot judge is not stored, and the element says why after
  * releasing the lock: clsettings::settle () in the tree (gstclsettings.hpp),
  * gst_cl_base_transform_refuse () outside it. */
@@ -151,6 +164,7 @@ gst_cl_invert_class_init (GstClInvertClass * klass)
   /* Both memories on both pads; the base class negotiates them. */
   gst_cl_filter_class_add_pad_templates (filter_class, CAPS, CAPS);
   filter_class->set_info = gst_cl_invert_set_info;
+  filter_class->plan = gst_cl_invert_plan;
   filter_class->filter = gst_cl_invert_filter;
 }
 
@@ -160,7 +174,7 @@ gst_cl_invert_init (GstClInvert * self)
   self->priv = new gstcl::ElementPrivate<InvertSettings, InvertState> ();
 }
 
-/* 7. The plugin (in the tree: plugin.cpp registers every element of
+/* 8. The plugin (in the tree: plugin.cpp registers every element of
  * gstclelements.h). */
 static gboolean
 plugin_init (GstPlugin * plugin)

@@ -47,6 +47,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_convert_debug);
 #define GST_CAT_DEFAULT gst_cl_convert_debug
@@ -83,7 +84,15 @@ struct ConvertSettings {
   }
 };
 
-/* Negotiated state, built in set_info. */
+/* A kernel launch of the plan: the kernel, its arguments set but the
+ * frames' cl_mem, and its range. */
+struct ConvertLaunch {
+  cl::Kernel kernel;
+  size_t w, h, lw, lh;
+};
+
+/* Negotiated state, built in set_info, and the plan (GstClFilterClass::plan):
+ * the launches of the settings and frame layouts in force. */
 struct ConvertState {
   GstVideoInfo in_info, out_info;
   std::string shape_options;    /* -D options of the two pixel shapes */
@@ -107,6 +116,8 @@ struct ConvertState {
   cl_int alphas = 0;            /* 1: the input has alpha, 2: the output has */
   cl_float8 in_k {}, out_k {};  /* gstclcolor.hpp */
   std::atomic<bool> same_caps { false };
+  std::vector<ConvertLaunch> launches;   /* the plan: one or two */
+  cl_uint out_arg = 0;          /* index of the output cl_mem in every kernel */
 };
 
 struct _GstClConvert {
@@ -294,6 +305,7 @@ gst_cl_convert_set_info (GstClFilter * filter, GstClContext *, GstCaps * incaps,
   st->fold = folded_coefficients (st->in_k);
   st->block_k = rgb4_420 ? st->out_k : st->fold;
   st->same_caps = gst_caps_is_equal (incaps, outcaps);
+  st->launches.clear ();
   update_passthrough (self);
 }
 
@@ -356,8 +368,10 @@ set_plane_args (cl::Kernel & k, cl_uint first, const GstClFrame * f)
       stride (2));
 }
 
-static GstFlowReturn
-gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+/* The kernels of the settings and frame layouts in force, their arguments
+ * (all but the frames' cl_mem) and their ranges. */
+static void
+gst_cl_convert_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
 {
   auto *self = GST_CL_CONVERT (filter);
@@ -417,8 +431,10 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   const cl_int words = aligned4 (in) ? 4 : 0;
   const cl_int8 m = direction_map (d, uw, uh);
   /* scalars only (kernels/convert.cl says why) */
+  st->launches.clear ();
   auto set = [&] (cl::Kernel & k, int first_block) {
     cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
+    st->out_arg = arg;
     arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
     arg = gstcl::set_args (k, arg, in_w, in_h, out_w, out_h, rect.s[0], rect.s[1], rect.s[2],
         rect.s[3], m.s[0], m.s[1], m.s[2], m.s[3], m.s[4], m.s[5], m.s[6], m.s[7],
@@ -435,6 +451,7 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   if (quads > 0) {
     cl::Kernel &k = found->second.block;
     cl_uint arg = set_plane_args (k, gstcl::set_args (k, 0, in->mem), in);
+    st->out_arg = arg;
     arg = set_plane_args (k, gstcl::set_args (k, arg, out->mem), out);
     const cl_int4 &o = st->block_order;
     gstcl::set_args (k, arg, (cl_int) quads, out_w, out_h, o.s[0], o.s[1], o.s[2], o.s[3],
@@ -442,19 +459,33 @@ gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     /* 64 blocks of a row a group: each warp reads or writes 2 KiB of a
      * 4-byte RGB row. 4:2:0 input pairs rows 2n - 1 and 2n, n = 0 .. h / 2
      * (kernels/convert.cl) */
-    gstcl::enqueue_2d (ctx, k, quads, st->block_420_in ? out_h / 2 + 1 : (out_h + 1) / 2,
-        64, 4);
+    st->launches.push_back ({k, (size_t) quads,
+          (size_t) (st->block_420_in ? out_h / 2 + 1 : (out_h + 1) / 2), 64, 4});
   } else if (vector_w > 0) {
     set (found->second.rows, vector_w / 8);   /* (the number of runs) */
     /* PoCL: one row of 64 work-items a group (taller or narrower groups
      * measured 2x slower at 1080p); narrow frames 8, so that few redo the
      * last run */
     const int runs = vector_w / 8;
-    gstcl::enqueue_2d (ctx, found->second.rows, runs, rows, runs >= 64 ? 64 : 8, 1);
+    st->launches.push_back ({found->second.rows, (size_t) runs, (size_t) rows,
+          (size_t) (runs >= 64 ? 64 : 8), 1});
   }
   if (vector_w < out_w) {
     set (found->second.any, vector_w / bw);
-    gstcl::enqueue_2d (ctx, found->second.any, (out_w - vector_w + bw - 1) / bw, rows, 32, 8);
+    st->launches.push_back ({found->second.any, (size_t) ((out_w - vector_w + bw - 1) / bw),
+          (size_t) rows, 32, 8});
+  }
+}
+
+static GstFlowReturn
+gst_cl_convert_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  ConvertState *st = &GST_CL_CONVERT (filter)->priv->state;
+  for (ConvertLaunch &l : st->launches) {
+    gstcl::set_args (l.kernel, 0, in->mem);
+    gstcl::set_args (l.kernel, st->out_arg, out->mem);
+    gstcl::enqueue_2d (ctx, l.kernel, l.w, l.h, l.lw, l.lh);
   }
   return GST_FLOW_OK;
 }
@@ -489,6 +520,7 @@ gst_cl_convert_sink_event (GstBaseTransform * trans, GstEvent * event)
         }
       g_free (orientation);
       if (changed) {
+        gst_cl_filter_settings_changed (GST_CL_FILTER (self));   /* no notify */
         update_passthrough (self);
         gst_base_transform_reconfigure_src (trans);
       }
@@ -584,6 +616,7 @@ gst_cl_convert_class_init (GstClConvertClass * klass)
   trans_class->sink_event = gst_cl_convert_sink_event;
   filter_class->transform_plain_caps = gst_cl_convert_transform_plain_caps;
   filter_class->set_info = gst_cl_convert_set_info;
+  filter_class->plan = gst_cl_convert_plan;
   filter_class->filter = gst_cl_convert_filter;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_convert_debug, "clconvert", 0,

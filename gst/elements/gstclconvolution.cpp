@@ -362,19 +362,6 @@ Engine::set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFram
       (cl_int) border);
 }
 
-/* The integer path (rows of at least 16 bytes). */
-void
-Engine::run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
-    int border)
-{
-  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
-  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
-  gstcl::set_args (fixed_, set_integer_args (fixed_, in, out, border),
-      (cl_int) fixed_symmetric_);
-  gstcl::enqueue_2d (ctx, fixed_, (width * px_.pixel_bytes () + 15) / 16,
-      (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
-}
-
 /* Swaps in the program of a finished background build, with the weights
  * that waited for it. A build that failed throws, as it would have in the
  * streaming thread. */
@@ -391,15 +378,21 @@ Engine::take_background_build (GstClContext * ctx)
 }
 
 void
-Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
+Engine::plan (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border)
 {
-  if (has_next_ && !building_.pending ()) {
-    building_n_ = next_.n;
-    building_.start (gstcl::BuildScope::current (), ctx, convolve_source (),
-        options_for (ctx, building_n_), build_name (building_n_));
-  }
-  if (building_.pending () && building_.ready ())   /* at once if it was cached */
+  /* Weights of another size build their program in the background; a
+   * finished build (BackgroundBuild asks for this plan) is taken, and
+   * weights that changed again meanwhile build next. */
+  for (;;) {
+    if (has_next_ && !building_.pending ()) {
+      building_n_ = next_.n;
+      building_.start (gstcl::BuildScope::current (), ctx, convolve_source (),
+          options_for (ctx, building_n_), build_name (building_n_));
+    }
+    if (!building_.pending () || !building_.ready ())   /* at once if it was cached */
+      break;
     take_background_build (ctx);
+  }
   if (built_n_ != weights_.n)
     build (ctx);
   if (weights_dirty_)
@@ -407,9 +400,9 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
   const int width = GST_VIDEO_INFO_WIDTH (&out->info);
   const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   const bool wide = width * px_.pixel_bytes () >= 16;
-  const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
-  const Path path = plan_.path[wide][aligned];
-  log_path (path);
+  aligned_ = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
+  path_ = plan_.path[wide][aligned_];
+  log_path (path_);
 
   /* Per colour lane; lane 3 of 4-byte formats is copied, not computed. */
   cl_float4 scale = {{1.0f, 1.0f, 1.0f, 0.0f}};
@@ -432,23 +425,21 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
             weights_buffer_));
   };
 
-  switch (path) {
+  /* Every argument; run() sets the frames' again for each frame. */
+  switch (path_) {
     case FIXED:
-      run_fixed (ctx, in, out, border);
+      gstcl::set_args (fixed_, set_integer_args (fixed_, in, out, border),
+          (cl_int) fixed_symmetric_);
       break;
     case INT_3X3:
       set_integer_args (int3x3_, in, out, border);
-      gstcl::enqueue_2d (ctx, int3x3_, (width + 3) / 4, (height + kInt3Rows - 1) / kInt3Rows,
-          kInt3GroupW, kInt3GroupH);
       break;
     case ONE_PASS:
     case ONE_PASS_INT: {
-      cl::Kernel &k = path == ONE_PASS_INT ? one_pass_int_ : one_pass_;
-      const cl_uint next = path == ONE_PASS_INT ? set_integer_args (k, in, out, border) :
+      cl::Kernel &k = path_ == ONE_PASS_INT ? one_pass_int_ : one_pass_;
+      const cl_uint next = path_ == ONE_PASS_INT ? set_integer_args (k, in, out, border) :
           set_float_args (k);
-      gstcl::set_args (k, next, (cl_int) aligned);
-      gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
-          (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
+      gstcl::set_args (k, next, (cl_int) aligned_);
       break;
     }
     case SEPARABLE: {
@@ -460,32 +451,76 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, 
       gstcl::set_args (rows_, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
           (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), tmp_, (cl_int) width,
           (cl_int) height, weights_buffer_, (cl_int) border);
-      gstcl::enqueue_2d (ctx, rows_, width, height);
       set_tail (columns_, gstcl::set_args (columns_, gstcl::set_frame_args (columns_,
                   gstcl::set_args (columns_, 0, tmp_), in, out), weights_buffer_));
-      gstcl::enqueue_2d (ctx, columns_, width, height);
       break;
     }
+    case FAST_3X3_ALIGNED:
+      set_float_args (fast3x3_aligned_);
+      break;
+    case FAST_3X3:
+      set_float_args (fast3x3_);
+      break;
+    case TILED:
+      set_float_args (tiled_);
+      break;
+    case DIRECT:
+    case N_PATHS:
+      set_float_args (direct_);
+      break;
+  }
+}
+
+void
+Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
+{
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  switch (path_) {
+    case FIXED:
+      gstcl::set_frame_args (fixed_, 0, in, out);
+      gstcl::enqueue_2d (ctx, fixed_, (width * px_.pixel_bytes () + 15) / 16,
+          (height + kFixedStrip - 1) / kFixedStrip, 8, 1);
+      break;
+    case INT_3X3:
+      gstcl::set_frame_args (int3x3_, 0, in, out);
+      gstcl::enqueue_2d (ctx, int3x3_, (width + 3) / 4, (height + kInt3Rows - 1) / kInt3Rows,
+          kInt3GroupW, kInt3GroupH);
+      break;
+    case ONE_PASS:
+    case ONE_PASS_INT: {
+      cl::Kernel &k = path_ == ONE_PASS_INT ? one_pass_int_ : one_pass_;
+      gstcl::set_frame_args (k, 0, in, out);
+      gstcl::enqueue_2d (ctx, k, (width + kSepW - 1) / kSepW * kSepW,
+          (height + kSepH * kSepRows - 1) / (kSepH * kSepRows) * kSepH, kSepW, kSepH);
+      break;
+    }
+    case SEPARABLE:
+      gstcl::set_args (rows_, 0, in->mem);
+      gstcl::enqueue_2d (ctx, rows_, width, height);
+      gstcl::set_frame_args (columns_, 1, in, out);
+      gstcl::enqueue_2d (ctx, columns_, width, height);
+      break;
     case FAST_3X3_ALIGNED:
     {
       /* 16 samples of `rows` rows a work-item, as options_for built it */
       const int rows = aligned_rows (gstcl::tuned_for_gpu (ctx));
-      set_float_args (fast3x3_aligned_);
+      gstcl::set_frame_args (fast3x3_aligned_, 0, in, out);
       gstcl::enqueue_2d (ctx, fast3x3_aligned_, (width * px_.channels + 15) / 16,
           (height + rows - 1) / rows);
       break;
     }
     case FAST_3X3:
-      set_float_args (fast3x3_);
+      gstcl::set_frame_args (fast3x3_, 0, in, out);
       gstcl::enqueue_2d (ctx, fast3x3_, (width + 3) / 4, height);
       break;
     case TILED:
-      set_float_args (tiled_);
+      gstcl::set_frame_args (tiled_, 0, in, out);
       gstcl::enqueue_2d (ctx, tiled_, width, height, kTileW, kTileH);
       break;
     case DIRECT:
     case N_PATHS:
-      set_float_args (direct_);
+      gstcl::set_frame_args (direct_, 0, in, out);
       gstcl::enqueue_2d (ctx, direct_, width, height);
       break;
   }

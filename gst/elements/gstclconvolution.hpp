@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The convolution engine shared by clconvolve and clfir, the device side
  * (kernels/convolve.cl): program variants, weights upload, the plan (which
- * kernel runs, decided when the weights, format or program change) and
- * running it on each frame. The weights come from gstclweights.hpp. */
+ * kernel runs and its arguments, made in GstClFilterClass::plan: when the
+ * weights, border, format, program or frame layouts change) and running it
+ * on each frame. The weights come from gstclweights.hpp. */
 #pragma once
 
 #include <gst/opencl/gstclfilter.h>
@@ -33,13 +34,17 @@ public:
    * changes) differs from the one taken last; returns whether it did.
    * Weights of another size while a program runs need another program: it
    * builds in the background and the running weights serve until it is
-   * ready (run()). */
+   * ready (plan()). */
   bool take_weights (const Weights & weights, guint64 generation);
-  /* Convolves `in` into `out` (same format and size) on ctx's queue. The
-   * first frame after set_format builds its program here; a program for
+  /* The plan for frames laid out as `in` and `out` (GstClFilterClass::plan):
+   * the first plan after set_format builds its program here; a program for
    * weights of a new size is built in the background and taken at the
-   * first frame after it is ready. */
-  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
+   * first plan after it is ready (the build asks for one). Uploads new
+   * weights, picks the kernel and sets its arguments. */
+  void plan (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int border);
+  /* Convolves `in` into `out` (same format and size) on ctx's queue, as
+   * planned: sets the frames' arguments and enqueues. */
+  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out);
 private:
   /* The kernels a frame can run, and how a frame picks one: by whether its
    * rows are wide enough for the CPU integer path (16 bytes) and whether
@@ -69,8 +74,6 @@ private:
   bool all_separable () const;
   const ChannelWeights *shared_integer_factors () const;
   cl_uint set_integer_args (cl::Kernel & k, const GstClFrame * in, const GstClFrame * out,
-      int border);
-  void run_fixed (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       int border);
 
   gstcl::PixelLayout px_ = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8);  /* filtered */
@@ -102,6 +105,8 @@ private:
   cl::Buffer tmp_;             /* separable passes' intermediate image */
   size_t tmp_size_ = 0;
   Plan plan_;                  /* made with the weights' upload */
+  Path path_ = DIRECT;         /* the one plan() chose for the frames' layouts */
+  bool aligned_ = false;       /* both frames' rows on 16-byte boundaries */
   int logged_path_ = -1;
   int logged_n_ = 0;
 };

@@ -117,8 +117,9 @@ gst_cl_convolution_filter_set_info (GstClFilter * filter, GstClContext *, GstCap
   priv (GST_CL_CONVOLUTION_FILTER (filter))->state.engine.set_format (in_info);
 }
 
-static GstFlowReturn
-gst_cl_convolution_filter_filter (GstClFilter * filter, GstClContext * ctx,
+/* New weights and border (the settings changed), or other frame layouts. */
+static void
+gst_cl_convolution_filter_plan (GstClFilter * filter, GstClContext * ctx,
     const GstClFrame * in, const GstClFrame * out)
 {
   auto *self = GST_CL_CONVOLUTION_FILTER (filter);
@@ -140,7 +141,14 @@ gst_cl_convolution_filter_filter (GstClFilter * filter, GstClContext * ctx,
     gst_cl_base_transform_refuse (GST_CL_BASE_TRANSFORM (self), mismatch.property.c_str (),
         mismatch.value.c_str (), mismatch.why.c_str (),
         GST_CL_CONVOLUTION_FILTER_GET_CLASS (self)->kept);
-  p->state.engine.run (ctx, in, out, border);
+  p->state.engine.plan (ctx, in, out, border);
+}
+
+static GstFlowReturn
+gst_cl_convolution_filter_filter (GstClFilter * filter, GstClContext * ctx,
+    const GstClFrame * in, const GstClFrame * out)
+{
+  priv (GST_CL_CONVOLUTION_FILTER (filter))->state.engine.run (ctx, in, out);
   return GST_FLOW_OK;
 }
 
@@ -196,6 +204,7 @@ gst_cl_convolution_filter_class_init (GstClConvolutionFilterClass * klass)
       GST_CL_CONVOLUTION_CAPS);
   trans_class->stop = gst_cl_convolution_filter_stop;
   filter_class->set_info = gst_cl_convolution_filter_set_info;
+  filter_class->plan = gst_cl_convolution_filter_plan;
   filter_class->filter = gst_cl_convolution_filter_filter;
   klass->kept = "The previous weights stay in force.";
 

@@ -360,15 +360,14 @@ gst_clkernel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
   update_kernel (self, ctx, true);
 }
 
-static GstFlowReturn
-gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+/* The program of the settings (a background build taken when it is ready:
+ * BackgroundBuild asks for this plan) and the parameters' values. */
+static void
+gst_clkernel_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
 {
   auto *self = GST_CLKERNEL (filter);
   update_kernel (self, ctx, false);
-
-  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
-  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   KernelState *st = &self->priv->state;
   /* The parameters' latest values while their names and types are the
    * running program's; else the last ones it ran with. */
@@ -382,7 +381,17 @@ gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   cl::Kernel &k = st->kernel;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out),
       gstcl::RawArg {values.size (), values.data ()});
-  gstcl::enqueue_2d (ctx, k, width, height);
+}
+
+static GstFlowReturn
+gst_clkernel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CLKERNEL (filter);
+  cl::Kernel &k = self->priv->state.kernel;
+  gstcl::set_frame_args (k, 0, in, out);
+  gstcl::enqueue_2d (ctx, k, GST_VIDEO_INFO_WIDTH (&out->info),
+      GST_VIDEO_INFO_HEIGHT (&out->info));
   gstcl::copy_planes (ctx, in, out, 1);   /* NV12, I420: the luma only */
   return GST_FLOW_OK;
 }
@@ -517,15 +526,20 @@ gst_clkernel_set_property (GObject * object, guint prop_id, const GValue * value
         "The previous build options stay in force.");
 }
 
-/* The child's view of the parameters in force (clparams::Access). */
+/* The child's view of the parameters in force (clparams::Access). A value
+ * set on the child notifies the child, not the element: the element tells
+ * GstClFilter that its settings changed. */
 static void
 set_parameter (GstElement * element, const clparams::Param & p)
 {
   auto *self = GST_CLKERNEL (element);
-  std::lock_guard<std::mutex> lock (self->priv->lock);
-  for (clparams::Param &q : self->priv->settings.parameters)
-    if (q.name == p.name && q.type == p.type)
-      q.value = p.value;
+  {
+    std::lock_guard<std::mutex> lock (self->priv->lock);
+    for (clparams::Param &q : self->priv->settings.parameters)
+      if (q.name == p.name && q.type == p.type)
+        q.value = p.value;
+  }
+  gst_cl_filter_settings_changed (GST_CL_FILTER (self));
 }
 
 static void
@@ -663,6 +677,7 @@ gst_clkernel_class_init (GstClKernelClass * klass)
   trans_class->start = gst_clkernel_start;
   trans_class->stop = gst_clkernel_stop;
   filter_class->set_info = gst_clkernel_set_info;
+  filter_class->plan = gst_clkernel_plan;
   filter_class->filter = gst_clkernel_filter;
 
   GST_DEBUG_CATEGORY_INIT (gst_clkernel_debug, "clkernel", 0,

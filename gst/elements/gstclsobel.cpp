@@ -74,18 +74,20 @@ struct SobelSettings {
   double threshold = 0.0;
 };
 
-/* Negotiated state, built in set_info and on the first frame after a
- * property that selects another kernel variant changed. */
+/* Negotiated state, built in set_info, and the plan: the kernel variant and
+ * its arguments but the frames, made when the settings or the frames'
+ * layouts change (GstClFilterClass::plan). */
 struct SobelState {
   std::string format_options;   /* -D options of the formats the kernel reads and writes */
   std::string built_options;    /* options and entry point of `kernel` */
   bool deep = false;            /* 16-bit input: sobel_deep */
+  bool narrow = false;          /* the plan's kernel is sobel_narrow */
   cl::Kernel kernel;
   /* CPUs with RGB input: a luma plane first (kernels/sobel.cl, luma_plane),
-   * then the GRAY8 kernel on it. Null otherwise. */
+   * then the GRAY8 kernel on it (luma_frame). Null otherwise. */
   cl::Kernel luma;
   cl::Buffer luma_buffer;
-  GstVideoInfo luma_info;
+  GstClFrame luma_frame {};
 };
 
 struct _GstClSobel {
@@ -128,10 +130,12 @@ prepare_luma_plane (GstClContext * ctx, SobelState * st, const std::string & rgb
     const GstVideoInfo * in_info)
 {
   const int width = GST_VIDEO_INFO_WIDTH (in_info), height = GST_VIDEO_INFO_HEIGHT (in_info);
-  gst_video_info_set_format (&st->luma_info, GST_VIDEO_FORMAT_GRAY8, width, height);
-  GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) = (width + 15) / 16 * 16;
+  GstVideoInfo *luma_info = &st->luma_frame.info;
+  gst_video_info_set_format (luma_info, GST_VIDEO_FORMAT_GRAY8, width, height);
+  GST_VIDEO_INFO_PLANE_STRIDE (luma_info, 0) = (width + 15) / 16 * 16;
   st->luma_buffer = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
-      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (&st->luma_info, 0) * height);
+      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (luma_info, 0) * height);
+  st->luma_frame.mem = st->luma_buffer ();
   static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
   const std::string options = rgb_options +
       gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).shape_options ("OUT") + " -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=0";  /* unused by luma_plane */
@@ -148,6 +152,7 @@ gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
   std::string in_opts = gstcl::pixel_layout (GST_VIDEO_FORMAT_GRAY8).options ("IN");
   st->luma = cl::Kernel ();
   st->luma_buffer = cl::Buffer ();
+  st->luma_frame.mem = nullptr;
   st->deep = gstcl::pixel_layout (in_info).sample_bytes == 2;
   if (st->deep) {
     in_opts = gstcl::pixel_layout (in_info).options ("IN");   /* sobel_deep */
@@ -163,46 +168,61 @@ gst_cl_sobel_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps *,
   st->kernel = cl::Kernel ();
 }
 
-static GstFlowReturn
-gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+/* The frame the Sobel kernel reads: the input, or the luma plane made of it. */
+static const GstClFrame *
+sobel_input (const SobelState * st, const GstClFrame * in)
+{
+  return st->luma () ? &st->luma_frame : in;
+}
+
+/* The kernel variant for these settings and frame layouts, and its
+ * arguments but the frames. */
+static void
+gst_cl_sobel_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
 {
   auto *self = GST_CL_SOBEL (filter);
   SobelState *st = &self->priv->state;
   const SobelSettings s = self->priv->copy ();
-
-  GstClFrame luma;
-  if (st->luma ()) {
-    luma.mem = st->luma_buffer ();
-    luma.info = st->luma_info;
-    luma.buffer = nullptr;
-    gstcl::set_frame_args (st->luma, 0, in, &luma);
-    gstcl::enqueue_2d (ctx, st->luma, GST_VIDEO_INFO_WIDTH (&luma.info),
-        GST_VIDEO_INFO_HEIGHT (&luma.info), 64, 1);
-    in = &luma;
-  }
+  in = sobel_input (st, in);
   /* Pool buffers of common sizes have 16-byte aligned rows. */
   const bool aligned = gstcl::rows_aligned_16 (in) && gstcl::rows_aligned_16 (out);
   /* GPUs take 4 x 2 pixels per work-item (any depth), CPUs 16 (kernels/sobel.cl);
    * 16-bit input elsewhere one. */
-  const bool narrow = aligned && gstcl::tuned_for_gpu (ctx);
-  std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
+  st->narrow = aligned && gstcl::tuned_for_gpu (ctx);
+  const std::string options = st->format_options + " -D BORDER=" + std::to_string (s.border) +
       " -D OUTPUT=" + std::to_string (s.output) + " -D NORM=" + std::to_string (s.norm) +
       " -D ALIGNED=" + (aligned ? "1" : "0");
-  const char *entry = narrow ? "sobel_narrow" : st->deep ? "sobel_deep" : "sobel";
+  const char *entry = st->narrow ? "sobel_narrow" : st->deep ? "sobel_deep" : "sobel";
+  /* (scale or threshold alone keep the kernel) */
   if (options + entry != st->built_options) {
     static const std::string source = std::string (gst_cl_kernel_common) + gst_cl_kernel_sobel;
     st->kernel = cl::Kernel (gstcl::program (ctx, source, options), entry);
     st->built_options = options + entry;
     GST_DEBUG_OBJECT (self, "kernel %s, variant%s", entry, options.c_str ());
   }
-
-  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
-  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
   cl::Kernel &k = st->kernel;
   gstcl::set_args (k, gstcl::set_frame_args (k, 0, in, out), (cl_float) s.scale,
       (cl_float) s.threshold);
-  if (narrow)
+}
+
+static GstFlowReturn
+gst_cl_sobel_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *self = GST_CL_SOBEL (filter);
+  SobelState *st = &self->priv->state;
+
+  if (st->luma ()) {
+    gstcl::set_frame_args (st->luma, 0, in, &st->luma_frame);
+    gstcl::enqueue_2d (ctx, st->luma, GST_VIDEO_INFO_WIDTH (&st->luma_frame.info),
+        GST_VIDEO_INFO_HEIGHT (&st->luma_frame.info), 64, 1);
+  }
+  const int width = GST_VIDEO_INFO_WIDTH (&out->info);
+  const int height = GST_VIDEO_INFO_HEIGHT (&out->info);
+  cl::Kernel &k = st->kernel;
+  gstcl::set_frame_args (k, 0, sobel_input (st, in), out);
+  if (st->narrow)
     gstcl::enqueue_2d (ctx, k, (width + 3) / 4, (height + 1) / 2, 64, 4);
   else if (st->deep)
     gstcl::enqueue_2d (ctx, k, width, height);
@@ -288,6 +308,7 @@ gst_cl_sobel_class_init (GstClSobelClass * klass)
 
   filter_class->transform_plain_caps = gst_cl_sobel_transform_plain_caps;
   filter_class->set_info = gst_cl_sobel_set_info;
+  filter_class->plan = gst_cl_sobel_plan;
   filter_class->filter = gst_cl_sobel_filter;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_sobel_debug, "clsobel", 0, "OpenCL Sobel filter");

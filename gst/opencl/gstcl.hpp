@@ -73,7 +73,11 @@ public:
   /* Starts building (ctx, source, options) for `element`, which announces
    * the build on its bus now (see program()); returns at once. A build
    * already under way is waited for and dropped first. A program already in
-   * the cache is ready at once, without a thread and unannounced. */
+   * the cache is ready at once, without a thread and unannounced. When
+   * `element` is a GstClFilter, a build on a thread asks it for a plan
+   * (gst_cl_filter_replan ()) as it finishes, so that its plan hook takes
+   * the program at the first frame after it is ready; the BackgroundBuild
+   * must then belong to the element (destroyed before it is freed). */
   void start (GstElement *element, GstClContext *ctx, const std::string &source,
       const std::string &options, const std::string &what = "");
   /* Whether a build was started and not yet taken or cancelled. */
@@ -106,6 +110,14 @@ bool tuned_for_gpu (GstClContext *ctx);
 
 /* Number of programs actually compiled in this process (for tests). */
 unsigned program_builds ();
+
+/* Number of program lookups in this process: calls of program() and
+ * cached_program(), and BackgroundBuild::start() (one each, whether the
+ * program was in the cache or not). Elements look programs up when they
+ * plan (GstClFilterClass::plan, set_info), never per frame: a stream whose
+ * caps, settings and frame layouts stay the same makes none
+ * (tests/test_plan.cpp). Thread-safe. */
+unsigned program_lookups ();
 
 /* Enqueues `kernel` over at least w x h work-items, in lw x lh groups (global
  * size rounded up; kernels check bounds). Zero-sized ranges enqueue nothing.

@@ -3,6 +3,7 @@
  * streaming thread keeps running the program it has. */
 #include "gstcl.hpp"
 #include "gstcl-debug.h"
+#include "gstclfilter.h"
 
 #include <condition_variable>
 #include <exception>
@@ -15,6 +16,13 @@ namespace gstcl {
 /* gstclcontext.cpp */
 void announce_build (GstElement *element, GstClContext *ctx, const std::string &what,
     const std::string &source, const std::string &options);
+/* program() and cached_program() without counting a lookup, and the count:
+ * a background build is one lookup, made by start(). */
+cl::Program build_program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what);
+cl::Program find_program (GstClContext *ctx, const std::string &source,
+    const std::string &options);
+void count_program_lookup ();
 
 /* Builds of this process under way, for wait_for_background_builds(). */
 static std::mutex building_lock;
@@ -24,12 +32,15 @@ static unsigned n_started = 0;
 
 /* The job's fields are written before the thread starts and read by the
  * owner only after joining it, except `done`, guarded by `lock`. The thread
- * touches no element: the build is announced by start(), in the owner's
- * thread, and a failure is reported by the owner once it takes the result,
- * so that the owner may be finalised with a build under way (its
- * destructor waits for the thread). */
+ * touches no element but to ask a GstClFilter for a plan when it is done
+ * (gst_cl_filter_replan (), an atomic flag): the build is announced by
+ * start(), in the owner's thread, and a failure is reported by the owner
+ * once it takes the result, so that the owner may be finalised with a build
+ * under way (its destructor waits for the thread, and the element's own
+ * data outlives its subclass's finalize). */
 struct BackgroundBuild::Job {
   GstClContext *ctx = nullptr;    /* a reference */
+  GstClFilter *filter = nullptr;  /* asked for a plan when done; not a reference */
   std::string source, options, what;
   cl::Program program;
   std::exception_ptr error;
@@ -49,7 +60,7 @@ struct BackgroundBuild::Job {
     const gint64 start_us = g_get_monotonic_time ();
     try {
       BuildScope quiet (nullptr);   /* announced by start() */
-      program = gstcl::program (ctx, source, options, what);
+      program = build_program (ctx, source, options, what);
     } catch (...) {
       error = std::current_exception ();
     }
@@ -60,6 +71,10 @@ struct BackgroundBuild::Job {
       std::lock_guard<std::mutex> l (lock);
       done = true;
     }
+    /* The filter takes the program at its next frame's plan; asked before
+     * the build counts as over (wait_for_background_builds ()). */
+    if (filter)
+      gst_cl_filter_replan (filter);
     std::lock_guard<std::mutex> l (building_lock);
     if (--n_building == 0)
       building_done.notify_all ();
@@ -75,16 +90,18 @@ BackgroundBuild::start (GstElement *element, GstClContext *ctx, const std::strin
     const std::string &options, const std::string &what)
 {
   cancel ();
+  count_program_lookup ();
   std::unique_ptr<Job> job (new Job ());
   job->ctx = GST_CL_CONTEXT (gst_object_ref (ctx));
   job->what = what;
-  job->program = cached_program (ctx, source, options);
+  job->program = find_program (ctx, source, options);
   if (job->program ()) {
     job->done = true;   /* nothing to build: ready at once */
     job_ = std::move (job);
     return;
   }
   announce_build (element, ctx, what, source, options);
+  job->filter = element && GST_IS_CL_FILTER (element) ? GST_CL_FILTER (element) : nullptr;
   job->source = source;
   job->options = options;
   {

@@ -41,6 +41,7 @@ struct _GstClContext {
 G_DEFINE_TYPE (GstClContext, gst_cl_context, GST_TYPE_OBJECT)
 
 static std::atomic<unsigned> n_program_builds{0};
+static std::atomic<unsigned> n_program_lookups{0};
 
 static void
 gst_cl_context_finalize (GObject * object)
@@ -347,6 +348,8 @@ const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
 unsigned program_builds () { return n_program_builds.load (); }
+unsigned program_lookups () { return n_program_lookups.load (); }
+void count_program_lookup () { n_program_lookups++; }
 bool tuned_for_gpu (GstClContext *ctx) { return ctx->priv->gpu_tuning; }
 
 cl_event *profile_event (GstClContext *ctx, cl_event *event)
@@ -464,7 +467,9 @@ void announce_build (GstElement *element, GstClContext *ctx, const std::string &
   announce (element, ctx->priv, build_name (what, source), full_options_of (options));
 }
 
-cl::Program cached_program (GstClContext *ctx, const std::string &source,
+/* cached_program() and program() without counting a lookup: BackgroundBuild
+ * counts its start() as one. */
+cl::Program find_program (GstClContext *ctx, const std::string &source,
     const std::string &options)
 {
   auto *p = ctx->priv;
@@ -474,7 +479,14 @@ cl::Program cached_program (GstClContext *ctx, const std::string &source,
       cl::Program ();
 }
 
-cl::Program program (GstClContext *ctx, const std::string &source,
+cl::Program cached_program (GstClContext *ctx, const std::string &source,
+    const std::string &options)
+{
+  n_program_lookups++;
+  return find_program (ctx, source, options);
+}
+
+cl::Program build_program (GstClContext *ctx, const std::string &source,
     const std::string &options, const std::string &what)
 {
   auto *p = ctx->priv;
@@ -523,6 +535,13 @@ cl::Program program (GstClContext *ctx, const std::string &source,
   entry->program = prog;
   entry->built = true;
   return prog;
+}
+
+cl::Program program (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what)
+{
+  n_program_lookups++;
+  return build_program (ctx, source, options, what);
 }
 
 }  // namespace gstcl

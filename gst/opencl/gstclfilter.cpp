@@ -9,6 +9,33 @@
 
 #define GST_CAT_DEFAULT gst_cl_runtime_debug
 
+/* What of a frame's layout a plan depends on: its planes' offsets and
+ * strides (aligned or unaligned kernel variants). */
+struct Layout {
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+};
+
+static Layout
+layout_of (const GstVideoInfo * info)
+{
+  Layout l {};
+  for (guint i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    l.offset[i] = GST_VIDEO_INFO_PLANE_OFFSET (info, i);
+    l.stride[i] = GST_VIDEO_INFO_PLANE_STRIDE (info, i);
+  }
+  return l;
+}
+
+static bool
+same_layout (const Layout & a, const Layout & b)
+{
+  for (guint i = 0; i < GST_VIDEO_MAX_PLANES; i++)
+    if (a.offset[i] != b.offset[i] || a.stride[i] != b.stride[i])
+      return false;
+  return true;
+}
+
 struct GstClFilterPrivate {
   GstVideoInfo in_info;
   GstVideoInfo out_info;
@@ -17,6 +44,15 @@ struct GstClFilterPrivate {
   GstMemory *upload_mem;        /* device copy of system-memory input */
   GByteArray *repacked;         /* misaligned input rows, repacked for upload_mem */
   GstCaps *failed_in, *failed_out;  /* the caps set_info last failed on */
+  /* The plan (GstClFilterClass::plan). Atomic: `settings_generation` (bumped
+   * by any thread that changes a setting), `replan` (set by any thread) and
+   * `plans` (read by any). The rest is the streaming thread's. */
+  gint settings_generation;
+  gint replan;
+  guint plans;
+  gboolean planned;             /* a plan stands for the caps set_info took */
+  gint planned_generation;      /* the settings it was made for */
+  Layout planned_in, planned_out;  /* and the frames' layouts */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClFilter, gst_cl_filter, GST_TYPE_CL_BASE_TRANSFORM)
@@ -164,6 +200,7 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
     p->in_info = in_info;
     p->out_info = out_info;
     p->out_cl = has_cl_feature (outcaps, 0);
+    p->planned = FALSE;   /* the first frame plans for these caps */
     release_upload (p);
     GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
   }
@@ -274,6 +311,40 @@ gst_cl_filter_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   return check_input (GST_CL_FILTER (trans), buf, &info) ? GST_FLOW_OK : GST_FLOW_ERROR;
 }
 
+/* Calls the subclass's plan hook when the plan does not stand for this
+ * frame: the first frame after set_info, settings changed since, other
+ * frame layouts, or the element asked (GstClFilterClass, @plan). Never
+ * otherwise: a frame with nothing new costs two atomic reads and the
+ * layouts' comparison. */
+static void
+plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  auto *p = priv_of (self);
+  auto *klass = GST_CL_FILTER_GET_CLASS (self);
+  if (!klass->plan)
+    return;
+  /* Read before the plan reads the settings: a change meanwhile is planned
+   * again at the next frame. */
+  const bool asked = g_atomic_int_compare_and_exchange (&p->replan, 1, 0);
+  const gint generation = g_atomic_int_get (&p->settings_generation);
+  const Layout in_layout = layout_of (&in->info), out_layout = layout_of (&out->info);
+  const bool settings = p->planned && generation != p->planned_generation;
+  const bool layouts = p->planned && (!same_layout (in_layout, p->planned_in) ||
+      !same_layout (out_layout, p->planned_out));
+  if (p->planned && !settings && !layouts && !asked)
+    return;
+  GST_DEBUG_OBJECT (self, "planning: %s", !p->planned ? "new caps" : settings ? "settings" :
+      layouts ? "frame layouts" : "asked by the element");
+  p->planned = FALSE;   /* until the plan returns: one that throws is made again */
+  klass->plan (self, ctx, in, out);
+  p->planned = TRUE;
+  p->planned_generation = generation;
+  p->planned_in = in_layout;
+  p->planned_out = out_layout;
+  g_atomic_int_inc ((gint *) &p->plans);
+}
+
 static GstFlowReturn
 gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -315,6 +386,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
       shift_offsets (&out.info, out_mem->offset);
       try {
         gstcl::BuildScope announce (GST_ELEMENT (self));
+        plan_if_needed (self, ctx, &in, &out);
         ret = GST_CL_FILTER_GET_CLASS (self)->filter (self, ctx, &in, &out);
         gstcl::queue_of (ctx).flush ();
       } catch (...) {
@@ -347,6 +419,7 @@ forget_stream (GstClFilterPrivate * p)
 static gboolean
 gst_cl_filter_stop (GstBaseTransform * trans)
 {
+  priv_of (GST_CL_FILTER (trans))->planned = FALSE;
   forget_stream (priv_of (GST_CL_FILTER (trans)));
   return TRUE;
 }
@@ -382,10 +455,39 @@ gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 }
 
+/* Whether a change of `pspec` is a change of the element's settings: any
+ * writable property but GstObject's (name, parent) and GstBaseTransform's
+ * (qos), which no plan reads. */
+static bool
+is_setting (const GParamSpec * pspec)
+{
+  return (pspec->flags & G_PARAM_WRITABLE) && pspec->owner_type != GST_TYPE_OBJECT &&
+      pspec->owner_type != G_TYPE_OBJECT && pspec->owner_type != GST_TYPE_BASE_TRANSFORM;
+}
+
+/* Every property change that notifies comes through here once (g_object_set,
+ * launch lines, control bindings, g_object_notify of a property with
+ * G_PARAM_EXPLICIT_NOTIFY): the settings' generation moves on, and the next
+ * frame is planned again. */
+static void
+gst_cl_filter_dispatch_properties_changed (GObject * object, guint n_pspecs,
+    GParamSpec ** pspecs)
+{
+  for (guint i = 0; i < n_pspecs; i++)
+    if (is_setting (pspecs[i])) {
+      gst_cl_filter_settings_changed (GST_CL_FILTER (object));
+      break;
+    }
+  G_OBJECT_CLASS (gst_cl_filter_parent_class)->dispatch_properties_changed (object, n_pspecs,
+      pspecs);
+}
+
 static void
 gst_cl_filter_class_init (GstClFilterClass * klass)
 {
   G_OBJECT_CLASS (klass)->finalize = gst_cl_filter_finalize;
+  G_OBJECT_CLASS (klass)->dispatch_properties_changed =
+      gst_cl_filter_dispatch_properties_changed;
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_filter_transform_caps;
@@ -411,4 +513,25 @@ gst_cl_filter_class_add_pad_templates (GstClFilterClass * klass, const gchar * s
 {
   gst_cl_base_transform_class_add_pad_templates (GST_CL_BASE_TRANSFORM_CLASS (klass),
       sink_caps, TRUE, TRUE, src_caps, TRUE, TRUE);
+}
+
+void
+gst_cl_filter_settings_changed (GstClFilter * filter)
+{
+  g_return_if_fail (GST_IS_CL_FILTER (filter));
+  g_atomic_int_inc (&priv_of (filter)->settings_generation);
+}
+
+void
+gst_cl_filter_replan (GstClFilter * filter)
+{
+  g_return_if_fail (GST_IS_CL_FILTER (filter));
+  g_atomic_int_set (&priv_of (filter)->replan, 1);
+}
+
+guint
+gst_cl_filter_get_plan_count (GstClFilter * filter)
+{
+  g_return_val_if_fail (GST_IS_CL_FILTER (filter), 0);
+  return (guint) g_atomic_int_get ((gint *) &priv_of (filter)->plans);
 }

@@ -29,11 +29,26 @@ typedef struct {
  *     ignored (the base class adds both). Default: the same caps.
  * @set_info: the negotiated formats; build programs and kernels here. For
  *     video/x-bayer the info describes the sample layout (GRAY8 or GRAY16_LE).
+ * @plan: (optional) make the plan: which kernel runs, its build options and
+ *     the arguments that do not change from frame to frame, for the current
+ *     settings and for the layouts (plane offsets and strides) of @in and
+ *     @out. The base class calls it just before @filter, and only when (a)
+ *     it is the first frame after @set_info, (b) a setting changed since the
+ *     last plan (any notified property of the element:
+ *     gst_cl_filter_settings_changed() for the others), (c) the layouts of
+ *     @in or @out differ from those of the frame last planned, or (d) the
+ *     element asked for it (gst_cl_filter_replan(), e.g. when a background
+ *     build is ready: a gstcl::BackgroundBuild started for a GstClFilter
+ *     asks by itself). Never otherwise: @filter then only sets the per-frame
+ *     arguments (the frames' cl_mem) and enqueues. A plan that throws is made
+ *     again at the next frame.
  * @filter: enqueue the work that reads @in and writes @out, on the context's
  *     in-order queue. Called with the context's queue free to use.
  *
- * @set_info and @filter are C++ and may throw cl::Error or
- * gstcl::BuildError: the base class catches them and posts an element error.
+ * @set_info, @plan and @filter are C++ and may throw cl::Error or
+ * gstcl::BuildError: the base class catches them and posts an element error
+ * (@plan and @filter run in one gstcl::BuildScope, so builds announce
+ * themselves the same from either).
  */
 struct _GstClFilterClass {
   GstClBaseTransformClass parent_class;
@@ -44,13 +59,33 @@ struct _GstClFilterClass {
       const GstVideoInfo * in_info, GstCaps * outcaps, const GstVideoInfo * out_info);
   GstFlowReturn (*filter) (GstClFilter * filter, GstClContext * context,
       const GstClFrame * in, const GstClFrame * out);
+  void (*plan) (GstClFilter * filter, GstClContext * context, const GstClFrame * in,
+      const GstClFrame * out);
 
-  gpointer _reserved[GST_PADDING];
+  gpointer _reserved[GST_PADDING - 1];
 };
 
 /* Pad templates for a filter: `sink_caps` and `src_caps` (without features)
  * are offered in both OpenCL and system memory. */
 GST_CL_API void gst_cl_filter_class_add_pad_templates (GstClFilterClass * klass,
     const gchar * sink_caps, const gchar * src_caps);
+
+/* The settings of @filter changed in a way that its properties' notify does
+ * not tell (every property set through GObject, a launch line or a control
+ * binding notifies, and so counts by itself): e.g. the values of a child
+ * object (clkernel's `parameters`) or a stream's tag (clconvert's
+ * direction=auto). The next frame is planned again. Thread-safe. */
+GST_CL_API void gst_cl_filter_settings_changed (GstClFilter * filter);
+
+/* Asks for a plan at the next frame, for a reason of the element's own (a
+ * program it waited for is ready). Thread-safe; may be called from any
+ * thread while @filter is alive. */
+GST_CL_API void gst_cl_filter_replan (GstClFilter * filter);
+
+/* The number of plans @filter has made (calls of GstClFilterClass::plan that
+ * returned) since it was created: with settings and layouts unchanged it
+ * does not grow from frame to frame (tests/test_plan.cpp). 0 for a filter
+ * without a plan hook. Thread-safe. */
+GST_CL_API guint gst_cl_filter_get_plan_count (GstClFilter * filter);
 
 G_END_DECLS

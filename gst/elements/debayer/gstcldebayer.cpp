@@ -110,19 +110,16 @@ gst_cl_debayer_transfer_get_type (void)
 struct Locked {
   Settings user;
   AwbStatus awb;
-  guint64 generation = 0;          /* settings changes, for the plan */
 };
 
-/* The plan of the streaming thread: made when caps or settings change (or a
- * frame's layout differs), read by every frame. */
+/* The plan of the streaming thread: made when caps or settings change, a
+ * frame's layout differs or a background build is ready (the base class
+ * calls the plan hook then, never per frame), read by every frame. */
 struct DebayerState {
   Engine engine;
   Statistics stats;
   Settings settings;        /* the settings planned */
   CameraParams params;      /* for the running variant */
-  bool planned = false;
-  guint64 generation = 0;   /* of the settings planned */
-  GstVideoInfo in_layout, out_layout;   /* of the frames planned */
 };
 
 struct _GstClDebayer {
@@ -261,7 +258,6 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   DebayerState *st = &GST_CL_DEBAYER (filter)->priv->state;
   st->engine.set_format (ctx, incaps, in_info, out_info);
   st->stats.reset ();
-  st->planned = false;
 }
 
 /* The camera parameters of the running variant (its unit) with the gains in
@@ -288,23 +284,9 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     st->settings = self->priv->settings.user;
-    st->generation = self->priv->settings.generation;
   }
   st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
   make_params (self);
-  st->in_layout = in->info;
-  st->out_layout = out->info;
-  st->planned = true;
-}
-
-/* Whether a frame's planes lie as those of the frames planned. */
-static bool
-same_layout (const GstVideoInfo * a, const GstVideoInfo * b)
-{
-  for (guint p = 0; p < GST_VIDEO_MAX_PLANES; p++)
-    if (a->offset[p] != b->offset[p] || a->stride[p] != b->stride[p])
-      return false;
-  return true;
 }
 
 /* The auto white balance of this frame: takes the statistics read back
@@ -334,17 +316,6 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
 {
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = &self->priv->state;
-  bool replan;
-  {
-    std::lock_guard<std::mutex> lock (self->priv->lock);
-    replan = !st->planned || st->generation != self->priv->settings.generation;
-  }
-  if (replan || !same_layout (&in->info, &st->in_layout) ||
-      !same_layout (&out->info, &st->out_layout))
-    gst_cl_debayer_plan (filter, ctx, in, out);
-  if (st->engine.poll (in, out))
-    make_params (self);
-
   if (!st->engine.camera ()) {
     st->engine.run (ctx, in, out, nullptr);
     return GST_FLOW_OK;
@@ -393,7 +364,6 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
   {
   std::lock_guard<std::mutex> lock (self->priv->lock);
   Settings *s = &self->priv->settings.user;
-  self->priv->settings.generation++;
   switch (prop_id) {
     case PROP_METHOD: s->method = (Method) g_value_get_enum (value); break;
     case PROP_BLACK_LEVEL: s->black_level = g_value_get_uint (value); break;
@@ -550,6 +520,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   trans_class->stop = gst_cl_debayer_stop;
   filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
   filter_class->set_info = gst_cl_debayer_set_info;
+  filter_class->plan = gst_cl_debayer_plan;
   filter_class->filter = gst_cl_debayer_filter;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_debayer_debug, "cldebayer", 0, "OpenCL Bayer demosaic");

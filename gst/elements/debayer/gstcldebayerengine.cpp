@@ -122,7 +122,7 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   for (auto &kind : kernels_)
     for (Kernels &k : kind)
       k = Kernels ();
-  running_ = building_ = wanted_ = Variant ();
+  running_ = building_ = Variant ();
   GST_DEBUG ("%s shapes", f.cpu ? "CPU" : "GPU");
 }
 
@@ -153,7 +153,7 @@ Engine::fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) 
   return !v.aligned || row_of (v.kind).fits_aligned (format_, in, out);
 }
 
-bool
+void
 Engine::use (const Variant & v, const cl::Program & program)
 {
   const Row &row = row_of (v.kind);
@@ -161,10 +161,8 @@ Engine::use (const Variant & v, const cl::Program & program)
   for (int i = 0; i < 2; i++)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
   slot.options = v.options;
-  const bool changed = running_.options != v.options || running_.kind != v.kind;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
-  return changed;
 }
 
 void
@@ -176,7 +174,6 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
   v.kind = row.kind;
   v.aligned = row.fits_aligned (format_, in, out);
   v.options = row.options (format_, s, in, out, &v);
-  wanted_ = v;
   if (built (v)) {
     running_ = v;
     return;
@@ -200,15 +197,6 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
     program = gstcl::program (ctx, source, v.options);
   }
   use (v, program);
-}
-
-bool
-Engine::poll (const GstClFrame * in, const GstClFrame * out)
-{
-  if (running_.options == wanted_.options || !build_.pending () ||
-      building_.options != wanted_.options || !build_.ready () || !fits (wanted_, in, out))
-    return false;
-  return use (wanted_, build_.take ());
 }
 
 void

@@ -113,13 +113,10 @@ public:
   /* Plans the variant for these settings and frames: from the kernels built,
    * the program cache, or a build in the streaming thread for the first
    * frame; after a change while playing, a background build while the
-   * variant of the last frame runs. */
+   * variant of the last frame runs (the build asks the element for another
+   * plan when it is ready: gst_cl_filter_replan ()). */
   void plan (GstElement * element, GstClContext * ctx, const Settings & s,
       const GstClFrame * in, const GstClFrame * out);
-  /* Takes the background build of the planned variant when it has
-   * completed (never blocks); true when the running variant changed (its
-   * camera parameters' unit may differ). */
-  bool poll (const GstClFrame * in, const GstClFrame * out);
   /* Enqueues the running variant; `camera` for camera variants. */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       const CameraLaunch * camera);
@@ -137,7 +134,7 @@ private:
     std::string options;
     cl::Kernel k[2];
   };
-  bool use (const Variant & v, const cl::Program & program);
+  void use (const Variant & v, const cl::Program & program);
   bool built (const Variant & v) const;
   bool fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const;
 
@@ -146,7 +143,6 @@ private:
   Variant running_;               /* the variant the frames run */
   gstcl::BackgroundBuild build_;
   Variant building_;
-  Variant wanted_;                /* the variant planned last */
 };
 
 }  // namespace cldebayer
