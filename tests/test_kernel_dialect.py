@@ -19,8 +19,11 @@ def code_of(text):
                   flags=re.S)
     return re.sub(r"//[^\n]*", "", text)
 
+# kernels/*.cl and the files of its folders (kernels/convolve/*.cl)
+names = sorted(os.path.relpath(os.path.join(folder, f), kernels)
+               for folder, _, files in os.walk(kernels) for f in files)
 found, checked = [], 0
-for name in sorted(os.listdir(kernels)):
+for name in names:
     if not name.endswith(".cl"):
         continue
     checked += 1
