@@ -43,7 +43,7 @@ struct ChannelWeights {
   float scale = 1.0f;         /* 1 / divisor */
   /* Integer factors with taps * scale == fixed_col[i] * fixed_row[j] *
    * fixed_scale (to rounding), 255 sum |row| <= 32640 and 255 sum |row|
-   * sum |col| < 2^24 (kernels/convolve.cl, convolve_fixed); empty when there
+   * sum |col| < 2^24 (kernels/convolve/fixed.cl, convolve_fixed); empty when there
    * are none. Used by the CPU variant. */
   std::vector<int> fixed_row, fixed_col;
   float fixed_scale = 0.0f;
