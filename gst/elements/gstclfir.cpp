@@ -62,7 +62,7 @@ set_coefficients (GstClFir * self, const GValue * value)
 {
   std::vector<double> k;
   std::string why;
-  if (!clconv::values_from_array (value, &k, &why))
+  if (!clsettings::values_from_array (value, &k, &why))
     return why;
   if (!(why = clconv::check_kernel (k)).empty ())
     return why;
@@ -93,7 +93,7 @@ gst_cl_fir_get_property (GObject * object, guint prop_id, GValue * value,
   std::lock_guard<std::mutex> lock (gst_cl_convolution_filter_lock (
           GST_CL_CONVOLUTION_FILTER (self)));
   if (prop_id == PROP_COEFFICIENTS)
-    clconv::array_from_values (*self->coefficients, value);
+    clsettings::array_from_values (*self->coefficients, value);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -110,7 +110,7 @@ gst_cl_fir_class_init (GstClFirClass * klass)
   gobject_class->finalize =
       gstcl::finalize_deleting<&GstClFir::coefficients, &gst_cl_fir_parent_class>;
   g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
-      clconv::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
+      clsettings::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
           "the 3x3 filter, row-major, used as given. Default: the founding sample's "
           "[30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens (not the "
           "identity, which is <0,0,0,0,1,0,0,0,0>)",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Refused property values, shared by the elements whose properties are
- * checked (clconvolve, clfir, clkernel).
+ * checked (clconvolve, clfir, clkernel), and number-array properties
+ * (clconvolve's and clfir's weights, cldebayer's colour matrix).
  *
  * A value that is wrong on its own (a kernel of 2 values, a NaN, a build
  * option the driver cannot take) is never stored. What else happens depends
@@ -70,5 +71,19 @@ bool mark_started (GstElement * element, std::mutex & lock, bool & started,
 gboolean chain_start (GstBaseTransform * trans, GstBaseTransformClass * parent,
     std::mutex & lock, bool & started);
 void mark_stopped (std::mutex & lock, bool & started);
+
+/* Number arrays (kernels, matrices) as GstValueArray properties. */
+
+/* Reads a GstValueArray of numbers. False, with the reason, when an element
+ * is not a number. */
+bool values_from_array (const GValue * array, std::vector<double> *out, std::string *why);
+/* Fills `array` (a GST_TYPE_ARRAY value) with `values` as doubles. */
+void array_from_values (const std::vector<double> &values, GValue * array);
+
+/* A GstValueArray property of doubles. Its elements may be NaN or infinite,
+ * so that such values reach set_property, which refuses them with a message
+ * (GObject's own check would print a critical warning instead). */
+GParamSpec *param_spec_weights (const char *name, const char *nick, const char *blurb,
+    GParamFlags flags);
 
 }  // namespace clsettings
