@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Refused property values, shared by the elements whose properties are
- * checked (clconvert, clconvolve, clfir, clkernel, cldebayer).
+ * checked (clconvert, clconvolve, clfir, clkernel, cldebayer), and
+ * number-array properties (clconvolve's and clfir's weights, cldebayer's
+ * colour matrix).
  *
  * A value that is wrong on its own (a kernel of 2 values, a NaN, a build
  * option the driver cannot take) is never stored. The element says so with
@@ -22,6 +24,7 @@
 #include <gst/opencl/gstclbasetransform.h>
 
 #include <string>
+#include <vector>
 
 namespace clsettings {
 
@@ -47,5 +50,19 @@ struct Refusal {
   std::string value;   /* as gst_value_serialize writes it */
   std::string why;
 };
+
+/* Number arrays (kernels, matrices) as GstValueArray properties. */
+
+/* Reads a GstValueArray of numbers. False, with the reason, when an element
+ * is not a number. */
+bool values_from_array (const GValue * array, std::vector<double> *out, std::string *why);
+/* Fills `array` (a GST_TYPE_ARRAY value) with `values` as doubles. */
+void array_from_values (const std::vector<double> &values, GValue * array);
+
+/* A GstValueArray property of doubles. Its elements may be NaN or infinite,
+ * so that such values reach set_property, which refuses them with a message
+ * (GObject's own check would print a critical warning instead). */
+GParamSpec *param_spec_weights (const char *name, const char *nick, const char *blurb,
+    GParamFlags flags);
 
 }  // namespace clsettings

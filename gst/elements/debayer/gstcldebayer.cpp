@@ -37,7 +37,6 @@
 #include "gstcldebayer.h"
 #include "gstcldebayerengine.hpp"
 #include "gstclelements.h"
-#include "gstclconvolution.hpp"
 #include "gstclsettings.hpp"
 
 #include <gst/opencl/gstclprivate.hpp>
@@ -344,7 +343,7 @@ matrix_from (const GValue * value, Matrix * out)
 {
   std::vector<double> values;
   std::string why;
-  if (!clconv::values_from_array (value, &values, &why))
+  if (!clsettings::values_from_array (value, &values, &why))
     return why;
   if (values.size () != 9)
     return "it has " + std::to_string (values.size ()) + " values, not 9";
@@ -436,7 +435,7 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_BLUE_GAIN: g_value_set_double (value, gains[2]); break;
     case PROP_AWB_SPEED: g_value_set_double (value, s->awb_speed); break;
     case PROP_COLOR_MATRIX:
-      clconv::array_from_values (std::vector<double> (s->matrix.begin (), s->matrix.end ()),
+      clsettings::array_from_values (std::vector<double> (s->matrix.begin (), s->matrix.end ()),
           value);
       break;
     case PROP_SATURATION: g_value_set_double (value, s->saturation); break;
@@ -492,7 +491,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
       g_param_spec_double ("awb-speed", "AWB speed", "white-balance=auto: the fraction of "
           "the way to the grey-world gains that each frame moves", 0, 1, 0.25, controllable));
   g_object_class_install_property (gobject_class, PROP_COLOR_MATRIX,
-      clconv::param_spec_weights ("color-matrix", "Colour matrix", "3x3 matrix, row-major, "
+      clsettings::param_spec_weights ("color-matrix", "Colour matrix", "3x3 matrix, row-major, "
           "from the sensor's linear RGB to the output's (e.g. \"<1.6,-0.4,-0.2, -0.3,1.5,"
           "-0.2, 0,-0.6,1.6>\"); identity by default", playing));
   g_object_class_install_property (gobject_class, PROP_SATURATION,

@@ -40,6 +40,13 @@
 #include <string>
 #include <vector>
 static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
+/* kernels/convolve/: every file, in the engine's order (prelude.cl lists them). */
+static std::string convolve_source () {
+  std::string s;
+  for (const char *f : {"prelude", "direct", "aligned", "tiled", "separable", "one_pass", "fixed"})
+    s += slurp (std::string ("kernels/convolve/") + f + ".cl");
+  return s;
+}
 #define CK(x) do { CUresult r_ = (x); if (r_ != CUDA_SUCCESS) { const char *m; cuGetErrorString (r_, &m); printf ("%s: %s\n", #x, m); exit (1); } } while (0)
 
 static std::string ptx_of (const std::string &src, const std::string &opts) {
@@ -64,9 +71,9 @@ int main (int argc, char **argv) {
   std::string src = slurp ("kernels/common.cl"), opts, name;
   if (which == "sobel") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel_narrow"; }
   else if (which == "sobel16") { src += slurp ("kernels/sobel.cl"); opts = " -D IN_BPP=1 -D OUT_16=0 -D BORDER=0 -D OUTPUT=0 -D NORM=0 -D ALIGNED=1"; name = "sobel"; }
-  else if (which == "conv7") { src += slurp ("kernels/convolve.cl"); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
-  else if (which == "sep3" || which == "sep7") { src += slurp ("kernels/convolve.cl"); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
-  else if (which == "conv3") { src += slurp ("kernels/convolve.cl"); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
+  else if (which == "conv7") { src += convolve_source (); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
+  else if (which == "sep3" || which == "sep7") { src += convolve_source (); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
+  else if (which == "conv3") { src += convolve_source (); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else if (which == "camera") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/stages.cl") + slurp ("kernels/debayer/curve.cl") + slurp ("kernels/debayer/stats.cl") + slurp ("kernels/debayer/output.cl") + slurp ("kernels/debayer/camera.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1"; name = "debayer_camera"; }
   else { src += slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/exact.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   /* the camera kernel's CAMERA_ROWS and work-group: CLNCU_GEOM="rows lx ly"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The weights of clconvolve and clfir: reading and checking them, and their
+/* The weights of clconvolve and clfir: checking them, and their
  * analysis for the engine (gstclconvolution.hpp). */
 #pragma once
 
@@ -12,18 +12,6 @@
 namespace clconv {
 
 constexpr int kMaxSide = 31;
-
-/* Reads a GstValueArray of numbers. False, with the reason, when an element
- * is not a number. */
-bool values_from_array (const GValue * array, std::vector<double> *out, std::string *why);
-/* Fills `array` (a GST_TYPE_ARRAY value) with `values` as doubles. */
-void array_from_values (const std::vector<double> &values, GValue * array);
-
-/* A GstValueArray property of doubles. Its elements may be NaN or infinite,
- * so that such values reach set_property, which refuses them with a message
- * (GObject's own check would print a critical warning instead). */
-GParamSpec *param_spec_weights (const char *name, const char *nick, const char *blurb,
-    GParamFlags flags);
 
 /* The side N of a square kernel of `count` values with N odd in 1..31, else
  * 0. */
@@ -43,7 +31,7 @@ struct ChannelWeights {
   float scale = 1.0f;         /* 1 / divisor */
   /* Integer factors with taps * scale == fixed_col[i] * fixed_row[j] *
    * fixed_scale (to rounding), 255 sum |row| <= 32640 and 255 sum |row|
-   * sum |col| < 2^24 (kernels/convolve.cl, convolve_fixed); empty when there
+   * sum |col| < 2^24 (kernels/convolve/fixed.cl, convolve_fixed); empty when there
    * are none. Used by the CPU variant. */
   std::vector<int> fixed_row, fixed_col;
   float fixed_scale = 0.0f;

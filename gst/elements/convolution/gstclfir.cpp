@@ -31,16 +31,20 @@
 #include "gstclfir.h"
 #include "gstclelements.h"
 
-/* The founding sample's coefficients. */
-static const std::vector<double> default_coefficients = {
-  30 / 256.0, 5 / 256.0, 6 / 256.0,
-  19 / 256.0, 30 / 256.0, 9 / 256.0,
-  15 / 256.0, 5 / 256.0, 40 / 256.0,
+/* As set, under the base's lock (its ElementPrivate), as clconvolve keeps
+ * its ConvolveSettings. */
+struct FirSettings {
+  /* Always 9 finite values; by default the founding sample's. */
+  std::vector<double> coefficients {
+    30 / 256.0, 5 / 256.0, 6 / 256.0,
+    19 / 256.0, 30 / 256.0, 9 / 256.0,
+    15 / 256.0, 5 / 256.0, 40 / 256.0,
+  };
 };
 
 struct _GstClFir {
   GstClConvolutionFilter parent;
-  std::vector<double> *coefficients;   /* under the base's lock */
+  FirSettings *settings;
 };
 
 G_DEFINE_TYPE (GstClFir, gst_cl_fir, GST_TYPE_CL_CONVOLUTION_FILTER)
@@ -52,24 +56,25 @@ static gboolean
 gst_cl_fir_make_weights (GstClConvolutionFilter * base, clconv::Weights * weights,
     clsettings::Refusal *)
 {
-  *weights = clconv::prepare_weights (*GST_CL_FIR (base)->coefficients, {}, false, 0.0);
+  *weights = clconv::prepare_weights (GST_CL_FIR (base)->settings->coefficients, {}, false,
+      0.0);
   return TRUE;
 }
 
 /* Stores 9 good coefficients; else says why not. */
 static std::string
-set_coefficients (GstClFir * self, const GValue * value)
+set_coefficients (FirSettings * s, const GValue * value)
 {
   std::vector<double> k;
   std::string why;
-  if (!clconv::values_from_array (value, &k, &why))
+  if (!clsettings::values_from_array (value, &k, &why))
     return why;
   if (!(why = clconv::check_kernel (k)).empty ())
     return why;
   if (k.size () != 9)
     return std::to_string (k.size ()) + " values: clfir takes 9 (3x3); use "
         "clconvolve for other sizes";
-  *self->coefficients = std::move (k);
+  s->coefficients = std::move (k);
   return "";
 }
 
@@ -80,7 +85,7 @@ gst_cl_fir_set_property (GObject * object, guint prop_id, const GValue * value,
   auto *self = GST_CL_FIR (object);
   if (prop_id == PROP_COEFFICIENTS)
     gst_cl_convolution_filter_set (GST_CL_CONVOLUTION_FILTER (self), pspec, value,
-        [&] { return set_coefficients (self, value); });
+        [&] { return set_coefficients (self->settings, value); });
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -93,7 +98,7 @@ gst_cl_fir_get_property (GObject * object, guint prop_id, GValue * value,
   std::lock_guard<std::mutex> lock (gst_cl_convolution_filter_lock (
           GST_CL_CONVOLUTION_FILTER (self)));
   if (prop_id == PROP_COEFFICIENTS)
-    clconv::array_from_values (*self->coefficients, value);
+    clsettings::array_from_values (self->settings->coefficients, value);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
@@ -108,9 +113,9 @@ gst_cl_fir_class_init (GstClFirClass * klass)
   gobject_class->set_property = gst_cl_fir_set_property;
   gobject_class->get_property = gst_cl_fir_get_property;
   gobject_class->finalize =
-      gstcl::finalize_deleting<&GstClFir::coefficients, &gst_cl_fir_parent_class>;
+      gstcl::finalize_deleting<&GstClFir::settings, &gst_cl_fir_parent_class>;
   g_object_class_install_property (gobject_class, PROP_COEFFICIENTS,
-      clconv::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
+      clsettings::param_spec_weights ("coefficients", "Coefficients", "The 9 weights of "
           "the 3x3 filter, row-major, used as given. Default: the founding sample's "
           "[30 5 6; 19 30 9; 15 5 40] / 256, which blurs and darkens (not the "
           "identity, which is <0,0,0,0,1,0,0,0,0>)",
@@ -128,6 +133,6 @@ gst_cl_fir_class_init (GstClFirClass * klass)
 static void
 gst_cl_fir_init (GstClFir * self)
 {
-  self->coefficients = new std::vector<double> (default_coefficients);
+  self->settings = new FirSettings ();
   gst_cl_convolution_filter_renew_weights (GST_CL_CONVOLUTION_FILTER (self));
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The convolution engine shared by clconvolve and clfir, the device side
- * (kernels/convolve.cl): program variants, weights upload, the plan (which
+ * (kernels/convolve/): program variants, weights upload, the plan (which
  * kernel runs and its arguments, made in GstClFilterClass::plan: when the
  * weights, border, format, program or frame layouts change) and running it
  * on each frame. The weights come from gstclweights.hpp. */

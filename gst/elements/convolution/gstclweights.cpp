@@ -1,92 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The weights of clconvolve and clfir: reading and checking them, and their
+/* The weights of clconvolve and clfir: checking them, and their
  * analysis for the engine (rank 1, integer factors), on the host. */
 #include "gstclweights.hpp"
 
 #include <cmath>
 
 namespace clconv {
-
-bool
-values_from_array (const GValue * array, std::vector<double> *out, std::string *why)
-{
-  if (!GST_VALUE_HOLDS_ARRAY (array)) {
-    *why = "not an array";
-    return false;
-  }
-  const guint size = gst_value_array_get_size (array);
-  std::vector<double> values;
-  values.reserve (size);
-  for (guint i = 0; i < size; i++) {
-    const GValue *v = gst_value_array_get_value (array, i);
-    GValue d = G_VALUE_INIT;
-    g_value_init (&d, G_TYPE_DOUBLE);
-    const bool ok = g_value_type_transformable (G_VALUE_TYPE (v), G_TYPE_DOUBLE) &&
-        g_value_transform (v, &d);
-    const double value = g_value_get_double (&d);
-    g_value_unset (&d);
-    if (!ok) {
-      *why = std::string ("element ") + std::to_string (i) + " is a " +
-          G_VALUE_TYPE_NAME (v) + ", not a number";
-      return false;
-    }
-    values.push_back (value);
-  }
-  *out = std::move (values);
-  return true;
-}
-
-void
-array_from_values (const std::vector<double> &values, GValue * array)
-{
-  GValue v = G_VALUE_INIT;
-  g_value_init (&v, G_TYPE_DOUBLE);
-  for (double d : values) {
-    g_value_set_double (&v, d);
-    gst_value_array_append_value (array, &v);
-  }
-  g_value_unset (&v);
-}
-
-/* A double param spec that accepts every double: GParamSpecDouble calls NaN
- * out of range (NaN != NaN), and GObject would refuse it with a critical
- * warning before set_property could say why. */
-static gboolean
-weight_validate (GParamSpec *, GValue *)
-{
-  return FALSE;
-}
-
-static gint
-weight_compare (GParamSpec *, const GValue * a, const GValue * b)
-{
-  const double x = g_value_get_double (a), y = g_value_get_double (b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-static GType
-weight_param_get_type ()
-{
-  static GType type = 0;
-  if (g_once_init_enter (&type)) {
-    GParamSpecTypeInfo info = {};
-    info.instance_size = sizeof (GParamSpec);
-    info.value_type = G_TYPE_DOUBLE;
-    info.value_validate = weight_validate;
-    info.values_cmp = weight_compare;
-    g_once_init_leave (&type, g_param_type_register_static ("GstClParamWeight", &info));
-  }
-  return type;
-}
-
-GParamSpec *
-param_spec_weights (const char *name, const char *nick, const char *blurb,
-    GParamFlags flags)
-{
-  GParamSpec *weight = (GParamSpec *) g_param_spec_internal (weight_param_get_type (),
-      "weight", "Weight", "One weight", G_PARAM_READWRITE);
-  return gst_param_spec_array (name, nick, blurb, weight, flags);
-}
 
 int
 square_side (size_t count)

@@ -180,14 +180,20 @@ Engine::uses_one_pass_int () const
 }
 
 
+/* One program of every kernel (kernels/convolve/prelude.cl lists them):
+ * the files in that order. */
 static const std::string &
 convolve_source ()
 {
   static const std::string source = std::string (gst_cl_kernel_common) +
-      gst_cl_kernel_convolve;
+      gst_cl_kernel_convolve_prelude + gst_cl_kernel_convolve_direct +
+      gst_cl_kernel_convolve_aligned + gst_cl_kernel_convolve_tiled +
+      gst_cl_kernel_convolve_separable + gst_cl_kernel_convolve_one_pass +
+      gst_cl_kernel_convolve_fixed;
   return source;
 }
 
+/* The program's name in build messages (the one it had as a single file). */
 static std::string
 build_name (int n)
 {

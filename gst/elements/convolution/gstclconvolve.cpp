@@ -66,7 +66,7 @@ describe_values (const std::vector<double> &values)
 {
   GValue array = G_VALUE_INIT;
   g_value_init (&array, GST_TYPE_ARRAY);
-  clconv::array_from_values (values, &array);
+  clsettings::array_from_values (values, &array);
   std::string out = clsettings::describe_value (&array);
   g_value_unset (&array);
   return out;
@@ -96,7 +96,7 @@ set_kernel (ConvolveSettings * s, guint prop_id, const GValue * value)
 {
   std::vector<double> k;
   std::string why;
-  if (!clconv::values_from_array (value, &k, &why))
+  if (!clsettings::values_from_array (value, &k, &why))
     return why;
   /* A per-channel kernel may be empty: kernel is used for that channel. */
   if ((prop_id == PROP_KERNEL || !k.empty ()) &&
@@ -152,11 +152,11 @@ gst_cl_convolve_get_property (GObject * object, guint prop_id, GValue * value,
           GST_CL_CONVOLUTION_FILTER (self)));
   const ConvolveSettings *s = self->settings;
   switch (prop_id) {
-    case PROP_KERNEL: clconv::array_from_values (s->kernel, value); break;
+    case PROP_KERNEL: clsettings::array_from_values (s->kernel, value); break;
     case PROP_RED_KERNEL:
     case PROP_GREEN_KERNEL:
     case PROP_BLUE_KERNEL:
-      clconv::array_from_values (s->overrides[prop_id - PROP_RED_KERNEL], value);
+      clsettings::array_from_values (s->overrides[prop_id - PROP_RED_KERNEL], value);
       break;
     case PROP_NORMALIZE: g_value_set_boolean (value, s->normalize); break;
     case PROP_BIAS: g_value_set_double (value, s->bias); break;
@@ -179,17 +179,17 @@ gst_cl_convolve_class_init (GstClConvolveClass * klass)
       gstcl::finalize_deleting<&GstClConvolve::settings, &gst_cl_convolve_parent_class>;
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
-      clconv::param_spec_weights ("kernel", "Kernel", "The N x N weights, row-major, "
+      clsettings::param_spec_weights ("kernel", "Kernel", "The N x N weights, row-major, "
           "N odd from 1 to 31 (taken from the length), for every colour channel, e.g. "
           "\"<1,2,1,2,4,2,1,2,1>\"", flags));
   g_object_class_install_property (gobject_class, PROP_RED_KERNEL,
-      clconv::param_spec_weights ("red-kernel", "Red kernel", "Weights for the red "
+      clsettings::param_spec_weights ("red-kernel", "Red kernel", "Weights for the red "
           "channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_GREEN_KERNEL,
-      clconv::param_spec_weights ("green-kernel", "Green kernel", "Weights for the "
+      clsettings::param_spec_weights ("green-kernel", "Green kernel", "Weights for the "
           "green channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_BLUE_KERNEL,
-      clconv::param_spec_weights ("blue-kernel", "Blue kernel", "Weights for the blue "
+      clsettings::param_spec_weights ("blue-kernel", "Blue kernel", "Weights for the blue "
           "channel in place of kernel, of the same size; <> = use kernel", flags));
   g_object_class_install_property (gobject_class, PROP_NORMALIZE,
       g_param_spec_boolean ("normalize", "Normalize", "Divide each channel by the "
