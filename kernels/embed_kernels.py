@@ -4,8 +4,8 @@
 
 Usage: embed_kernels.py OUT.cpp OUT.h file.cl [file.cl ...]
 Each file foo-bar.cl becomes `extern const char gst_cl_kernel_foo_bar[];`; a
-file in a folder of kernels/ takes the folder's name too: debayer/window.cl
-becomes gst_cl_kernel_debayer_window.
+file in a folder of kernels/ takes the folder's name too: debayer/prelude.cl
+becomes gst_cl_kernel_debayer_prelude.
 """
 import os
 import sys
