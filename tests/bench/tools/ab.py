@@ -13,6 +13,10 @@ PREFIX-a1.json, PREFIX-b1.json, ...; the table (frames/s, and kernel ms a
 frame for device-resident runs, medians over the runs) goes to stdout and
 PREFIX.md. --each-case runs every case of --only alone per round (what the
 noisy 2-core host needs); --only is then required.
+
+  ab.py --a-json A1.json,A2.json --b-json B1.json,B2.json --out PREFIX
+
+makes the table of runs made before (e.g. split over several device calls).
 """
 import argparse
 import json
@@ -44,9 +48,11 @@ def key(r):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--bench", required=True)
-    p.add_argument("--a", required=True)
-    p.add_argument("--b", required=True)
+    p.add_argument("--bench")
+    p.add_argument("--a", default="")
+    p.add_argument("--b", default="")
+    p.add_argument("--a-json", default="")
+    p.add_argument("--b-json", default="")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--out", required=True)
     p.add_argument("--each-case", action="store_true")
@@ -61,22 +67,32 @@ def main():
 
     fps = {"a": {}, "b": {}}
     kernel = {"a": {}, "b": {}}
+
+    def take(side, results):
+        for r in results:
+            if r.get("status") != "ok" or "fps" not in r:
+                continue
+            fps[side].setdefault(key(r), []).append(r["fps"]["median"])
+            ms = r.get("kernel", {}).get("ms_per_frame", {}).get("median")
+            if ms:
+                kernel[side].setdefault(key(r), []).append(ms)
+
     order = []
-    for n in range(o.rounds):
+    if o.a_json:
+        for side, files in (("a", o.a_json), ("b", o.b_json)):
+            for name in files.split(","):
+                with open(name) as f:
+                    take(side, json.load(f)["results"])
+                order.append(side)
+    for n in range(o.rounds if not o.a_json else 0):
         order += ["a", "b"] if n % 2 == 0 else ["b", "a"]
     count = {"a": 0, "b": 0}
-    for side in order:
+    for side in order if not o.a_json else []:
         count[side] += 1
         for g, group in enumerate(groups):
             out = "%s-%s%d%s.json" % (o.out, side, count[side],
                                       "-%d" % g if len(groups) > 1 else "")
-            for r in run(o.bench, o.a if side == "a" else o.b, group, out):
-                if r.get("status") != "ok" or "fps" not in r:
-                    continue
-                fps[side].setdefault(key(r), []).append(r["fps"]["median"])
-                ms = r.get("kernel", {}).get("ms_per_frame", {}).get("median")
-                if ms:
-                    kernel[side].setdefault(key(r), []).append(ms)
+            take(side, run(o.bench, o.a if side == "a" else o.b, group, out))
 
     lines = ["| case | memory | size | A frames/s | B frames/s | B / A | A kernel ms | "
              "B kernel ms | B / A |", "|---|---|---|---|---|---|---|---|---|"]
@@ -89,8 +105,8 @@ def main():
         else:
             row += " | | |"
         lines.append(row)
-    text = "Order: %s (A %s, B %s)\n\n%s\n" % (" ".join(s.upper() for s in order), o.a, o.b,
-                                              "\n".join(lines))
+    text = "Runs: %s (A %s, B %s)\n\n%s\n" % (
+        " ".join(s.upper() for s in order), o.a or o.a_json, o.b or o.b_json, "\n".join(lines))
     with open(o.out + ".md", "w") as f:
         f.write(text)
     sys.stdout.write(text)

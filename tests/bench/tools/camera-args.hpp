@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The camera kernels' arguments as cldebayer's host makes them
- * (gst/elements/gstcldebayer.cpp), for the tools of this folder: the gains
- * with debayer_camera's FAST_LEVELS offsets, the sRGB or linear curve with
+ * (gst/elements/debayer/gstcldebayercamera.cpp), for the tools of this
+ * folder: the gains with debayer_camera's FAST_LEVELS offsets, the sRGB or linear curve with
  * transfer_unit8's factors, BT.709 limited range with camera_output's
  * chroma factors. Include after CL/opencl.hpp. */
 #pragma once
