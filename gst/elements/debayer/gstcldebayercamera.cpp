@@ -117,20 +117,25 @@ Statistics::wait_for_read ()
   reading_ = cl::Event ();
 }
 
+/* Waits for a read under way and drops the buffers: new caps may come with
+ * another context (begin () makes them again in the frame's). */
 void
 Statistics::reset ()
 {
   wait_for_read ();
+  if (host_) {
+    queue_.enqueueUnmapMemObject (pinned_, host_);
+    queue_.finish ();
+  }
+  host_ = nullptr;
+  counters_ = pinned_ = cl::Buffer ();
+  queue_ = cl::CommandQueue ();
 }
 
 Statistics::~Statistics ()
 {
   try {
-    wait_for_read ();
-    if (host_) {
-      queue_.enqueueUnmapMemObject (pinned_, host_);
-      queue_.finish ();
-    }
+    reset ();
   } catch (const cl::Error &) {
   }
 }

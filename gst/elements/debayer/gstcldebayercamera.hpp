@@ -100,7 +100,8 @@ public:
   static constexpr size_t kBytes = sizeof (cl_uint) * 8 * kSlots;
 
   ~Statistics ();
-  /* New formats: waits for a read under way. */
+  /* New formats: waits for a read under way and drops the buffers (the
+   * next caps may come with another context). May throw cl::Error. */
   void reset ();
   /* The totals of a read completed since the last call, if any. */
   bool take (Totals * totals);
