@@ -342,11 +342,9 @@ GST_START_TEST (test_cldebayer_camera_path)
 {
   GstHarness *h = gst_harness_new ("cldebayer");
   cltest::share_context (h->element);
-  for (const char *setting : { "white-balance=auto", "black-level=16", "transfer=srgb" }) {
-    gchar **kv = g_strsplit (setting, "=", 2);
-    gst_util_set_object_arg (G_OBJECT (h->element), kv[0], kv[1]);
-    g_strfreev (kv);
-  }
+  gst_util_set_object_arg (G_OBJECT (h->element), "white-balance", "auto");
+  gst_util_set_object_arg (G_OBJECT (h->element), "black-level", "16");
+  gst_util_set_object_arg (G_OBJECT (h->element), "transfer", "srgb");
   const std::string caps = cltest::caps_string ("rggb", kWidth, kHeight);
   gst_harness_set_src_caps_str (h, caps.c_str ());
   gst_harness_set_sink_caps_str (h, "video/x-raw,format=NV12");

@@ -60,10 +60,18 @@ number (const char *name, int value)
   return std::string (" -D ") + name + "=" + std::to_string (value);
 }
 
+/* The options every variant starts with: the formats and the method. */
 static std::string
-method_options (const Format & f, const Settings & s, bool aligned)
+method_options (const Format & f, const Settings & s)
 {
-  return f.options + number ("METHOD", s.method) + (aligned ? " -D ALIGNED=1" : "");
+  return f.options + number ("METHOD", s.method);
+}
+
+/* ... and every camera variant: the stages in float (prelude.cl's CAMERA). */
+static std::string
+camera_base_options (const Format & f, const Settings & s)
+{
+  return method_options (f, s) + " -D CAMERA=1";
 }
 
 /* Alignment rules. 4-channel output (aligned variants: 128-bit rows): both
@@ -161,7 +169,7 @@ static std::string
 blocks_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
     Variant * v)
 {
-  return method_options (f, s, false) +
+  return method_options (f, s) +
       (v->aligned ? " -D ALIGNED=1" + number ("PHASE_X", f.phase_x) : "");
 }
 
@@ -190,7 +198,7 @@ static std::string
 cells_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
     Variant *)
 {
-  return method_options (f, s, false);
+  return method_options (f, s);
 }
 
 /* debayer_cells over the interior, debayer_rim over the 8x2 blocks around
@@ -235,7 +243,7 @@ static std::string
 camera_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
     Variant * v)
 {
-  return f.options + number ("METHOD", s.method) + " -D CAMERA=1" +
+  return camera_base_options (f, s) +
       number ("PHASE_X", f.phase_x) + number ("PHASE_Y", f.phase_y) +
       number ("CAMERA_LX", kCameraLx) + number ("CAMERA_LY", kCameraLy) +
       number ("CAMERA_ROWS", kCameraRows) + (v->aligned ? " -D ALIGNED=1" : "") +
@@ -282,7 +290,7 @@ menon_options (const Format & f, const Settings & s, const GstClFrame *, const G
   const bool pixels = !f.cpu && !f.out_yuv && cells_fit (f, out);
   v->menon = menon_local_bytes (kMenonShape, !pixels) <= f.local_mem ? kMenonShape : kMenonSmall;
   const MenonShape &m = v->menon;
-  return f.options + number ("METHOD", s.method) + " -D CAMERA=1 -D PHASE_X=0" +
+  return camera_base_options (f, s) + " -D PHASE_X=0" +
       (v->aligned ? " -D ALIGNED=1" : "") + f.device_options + number ("MT_W", m.w) +
       number ("MT_H", m.h) + number ("MT_RUN1", m.run1) + number ("MT_RUN", m.run) +
       number ("MT_RUN3", m.run3) + number ("MENON_LY", m.ly) +
@@ -315,7 +323,7 @@ static std::string
 menon_cpu_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
     Variant * v)
 {
-  return f.options + number ("METHOD", s.method) + " -D CAMERA=1 -D PHASE_X=0" +
+  return camera_base_options (f, s) + " -D PHASE_X=0" +
       (v->aligned ? " -D ALIGNED=1" : "") + number ("MC_CHUNKS", f.menon_chunks);
 }
 
@@ -344,7 +352,7 @@ static std::string
 camera_cpu_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
     Variant * v)
 {
-  return f.options + number ("METHOD", s.method) + " -D CAMERA=1" +
+  return camera_base_options (f, s) +
       number ("PHASE_X", f.phase_x) + number ("PHASE_Y", f.phase_y) +
       number ("CC_CHUNKS", kCameraCpuChunks) + (v->aligned ? " -D ALIGNED=1" : "");
 }
