@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """`meson install` into a temporary DESTDIR, then use only what was installed:
 the plugin (gst-inspect-1.0 lists the same elements as the build tree's, and a
-pipeline runs), gst-opencl-info, the headers and gstreamer-opencl-1.0.pc (a C
-program, a C++ one and the own-context example build with
+pipeline runs), gst-opencl-info, gst-opencl-calibrate, the headers and
+gstreamer-opencl-1.0.pc (a C program, a C++ one and the own-context example build with
 `pkg-config --cflags --libs` and run)."""
 import argparse
 import os
@@ -81,6 +81,8 @@ def test_installed(a, destdir):
     check(os.path.isfile(os.path.join(libdir, 'libgstopencl-1.0.so')), 'library not installed')
     check(os.access(os.path.join(bindir, 'gst-opencl-info'), os.X_OK),
           'gst-opencl-info not installed')
+    check(os.access(os.path.join(bindir, 'gst-opencl-calibrate'), os.X_OK),
+          'gst-opencl-calibrate not installed')
     check(os.path.isfile(os.path.join(pcdir, 'gstreamer-opencl-1.0.pc')), '.pc not installed')
     for h in HEADERS:
         check(os.path.isfile(os.path.join(headerdir, h)), 'header %s not installed' % h)
@@ -119,6 +121,8 @@ def test_installed(a, destdir):
          'fakesink'], env)
     out = run([os.path.join(bindir, 'gst-opencl-info')], env)
     check('auto picks' in out, 'gst-opencl-info printed: %s' % out)
+    out = run([os.path.join(bindir, 'gst-opencl-calibrate'), '--help'], env)
+    check('lens-shading' in out, 'gst-opencl-calibrate --help printed: %s' % out)
 
     # pkg-config finds the installed .pc and its requirements.
     pc_env = dict(env)
