@@ -61,7 +61,7 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
 #pragma unroll
     for (int p = 0; p < 2; p++) {
       g[dy][p] = gain_of (SITE (dy, p), gain.lo);
-      cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
+      cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
     }
   __global const in_t *row0 = (__global const in_t *) (in + (size_t) border_reflect101 (y,
           height) * in_stride);

@@ -201,6 +201,9 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
 
   /* the samples (mirrored outside the image), black level, white balance */
   const float top = (float) maxv;
+  /* white balance clips at full scale, then the exposure gain (gain.s3, in
+   * the factors) at full scale again */
+  const float top_in = top * min (gain.s3, 1.0f);
   const bool inside = x0 >= 0 && y0 >= 0 && x0 + 2 * MC_W <= width && y0 + 2 * MC_H <= height;
   /* every load of the work-item issued before the first store (one wait
    * for global memory, not one an iteration) */
@@ -223,10 +226,10 @@ void debayer_menon (CAMERA_ARGS, int phase_x, int phase_y)
     const int n = lid + i * MENON_N;
     if (n < MC_N) {
       const int4 v = min (raw[i], (int4) (maxv));
-      ls[n] = min (convert_float (max (v.s0 - black, 0)) * gain.s0, top);
-      ls[MC_N + n] = min (convert_float (max (v.s1 - black, 0)) * gain.s1, top);
-      ls[2 * MC_N + n] = min (convert_float (max (v.s2 - black, 0)) * gain.s1, top);
-      ls[3 * MC_N + n] = min (convert_float (max (v.s3 - black, 0)) * gain.s2, top);
+      ls[n] = min (convert_float (max (v.s0 - black, 0)) * gain.s0, top_in);
+      ls[MC_N + n] = min (convert_float (max (v.s1 - black, 0)) * gain.s1, top_in);
+      ls[2 * MC_N + n] = min (convert_float (max (v.s2 - black, 0)) * gain.s1, top_in);
+      ls[3 * MC_N + n] = min (convert_float (max (v.s3 - black, 0)) * gain.s2, top_in);
     }
   }
 #undef LOADS

@@ -250,12 +250,15 @@ inline void mc_output (CAMERA_ARGS, int phase_x, int phase_y, int x0, int y0, fl
 /* The samples of row y, black level and white balance applied (gain: of
  * the even and the odd columns). */
 inline void mc_load (MenonRings m, __global const uchar * in, int in_stride, int width,
-    int height, int maxv, int black, int tx, int y, float gain_even, float gain_odd)
+    int height, int maxv, int black, int tx, int y, float gain_even, float gain_odd,
+    float exposure)
 {
   const int b = RB (y) + 1;
   __global const in_t *row = (__global const in_t *) (in + (size_t) border_reflect101 (y,
           height) * in_stride);
-  const float top = (float) maxv;
+  /* white balance clips at full scale, then the exposure gain (in the
+   * factors) at full scale again */
+  const float top = (float) maxv * min (exposure, 1.0f);
   for (int k = 0; k < MC_CHUNKS; k++) {
     const int x = tx - 8 + 16 * k;
     int8 lo, hi;   /* (int8, not int16: Oclgrind 21.10 builds those wrong) */
@@ -312,7 +315,7 @@ void debayer_menon_cpu (CAMERA_ARGS, int phase_x, int phase_y, int strip, int pl
     for (int dy = 0; dy < 2; dy++) {
       const bool red = red0 == (dy == 0);
       mc_load (m, in + in_offset, in_stride, width, height, maxv, black, tx, 2 * p + dy,
-          red ? gr_even : gb_even, red ? gr_odd : gb_odd);
+          red ? gr_even : gb_even, red ? gr_odd : gb_odd, gain.s3);
     }
     for (int dy = 0; dy < 2; dy++) {
       const RowOf r = row_of_y (2 * (p - 1) + dy, red0, phase_x);

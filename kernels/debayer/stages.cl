@@ -135,7 +135,7 @@ inline bool camera_gains (float4 gain, int maxv, int black, float g[2][2], float
 #pragma unroll
     for (int p = 0; p < 2; p++) {
       g[dy][p] = gain_of (SITE (dy, p), gain);
-      cap[dy][p] = min ((float) (maxv - black) * g[dy][p], 1.0f);
+      cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
     }
   return min (min (cap[0][0], cap[0][1]), min (cap[1][0], cap[1][1])) < 1.0f - 0x1p-20f;
 }

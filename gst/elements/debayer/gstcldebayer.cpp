@@ -104,11 +104,45 @@ gst_cl_debayer_transfer_get_type (void)
   return type;
 }
 
-/* Under the element's lock: what the user set and the white balance in
- * force (get_property reads both). */
+#define GST_TYPE_CL_DEBAYER_DEFECT (gst_cl_debayer_defect_get_type ())
+static GType
+gst_cl_debayer_defect_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {DEFECT_NONE, "No defect correction", "none"},
+    {DEFECT_DYNAMIC, "Samples beyond their 8 same-colour neighbours by more than "
+          "defect-threshold are clipped to them (hot, dead and single-pixel clusters)",
+        "dynamic"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerDefectCorrection", values));
+  return type;
+}
+
+#define GST_TYPE_CL_DEBAYER_EXPOSURE (gst_cl_debayer_exposure_get_type ())
+static GType
+gst_cl_debayer_exposure_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {EXPOSURE_MANUAL, "The exposure-gain property", "manual"},
+    {EXPOSURE_AUTO, "Moves exposure-gain toward the gain that puts the mean of the zone "
+          "means at exposure-target", "auto"},
+    {0, nullptr, nullptr},
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerExposure", values));
+  return type;
+}
+
+/* Under the element's lock: what the user set and the white balance and
+ * exposure in force (get_property reads them). */
 struct Locked {
   Settings user;
   AwbStatus awb;
+  AeStatus ae;
 };
 
 /* The plan of the streaming thread: made when caps or settings change, a
@@ -119,6 +153,12 @@ struct DebayerState {
   Statistics stats;
   Settings settings;        /* the settings planned */
   CameraParams params;      /* for the running variant */
+  SensorParams sensor;      /* for its sensor pass */
+  cl::Buffer shading;       /* the grids of `shading_of` (shading_table) */
+  const ShadingGrid *shading_of = nullptr;
+  double shading_strength = -1;
+  guint64 frames = 0;       /* since the caps */
+  int cells_x = 0, cells_y = 0;   /* the frames' 2 x 2 cells */
 };
 
 struct _GstClDebayer {
@@ -132,7 +172,9 @@ GST_ELEMENT_REGISTER_DEFINE (cldebayer, "cldebayer", GST_RANK_NONE, GST_TYPE_CL_
 enum {
   PROP_0, PROP_METHOD, PROP_BLACK_LEVEL, PROP_WHITE_BALANCE, PROP_RED_GAIN,
   PROP_GREEN_GAIN, PROP_BLUE_GAIN, PROP_AWB_SPEED, PROP_COLOR_MATRIX, PROP_SATURATION,
-  PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS,
+  PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS, PROP_DEFECT_CORRECTION, PROP_DEFECT_THRESHOLD,
+  PROP_LENS_SHADING_FILE, PROP_LENS_SHADING_STRENGTH, PROP_STATISTICS_INTERVAL, PROP_EXPOSURE,
+  PROP_EXPOSURE_GAIN, PROP_EXPOSURE_SPEED, PROP_EXPOSURE_TARGET,
 };
 
 #define SINK_CAPS "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " \
@@ -257,21 +299,44 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
   DebayerState *st = &GST_CL_DEBAYER (filter)->priv->state;
   st->engine.set_format (ctx, incaps, in_info, out_info);
   st->stats.reset ();
+  st->frames = 0;
+  st->cells_x = GST_VIDEO_INFO_WIDTH (in_info) / 2;
+  st->cells_y = GST_VIDEO_INFO_HEIGHT (in_info) / 2;
 }
 
 /* The camera parameters of the running variant (its unit) with the gains in
  * force. */
 static void
-make_params (GstClDebayer * self)
+make_params (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in)
 {
   DebayerState *st = &self->priv->state;
+  const Settings &s = st->settings;
   double wb[3];
-  initial_gains (st->settings, wb);
-  if (st->settings.white_balance == WB_AUTO) {
+  initial_gains (s, wb);
+  double exposure = s.exposure_gain;
+  {
     std::lock_guard<std::mutex> lock (self->priv->lock);
-    std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
+    if (s.white_balance == WB_AUTO)
+      std::copy (self->priv->settings.awb.gains, self->priv->settings.awb.gains + 3, wb);
+    if (s.exposure == EXPOSURE_AUTO)
+      exposure = self->priv->settings.ae.gain;
   }
-  st->params = camera_params (st->settings, st->engine.format ().maxv, st->engine.unit (), wb);
+  const Engine &engine = st->engine;
+  st->params = camera_params (s, engine.camera_maxv (), engine.camera_black (s), engine.unit (),
+      wb, exposure);
+  if (!engine.sensor ())
+    return;
+  st->sensor = sensor_params (s, engine.format ().maxv, GST_VIDEO_INFO_WIDTH (&in->info),
+      GST_VIDEO_INFO_HEIGHT (&in->info), engine.sensor_maxv (), wb);
+  /* the grids with their strength, uploaded when either changes */
+  if (!st->shading () || st->shading_of != s.shading.get () ||
+      st->shading_strength != s.shading_strength) {
+    std::vector<float> table = shading_table (s);
+    st->shading = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+        sizeof (float) * table.size (), table.data ());
+    st->shading_of = s.shading.get ();
+    st->shading_strength = s.shading_strength;
+  }
 }
 
 static void
@@ -285,28 +350,105 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
     st->settings = self->priv->settings.user;
   }
   st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
-  make_params (self);
+  make_params (self, ctx, in);
 }
 
-/* The auto white balance of this frame: takes the statistics read back
- * since the last frame, if any, moves the gains in force toward their
- * target, and puts them in the parameters. */
+/* A statistics message of the frame `g` (docs/cldebayer.md). */
+static GstMessage *
+statistics_message (GstClDebayer * self, const Gathered & g, const AwbStatus & awb)
+{
+  GValue histogram = G_VALUE_INIT, zones = G_VALUE_INIT, v = G_VALUE_INIT;
+  g_value_init (&histogram, GST_TYPE_ARRAY);
+  g_value_init (&v, G_TYPE_UINT64);
+  for (guint64 n : g.histogram) {
+    g_value_set_uint64 (&v, n);
+    gst_value_array_append_value (&histogram, &v);
+  }
+  g_value_unset (&v);
+  g_value_init (&zones, GST_TYPE_ARRAY);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (double mean : g.zones) {
+    g_value_set_double (&v, mean);
+    gst_value_array_append_value (&zones, &v);
+  }
+  g_value_unset (&v);
+  const double cells = (double) g.awb.sum[3];
+  const double scale = cells > 0 ? cells * (g.awb_maxv - g.awb_black) : 1;
+  GstStructure *s = gst_structure_new ("cldebayer-statistics",
+      "frame", G_TYPE_UINT64, g.frame, "pts", G_TYPE_UINT64, (guint64) g.pts,
+      "red-mean", G_TYPE_DOUBLE, g.awb.sum[0] / scale,
+      "green-mean", G_TYPE_DOUBLE, g.awb.sum[1] / (2 * scale),
+      "blue-mean", G_TYPE_DOUBLE, g.awb.sum[2] / scale,
+      "cells", G_TYPE_UINT64, (guint64) g.awb.sum[3], "zone-mean", G_TYPE_DOUBLE, g.zone_mean,
+      "red-gain", G_TYPE_DOUBLE, awb.gains[0], "green-gain", G_TYPE_DOUBLE, awb.gains[1],
+      "blue-gain", G_TYPE_DOUBLE, awb.gains[2], nullptr);
+  gst_structure_take_value (s, "histogram", &histogram);
+  gst_structure_take_value (s, "zones", &zones);
+  return gst_message_new_element (GST_OBJECT (self), s);
+}
+
+/* Takes the statistics read back since the last frame: the auto white
+ * balance's and exposure's measures (the last of them), and the messages of
+ * statistics-interval frames. */
 static void
-update_awb (GstClDebayer * self)
+take_statistics (GstClDebayer * self, Totals * awb, bool * awb_fresh, Gathered * last,
+    double * zone_mean, bool * ae_fresh)
 {
   DebayerState *st = &self->priv->state;
+  Gathered g;
+  while (st->stats.take (&g, st->cells_x, st->cells_y)) {
+    if (g.awb.sum[3] > 0) {
+      *awb = g.awb;
+      *last = g;
+      *awb_fresh = true;
+    }
+    if (g.sensor) {
+      *zone_mean = g.zone_mean;
+      *ae_fresh = true;
+    }
+    if (g.post) {
+      AwbStatus status;
+      {
+        std::lock_guard<std::mutex> lock (self->priv->lock);
+        status = self->priv->settings.awb;
+      }
+      gst_element_post_message (GST_ELEMENT (self), statistics_message (self, g, status));
+    }
+  }
+}
+
+/* The white balance and exposure of this frame: takes the statistics read
+ * back since the last frame, moves the gains in force toward their
+ * targets, and puts them in the parameters. */
+static void
+update_gains (GstClDebayer * self)
+{
+  DebayerState *st = &self->priv->state;
+  const Settings &s = st->settings;
   Totals totals;
-  const bool fresh = st->stats.take (&totals) && totals.sum[3] > 0;
-  const int maxv = st->engine.format ().maxv;
+  Gathered last;
+  double zone_mean = 0;
+  bool awb_fresh = false, ae_fresh = false;
+  take_statistics (self, &totals, &awb_fresh, &last, &zone_mean, &ae_fresh);
   double wb[3];
+  initial_gains (s, wb);
+  double exposure = s.exposure_gain;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
-    AwbStatus *awb = &self->priv->settings.awb;
-    awb_step (awb, fresh ? &totals : nullptr, st->settings.awb_speed, maxv,
-        (int) st->settings.black_level);
-    std::copy (awb->gains, awb->gains + 3, wb);
+    if (s.white_balance == WB_AUTO) {
+      AwbStatus *awb = &self->priv->settings.awb;
+      awb_step (awb, awb_fresh ? &totals : nullptr, s.awb_speed, last.awb_maxv, last.awb_black);
+      std::copy (awb->gains, awb->gains + 3, wb);
+    }
+    if (s.exposure == EXPOSURE_AUTO) {
+      AeStatus *ae = &self->priv->settings.ae;
+      ae_step (ae, ae_fresh ? &zone_mean : nullptr, s.exposure_speed, s.exposure_target);
+      exposure = ae->gain;
+    }
   }
-  set_gains (&st->params, maxv, st->engine.unit (), wb);
+  const Engine &engine = st->engine;
+  set_gains (&st->params, engine.camera_maxv (), engine.unit (), wb, exposure);
+  st->sensor.wb = cl_float4 { { (float) wb[0], (float) wb[1], (float) wb[2], 0 } };
 }
 
 static GstFlowReturn
@@ -319,21 +461,43 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     st->engine.run (ctx, in, out, nullptr);
     return GST_FLOW_OK;
   }
+  const Settings &s = st->settings;
   const int maxv = st->engine.format ().maxv;
-  if ((int) st->settings.black_level >= maxv) {
+  if ((int) s.black_level >= maxv) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("black-level %u is not below the input's "
-            "full scale %d", st->settings.black_level, maxv), (nullptr));
+            "full scale %d", s.black_level, maxv), (nullptr));
     return GST_FLOW_ERROR;
   }
-  const bool awb = st->settings.white_balance == WB_AUTO;
-  if (awb)
-    update_awb (self);
-  const CameraLaunch launch = { &st->params, st->stats.begin (ctx, awb),
-    &st->stats.counters (), st->settings.camera_stages () };
+  update_gains (self);
+  /* Which frames gather: every statistics-interval-th (a free set of
+   * counters waited for if need be), and for the auto loops each frame
+   * that finds no read under way. */
+  const bool sensor = st->engine.sensor ();
+  const guint64 number = st->frames++;
+  const bool post = sensor && s.statistics_interval > 0 && number % s.statistics_interval == 0;
+  const bool loops = s.white_balance == WB_AUTO || (sensor && s.exposure == EXPOSURE_AUTO);
+  int set = -1;
+  if (post || (loops && st->stats.idle ()))
+    set = st->stats.begin (ctx);
+  if (set < 0 && post) {
+    st->stats.wait_oldest ();
+    update_gains (self);
+    set = st->stats.begin (ctx);
+  }
+  const CameraLaunch launch = { &st->params, set >= 0, &st->stats.counters (set),
+    s.camera_stages (), &st->sensor, &st->shading };
   st->engine.run (ctx, in, out, &launch);
-  /* 2 KiB read back without waiting; the next frames use them. */
-  if (launch.gather)
-    st->stats.end ();
+  /* 8 KiB read back without waiting; the next frames use them. */
+  if (set >= 0) {
+    Gathered tag;
+    tag.sensor = sensor;
+    tag.awb_maxv = sensor ? st->engine.sensor_maxv () : st->engine.camera_maxv ();
+    tag.awb_black = sensor ? 0 : st->engine.camera_black (s);
+    tag.frame = GST_BUFFER_OFFSET_IS_VALID (in->buffer) ? GST_BUFFER_OFFSET (in->buffer) : number;
+    tag.pts = GST_BUFFER_PTS (in->buffer);
+    tag.post = post;
+    st->stats.end (set, tag);
+  }
   return GST_FLOW_OK;
 }
 
@@ -354,12 +518,37 @@ matrix_from (const GValue * value, Matrix * out)
   return "";
 }
 
+/* The grids of the lens-shading file at `path` (none for ""), or why it
+ * is refused (the file and the line). */
+static std::string
+read_shading (const std::string & path, std::shared_ptr<const ShadingGrid> *out)
+{
+  if (path.empty ()) {
+    out->reset ();
+    return "";
+  }
+  try {
+    *out = std::make_shared<const ShadingGrid> (read_shading_file (path));
+  } catch (const ShadingError & e) {
+    return e.what ();
+  }
+  return "";
+}
+
 static void
 gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
   auto *self = GST_CL_DEBAYER (object);
   std::string refused;
+  /* A lens-shading file is read here, in the thread that sets it (never
+   * the streaming thread), and takes effect on a later frame. */
+  std::string path;
+  std::shared_ptr<const ShadingGrid> shading;
+  if (prop_id == PROP_LENS_SHADING_FILE) {
+    path = g_value_get_string (value) ? g_value_get_string (value) : "";
+    refused = read_shading (path, &shading);
+  }
   {
   std::lock_guard<std::mutex> lock (self->priv->lock);
   Settings *s = &self->priv->settings.user;
@@ -388,6 +577,31 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
     case PROP_SATURATION: s->saturation = g_value_get_double (value); break;
     case PROP_TRANSFER: s->transfer = (Transfer) g_value_get_enum (value); break;
     case PROP_GAMMA: s->gamma = g_value_get_double (value); break;
+    case PROP_DEFECT_CORRECTION:
+      s->defect = (DefectCorrection) g_value_get_enum (value);
+      break;
+    case PROP_DEFECT_THRESHOLD: s->defect_threshold = g_value_get_double (value); break;
+    case PROP_LENS_SHADING_FILE:
+      if (refused.empty ()) {
+        s->shading_file = path;
+        s->shading = shading;
+      }
+      break;
+    case PROP_LENS_SHADING_STRENGTH: s->shading_strength = g_value_get_double (value); break;
+    case PROP_STATISTICS_INTERVAL: s->statistics_interval = g_value_get_uint (value); break;
+    case PROP_EXPOSURE: {
+      const auto mode = (Exposure) g_value_get_enum (value);
+      /* auto starts from the manual gain */
+      if (mode == EXPOSURE_AUTO && s->exposure != EXPOSURE_AUTO) {
+        self->priv->settings.ae = AeStatus ();
+        self->priv->settings.ae.gain = s->exposure_gain;
+      }
+      s->exposure = mode;
+      break;
+    }
+    case PROP_EXPOSURE_GAIN: s->exposure_gain = g_value_get_double (value); break;
+    case PROP_EXPOSURE_SPEED: s->exposure_speed = g_value_get_double (value); break;
+    case PROP_EXPOSURE_TARGET: s->exposure_target = g_value_get_double (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
   }
@@ -395,6 +609,29 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
   if (prop_id == PROP_COLOR_MATRIX)
     clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
         "The previous matrix stays in force.");
+  else if (prop_id == PROP_LENS_SHADING_FILE)
+    clsettings::settle (GST_CL_BASE_TRANSFORM (self), pspec, value, refused,
+        "The previous lens shading stays in force.");
+}
+
+/* At EOS the statistics of the last frames, whose reads no later frame
+ * takes, are waited for and posted before the EOS goes on. */
+static gboolean
+gst_cl_debayer_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  auto *self = GST_CL_DEBAYER (trans);
+  DebayerState *st = &self->priv->state;
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS && st->engine.camera ()) {
+    try {
+      while (!st->stats.idle ()) {
+        st->stats.wait_oldest ();
+        update_gains (self);
+      }
+    } catch (const cl::Error & e) {
+      GST_WARNING_OBJECT (self, "statistics at EOS: %s", gstcl::describe (e).c_str ());
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->sink_event (trans, event);
 }
 
 static gboolean
@@ -442,6 +679,19 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_TRANSFER: g_value_set_enum (value, s->transfer); break;
     case PROP_GAMMA: g_value_set_double (value, s->gamma); break;
     case PROP_STATISTICS: g_value_take_boxed (value, statistics_of (self->priv->settings.awb)); break;
+    case PROP_DEFECT_CORRECTION: g_value_set_enum (value, s->defect); break;
+    case PROP_DEFECT_THRESHOLD: g_value_set_double (value, s->defect_threshold); break;
+    case PROP_LENS_SHADING_FILE: g_value_set_string (value, s->shading_file.c_str ()); break;
+    case PROP_LENS_SHADING_STRENGTH: g_value_set_double (value, s->shading_strength); break;
+    case PROP_STATISTICS_INTERVAL: g_value_set_uint (value, s->statistics_interval); break;
+    case PROP_EXPOSURE: g_value_set_enum (value, s->exposure); break;
+    case PROP_EXPOSURE_GAIN:
+      /* in auto, the gain in force */
+      g_value_set_double (value, s->exposure == EXPOSURE_AUTO ? self->priv->settings.ae.gain :
+          s->exposure_gain);
+      break;
+    case PROP_EXPOSURE_SPEED: g_value_set_double (value, s->exposure_speed); break;
+    case PROP_EXPOSURE_TARGET: g_value_set_double (value, s->exposure_target); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
 }
@@ -509,6 +759,42 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
           "after black level; cells counted) and the gains in force",
           GST_TYPE_STRUCTURE, (GParamFlags) (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS)));
 
+  g_object_class_install_property (gobject_class, PROP_DEFECT_CORRECTION,
+      g_param_spec_enum ("defect-correction", "Defect correction", "Hot and dead pixels, "
+          "after black level, before lens shading", GST_TYPE_CL_DEBAYER_DEFECT, DEFECT_NONE,
+          playing));
+  g_object_class_install_property (gobject_class, PROP_DEFECT_THRESHOLD,
+      g_param_spec_double ("defect-threshold", "Defect threshold", "defect-correction="
+          "dynamic: how far (of full scale after black level) a sample may lie beyond the "
+          "largest or smallest of its 8 same-colour neighbours", 0, 1, 0.1, controllable));
+  g_object_class_install_property (gobject_class, PROP_LENS_SHADING_FILE,
+      g_param_spec_string ("lens-shading-file", "Lens shading file", "Gain grids per colour "
+          "(docs/camera.md: `lens-shading <columns> <rows>`, then R, Gr, Gb, B), e.g. from "
+          "gst-opencl-calibrate; read when set, used from a later frame; empty: off", "",
+          playing));
+  g_object_class_install_property (gobject_class, PROP_LENS_SHADING_STRENGTH,
+      g_param_spec_double ("lens-shading-strength", "Lens shading strength", "Fraction of "
+          "the lens-shading correction applied: gain' = 1 + strength (gain - 1)", 0, 1, 1,
+          controllable));
+  g_object_class_install_property (gobject_class, PROP_STATISTICS_INTERVAL,
+      g_param_spec_uint ("statistics-interval", "Statistics interval", "Every Nth frame "
+          "posts an element message cldebayer-statistics (64-bin luma histogram, 16 x 12 "
+          "zone means, colour means, frame, pts); 0: none", 0, G_MAXUINT, 0, playing));
+  g_object_class_install_property (gobject_class, PROP_EXPOSURE,
+      g_param_spec_enum ("exposure", "Exposure", "Digital exposure gain on the raw samples "
+          "after white balance", GST_TYPE_CL_DEBAYER_EXPOSURE, EXPOSURE_MANUAL, playing));
+  g_object_class_install_property (gobject_class, PROP_EXPOSURE_GAIN,
+      g_param_spec_double ("exposure-gain", "Exposure gain", "Digital gain on the linear raw "
+          "samples before the demosaic, then clipped (exposure=auto: the gain in force)", 0,
+          64, 1, controllable));
+  g_object_class_install_property (gobject_class, PROP_EXPOSURE_SPEED,
+      g_param_spec_double ("exposure-speed", "Exposure speed", "exposure=auto: the fraction "
+          "of the way to the target gain that each frame moves", 0, 1, 0.25, controllable));
+  g_object_class_install_property (gobject_class, PROP_EXPOSURE_TARGET,
+      g_param_spec_double ("exposure-target", "Exposure target", "exposure=auto: the mean "
+          "of the zone means (linear luma, of full scale) to reach", 0.001, 1, 0.18,
+          controllable));
+
   gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
       "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "
       "on an OpenCL device (Malvar-He-Cutler, bilinear or Menon), with black level, white "
@@ -517,6 +803,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
 
   trans_class->fixate_caps = gst_cl_debayer_fixate_caps;
   trans_class->stop = gst_cl_debayer_stop;
+  trans_class->sink_event = gst_cl_debayer_sink_event;
   filter_class->transform_plain_caps = gst_cl_debayer_transform_plain_caps;
   filter_class->set_info = gst_cl_debayer_set_info;
   filter_class->plan = gst_cl_debayer_plan;
@@ -526,6 +813,8 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_METHOD, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_WHITE_BALANCE, (GstPluginAPIFlags) 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_TRANSFER, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_DEFECT, (GstPluginAPIFlags) 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_EXPOSURE, (GstPluginAPIFlags) 0);
 }
 
 static void

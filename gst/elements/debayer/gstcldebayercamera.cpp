@@ -11,6 +11,8 @@ static constexpr double kLuma[3] = { 0.2126, 0.7152, 0.0722 };
 /* Grey-world cells: the largest sample (after black level) at least LO and
  * below HI of the full scale (docs/cldebayer.md). */
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
+/* the exposure-gain property's range (above 0) */
+static constexpr double kMinExposure = 1.0 / 64, kMaxExposure = 64;
 
 /* The transfer curve as curve.cl's TRANSFER_CURVE takes it: x <= knee ?
  * slope x : a x^e - b, as (e, a, b, knee, slope); then, for its
@@ -51,25 +53,27 @@ initial_gains (const Settings & s, double wb[3])
     wb[c] = s.white_balance == WB_MANUAL ? s.gains[c] : 1;
 }
 
-/* Black level and white balance as one factor per colour; the unit of the
- * samples from here on is divided on the host in double, so that full
- * scale with unit gains is exactly 1 in debayer_camera. */
+/* Black level, white balance and exposure as one factor per colour; the
+ * unit of the samples from here on is divided on the host in double, so
+ * that full scale with unit gains is exactly 1 in debayer_camera. */
 void
-set_gains (CameraParams * p, int maxv, double unit, const double wb[3])
+set_gains (CameraParams * p, int maxv, double unit, const double wb[3], double exposure)
 {
   const double black_scale = (double) maxv / (maxv - p->black) / unit;
-  p->gain = cl_float8 { { (float) (wb[0] * black_scale), (float) (wb[1] * black_scale),
-          (float) (wb[2] * black_scale), 0 } };
+  p->gain = cl_float8 { { (float) (wb[0] * exposure * black_scale),
+          (float) (wb[1] * exposure * black_scale), (float) (wb[2] * exposure * black_scale),
+          (float) exposure } };
   for (int c = 0; c < 3; c++)
     p->gain.s[4 + c] = fast_levels_offset (p->gain.s[c], p->black);
 }
 
 CameraParams
-camera_params (const Settings & s, int maxv, double unit, const double wb[3])
+camera_params (const Settings & s, int maxv, int black, double unit, const double wb[3],
+    double exposure)
 {
   CameraParams p;
-  p.black = (cl_int) s.black_level;
-  set_gains (&p, maxv, unit, wb);
+  p.black = (cl_int) black;
+  set_gains (&p, maxv, unit, wb, exposure);
   /* The matrix after saturation's, over the demosaiced samples' full scale. */
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
@@ -84,6 +88,41 @@ camera_params (const Settings & s, int maxv, double unit, const double wb[3])
   p.lo = (cl_int) std::ceil (kAwbLow * range);
   p.hi = (cl_int) std::ceil (kAwbHigh * range);
   return p;
+}
+
+SensorParams
+sensor_params (const Settings & s, int maxv, int width, int height, int mid_max,
+    const double wb[3])
+{
+  SensorParams p;
+  p.maxv = maxv;
+  p.black = (cl_int) s.black_level;
+  p.defect = s.defect == DEFECT_DYNAMIC;
+  p.threshold = (cl_float) (s.defect_threshold * (maxv - p.black));
+  if (s.shading && !s.shading->empty ()) {
+    p.grid = cl_int4 { { s.shading->columns, s.shading->rows, 1, 0 } };
+    p.scale = cl_float2 { { (float) ((double) (s.shading->columns - 1) / (width - 1)),
+            (float) ((double) (s.shading->rows - 1) / (height - 1)) } };
+  } else {
+    p.grid = cl_int4 { { 2, 2, 0, 0 } };
+  }
+  p.mid_max = (cl_float) mid_max;
+  p.lo = (cl_int) std::ceil (kAwbLow * mid_max);
+  p.hi = (cl_int) std::ceil (kAwbHigh * mid_max);
+  p.wb = cl_float4 { { (float) wb[0], (float) wb[1], (float) wb[2], 0 } };
+  return p;
+}
+
+std::vector<float>
+shading_table (const Settings & s)
+{
+  if (!s.shading || s.shading->empty ())
+    return std::vector<float> (4 * 2 * 2, 1.0f);
+  std::vector<float> table;
+  for (const std::vector<float> &grid : s.shading->gains)
+    for (float g : grid)
+      table.push_back ((float) (1 + s.shading_strength * (g - 1.0)));
+  return table;
 }
 
 void
@@ -110,25 +149,36 @@ awb_step (AwbStatus * awb, const Totals * fresh, double speed, int maxv, int bla
 }
 
 void
-Statistics::wait_for_read ()
+ae_step (AeStatus * ae, const double * fresh, double speed, double target)
 {
-  if (reading_ ())
-    reading_.wait ();
-  reading_ = cl::Event ();
+  if (fresh) {
+    ae->history[ae->measured % AeStatus::kHistory] = *fresh;
+    ae->measured++;
+  }
+  const int n = std::min (ae->measured, AeStatus::kHistory);
+  if (n == 0)
+    return;
+  double mean = 0;
+  for (int i = 0; i < n; i++)
+    mean += ae->history[i] / n;
+  /* a black scene: the largest gain; the exposure-gain property's range */
+  const double want = mean > 0 ? std::clamp (target / mean, kMinExposure, kMaxExposure) :
+      kMaxExposure;
+  ae->gain += speed * (want - ae->gain);
 }
 
-/* Waits for a read under way and drops the buffers: new caps may come with
- * another context (begin () makes them again in the frame's). */
 void
 Statistics::reset ()
 {
-  wait_for_read ();
-  if (host_) {
-    queue_.enqueueUnmapMemObject (pinned_, host_);
-    queue_.finish ();
+  for (Set &set : sets_) {
+    if (set.reading ())
+      set.reading.wait ();
+    if (set.host) {
+      queue_.enqueueUnmapMemObject (set.pinned, set.host);
+      queue_.finish ();
+    }
+    set = Set ();
   }
-  host_ = nullptr;
-  counters_ = pinned_ = cl::Buffer ();
   queue_ = cl::CommandQueue ();
 }
 
@@ -140,44 +190,113 @@ Statistics::~Statistics ()
   }
 }
 
-bool
-Statistics::take (Totals * totals)
+/* The sum of `count` counters from word `at` on, each a pair of words (low
+ * 16 bits, bits above), `stride` words apart. */
+static cl_ulong
+pair_sum (const cl_uint * host, int at, int count, int stride)
 {
-  if (!reading_ () ||
-      reading_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () != CL_COMPLETE)
-    return false;
-  reading_ = cl::Event ();
-  for (int i = 0; i < 4; i++) {
-    cl_ulong sum = 0;
-    for (int slot = 0; slot < kSlots; slot++)
-      sum += host_[8 * slot + 2 * i] + ((cl_ulong) host_[8 * slot + 2 * i + 1] << 16);
-    totals->sum[i] = sum;
-  }
-  return true;
+  cl_ulong sum = 0;
+  for (int i = 0; i < count; i++)
+    sum += host[at + stride * i] + ((cl_ulong) host[at + stride * i + 1] << 16);
+  return sum;
 }
 
 bool
-Statistics::begin (GstClContext * ctx, bool wanted)
+Statistics::take (Gathered * out, int cells_x, int cells_y)
 {
-  const cl::CommandQueue &queue = gstcl::queue_of (ctx);
-  if (!counters_ ()) {
-    const cl::Context &context = gstcl::context_of (ctx);
-    counters_ = cl::Buffer (context, CL_MEM_READ_WRITE, kBytes);
-    pinned_ = cl::Buffer (context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kBytes);
-    host_ = static_cast<cl_uint *> (queue.enqueueMapBuffer (pinned_, CL_TRUE,
-            CL_MAP_READ | CL_MAP_WRITE, 0, kBytes));
-    queue_ = queue;
-  }
-  if (!wanted || reading_ ())
+  Set *oldest = nullptr;
+  for (Set &set : sets_)
+    if (set.busy && (!oldest || set.order < oldest->order))
+      oldest = &set;
+  if (!oldest || (oldest->reading () &&
+          oldest->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () != CL_COMPLETE))
     return false;
-  queue.enqueueFillBuffer (counters_, (cl_uint) 0, 0, kBytes);
+  oldest->reading = cl::Event ();
+  oldest->busy = false;
+  *out = oldest->tag;
+  const cl_uint *host = oldest->host;
+  for (int i = 0; i < 4; i++)
+    out->awb.sum[i] = pair_sum (host, 2 * i, 64, 8);
+  if (!out->sensor)
+    return true;
+  for (int b = 0; b < kHistogramBins; b++) {
+    guint64 n = 0;
+    for (int slot = 0; slot < kHistSlots; slot++)
+      n += host[kAwbWords + kHistogramBins * slot + b];
+    out->histogram[b] = n;
+  }
+  /* cells a zone column and row: cell c is in zone kZonesX c / cells_x */
+  std::vector<int> in_x (kZonesX), in_y (kZonesY);
+  for (int c = 0; c < cells_x; c++)
+    in_x[kZonesX * c / cells_x]++;
+  for (int c = 0; c < cells_y; c++)
+    in_y[kZonesY * c / cells_y]++;
+  const int at = kAwbWords + kHistogramBins * kHistSlots;
+  double sum = 0;
+  int zones = 0;
+  for (int z = 0; z < kZones; z++) {
+    const double cells = (double) in_x[z % kZonesX] * in_y[z / kZonesX];
+    const double luma = (double) pair_sum (host, at + 2 * z, 1, 2) / 1048576.0;
+    out->zones[z] = cells > 0 ? luma / cells : 0;
+    if (cells > 0) {
+      sum += out->zones[z];
+      zones++;
+    }
+  }
+  out->zone_mean = zones ? sum / zones : 0;
   return true;
 }
 
 void
-Statistics::end ()
+Statistics::wait_oldest ()
 {
-  queue_.enqueueReadBuffer (counters_, CL_FALSE, 0, kBytes, host_, nullptr, &reading_);
+  Set *oldest = nullptr;
+  for (Set &set : sets_)
+    if (set.busy && (!oldest || set.order < oldest->order))
+      oldest = &set;
+  if (oldest && oldest->reading ())
+    oldest->reading.wait ();
+}
+
+bool
+Statistics::idle () const
+{
+  for (const Set &set : sets_)
+    if (set.busy)
+      return false;
+  return true;
+}
+
+int
+Statistics::begin (GstClContext * ctx)
+{
+  const cl::CommandQueue &queue = gstcl::queue_of (ctx);
+  if (!sets_[0].counters ()) {
+    const cl::Context &context = gstcl::context_of (ctx);
+    for (Set &set : sets_) {
+      set.counters = cl::Buffer (context, CL_MEM_READ_WRITE, kBytes);
+      set.pinned = cl::Buffer (context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kBytes);
+      set.host = static_cast<cl_uint *> (queue.enqueueMapBuffer (set.pinned, CL_TRUE,
+              CL_MAP_READ | CL_MAP_WRITE, 0, kBytes));
+    }
+    queue_ = queue;
+  }
+  for (int i = 0; i < kSets; i++)
+    if (!sets_[i].busy) {
+      queue.enqueueFillBuffer (sets_[i].counters, (cl_uint) 0, 0, kBytes);
+      return i;
+    }
+  return -1;
+}
+
+void
+Statistics::end (int set, const Gathered & tag)
+{
+  Set &s = sets_[set];
+  s.busy = true;
+  s.order = next_order_++;
+  s.tag = tag;
+  queue_.enqueueReadBuffer (s.counters, CL_FALSE, 0, kBytes, s.host, nullptr, &s.reading);
 }
 
 }  // namespace cldebayer

@@ -9,13 +9,20 @@
 
 #include <gst/opencl/gstcl.hpp>
 
+#include "gstcllensshading.hpp"
+
 #include <array>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace cldebayer {
 
 enum Method { METHOD_MALVAR, METHOD_BILINEAR, METHOD_MENON };
 enum WhiteBalance { WB_NONE, WB_MANUAL, WB_AUTO };
 enum Transfer { TRANSFER_LINEAR, TRANSFER_SRGB, TRANSFER_BT709, TRANSFER_GAMMA };
+enum DefectCorrection { DEFECT_NONE, DEFECT_DYNAMIC };
+enum Exposure { EXPOSURE_MANUAL, EXPOSURE_AUTO };
 
 typedef std::array<double, 9> Matrix;
 constexpr Matrix kIdentity = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
@@ -31,13 +38,36 @@ struct Settings {
   double saturation = 1;
   Transfer transfer = TRANSFER_LINEAR;
   double gamma = 2.2;
+  /* the sensor pass (sensor.cl) */
+  DefectCorrection defect = DEFECT_NONE;
+  double defect_threshold = 0.1;
+  std::string shading_file;
+  std::shared_ptr<const ShadingGrid> shading;   /* read from shading_file */
+  double shading_strength = 1;
+  guint statistics_interval = 0;
+  Exposure exposure = EXPOSURE_MANUAL;
+  double exposure_gain = 1;                       /* manual */
+  double exposure_speed = 0.25;
+  double exposure_target = 0.18;
 
+  /* Whether the sensor pass corrects the samples (then the camera kernel
+   * reads its result). */
+  bool corrects () const
+  {
+    return defect != DEFECT_NONE || (shading && !shading->empty ());
+  }
+  /* Whether the sensor pass runs: corrections, or the 3A statistics. */
+  bool sensor_pass () const
+  {
+    return corrects () || statistics_interval > 0 || exposure == EXPOSURE_AUTO;
+  }
   /* Whether any camera stage changes the picture (else the exact integer
    * kernels run, bit-identical to the plain demosaic). */
   bool camera_stages () const
   {
     return black_level != 0 || white_balance != WB_NONE || matrix != kIdentity ||
-        saturation != 1 || transfer != TRANSFER_LINEAR;
+        saturation != 1 || transfer != TRANSFER_LINEAR || sensor_pass () ||
+        exposure_gain != 1;
   }
   /* Whether the output stage only scales (no matrix, saturation or curve). */
   bool colour_stages () const
@@ -61,18 +91,46 @@ struct AwbStatus {
  * (kernels/debayer/output.cl's CAMERA_ARGS), but the statistics' counters. */
 struct CameraParams {
   cl_int black = 0;
-  cl_float8 gain {};      /* black level and white balance as a factor per colour,
-                           * then stages.cl's FAST_LEVELS offsets */
+  cl_float8 gain {};      /* black level, white balance and exposure as a factor
+                           * per colour (s0-s2), the exposure gain (s3: the
+                           * kernels clip at full scale after white balance and
+                           * after it), then stages.cl's FAST_LEVELS offsets */
   cl_float16 mat {};      /* the matrix after saturation's, over the samples' unit */
   cl_float16 tf {};       /* the transfer curve (curve.cl) */
   cl_int lo = 0, hi = 0;  /* the grey-world cells' range */
 };
 
-/* The parameters of `s` for samples of full scale maxv in units of `unit`
- * (1 in menon, maxv in debayer_camera), with the white-balance gains `wb`
- * (set_gains changes them each frame in auto white balance). */
-CameraParams camera_params (const Settings & s, int maxv, double unit, const double wb[3]);
-void set_gains (CameraParams * p, int maxv, double unit, const double wb[3]);
+/* The parameters of `s` for samples of full scale maxv with black level
+ * `black` (the setting's, or 0 where the kernel reads the sensor pass's
+ * result) in units of `unit` (1 in menon, maxv in debayer_camera), with the
+ * white-balance gains `wb` and the exposure gain `exposure` (set_gains
+ * changes them each frame in auto white balance and exposure). */
+CameraParams camera_params (const Settings & s, int maxv, int black, double unit,
+    const double wb[3], double exposure);
+void set_gains (CameraParams * p, int maxv, double unit, const double wb[3], double exposure);
+
+/* The arguments of debayer_sensor (sensor.cl) after the frames'. */
+struct SensorParams {
+  cl_int maxv = 0, black = 0;
+  cl_int defect = 0;
+  cl_float threshold = 0;  /* in samples after black level */
+  cl_int4 grid {};         /* lens shading: columns, rows, on */
+  cl_float2 scale {};      /* grid points a pixel */
+  cl_float mid_max = 0;    /* full scale of the pass's result */
+  cl_int lo = 0, hi = 0;   /* the grey-world cells' range, in the result's units */
+  cl_float4 wb {};         /* the white balance in force (the histogram's luma) */
+};
+
+/* debayer_sensor's parameters for `s` on frames of full scale maxv and the
+ * given size, writing samples of full scale mid_max; the white balance in
+ * force `wb`. */
+SensorParams sensor_params (const Settings & s, int maxv, int width, int height, int mid_max,
+    const double wb[3]);
+/* The lens-shading grids of `s` with its strength applied (1 + strength
+ * (gain - 1)), R, Gr, Gb, B one after the other, as sensor.cl reads them;
+ * one 1 when there is no grid. */
+std::vector<float> shading_table (const Settings & s);
+
 /* The gains of the white balance `s` asks for before any statistics: the
  * manual ones, else 1. */
 void initial_gains (const Settings & s, double wb[3]);
@@ -82,45 +140,92 @@ struct Totals {
   cl_ulong sum[4] = { 0, 0, 0, 0 };
 };
 
-/* The grey-world loop: takes the totals of a frame (when `fresh`) as the
- * new target, then moves the gains in force toward it by `speed`. */
+/* The grey-world loop: takes the totals of a frame (when `fresh`; samples
+ * of full scale maxv after black level `black`) as the new target, then
+ * moves the gains in force toward it by `speed`. */
 void awb_step (AwbStatus * awb, const Totals * fresh, double speed, int maxv, int black);
 
-/* The white-balance counters on the device (kernels/debayer/stats.cl's
- * STATS_SLOTS sets of four counters, each a pair of words: the sums of the
- * groups' low 16 bits and of the bits above them), and a read of them in
- * flight into pinned memory (allocated by the driver, mapped once), so that
- * the read is a transfer the queue runs on its own. Statistics are
- * gathered only in the frames whose totals are read back: while a read is
- * under way (the host ahead of the device) they would be zeroed unread by
- * the next frame's fill. */
+/* Auto exposure (under the element's lock: get_property reads the gain). */
+struct AeStatus {
+  static constexpr int kHistory = 6;
+  double gain = 1;                /* in force */
+  double history[kHistory] = {};  /* the last means of the zone means */
+  int measured = 0;               /* means taken so far */
+};
+
+/* The exposure loop: takes the mean of the zone means of a frame (when
+ * `fresh`, measured before the exposure gain), then moves the gain in
+ * force by `speed` toward the gain that puts the mean of the last
+ * kHistory means at `target` (a box over them: a scene flickering with a
+ * period of 2 or 3 frames averages out). */
+void ae_step (AeStatus * ae, const double * fresh, double speed, double target);
+
+/* The sensor pass's statistics (sensor.cl), as the element posts them. */
+constexpr int kHistogramBins = 64, kZonesX = 16, kZonesY = 12, kZones = kZonesX * kZonesY;
+
+/* What one gathering launch gathered, read back, and the frame it was. */
+struct Gathered {
+  Totals awb;
+  int awb_maxv = 0;               /* full scale of awb's samples (after black) */
+  int awb_black = 0;
+  bool sensor = false;            /* histogram and zones gathered too */
+  std::array<guint64, kHistogramBins> histogram {};
+  std::array<double, kZones> zones {};   /* means of the cells' luma (0 if none) */
+  double zone_mean = 0;           /* the mean of the zones that hold cells */
+  guint64 frame = 0;
+  GstClockTime pts = GST_CLOCK_TIME_NONE;
+  bool post = false;              /* a statistics-interval frame */
+};
+
+/* The statistics' counters on the device: kSets sets of STATS_SLOTS
+ * grey-world counters (stats.cl's; each a pair of words: the sums of the
+ * groups' low 16 bits and of the bits above) and the sensor pass's
+ * histograms and zone sums (sensor.cl), each read back in flight into
+ * pinned memory (allocated by the driver, mapped once), so that the read is
+ * a transfer the queue runs on its own. A frame gathers into a free set;
+ * several sets let every frame gather while the host is ahead of the
+ * device. */
 class Statistics {
 public:
-  static constexpr int kSlots = 64;
-  static constexpr size_t kBytes = sizeof (cl_uint) * 8 * kSlots;
+  static constexpr int kSets = 4;
+  static constexpr int kAwbWords = 8 * 64;
+  static constexpr int kHistSlots = 16;
+  static constexpr int kWords = kAwbWords + kHistogramBins * kHistSlots + 2 * kZones;
+  static constexpr size_t kBytes = sizeof (cl_uint) * kWords;
 
   ~Statistics ();
-  /* New formats: waits for a read under way and drops the buffers (the
+  /* New formats: waits for the reads under way and drops the buffers (the
    * next caps may come with another context). May throw cl::Error. */
   void reset ();
-  /* The totals of a read completed since the last call, if any. */
-  bool take (Totals * totals);
-  /* Makes the counters on first use (every camera kernel takes them);
-   * returns whether this frame gathers: `wanted` and no read under way.
-   * If so, zeroes the counters on ctx's queue. */
-  bool begin (GstClContext * ctx, bool wanted);
-  /* After a gathering launch: reads the counters back, not waited for. */
-  void end ();
-  const cl::Buffer & counters () const { return counters_; }
+  /* The oldest completed read, if any (in the order gathered); cells_x and
+   * cells_y: the frame's 2 x 2 cells, for the zone means. */
+  bool take (Gathered * out, int cells_x, int cells_y);
+  /* Waits for the oldest read under way (a frame that must gather found no
+   * free set). */
+  void wait_oldest ();
+  /* Whether no read is under way. */
+  bool idle () const;
+  /* Makes the counters on first use; returns the set this frame gathers
+   * into, zeroed on ctx's queue, or -1 when none is free. */
+  int begin (GstClContext * ctx);
+  /* After the gathering launch: reads set `set` back, not waited for. */
+  void end (int set, const Gathered & tag);
+  /* A set's counters (any set when none gathers: the kernels take one). */
+  const cl::Buffer & counters (int set) const { return sets_[set < 0 ? 0 : set].counters; }
 
 private:
-  void wait_for_read ();
-
-  cl::Buffer counters_;
-  cl::Event reading_;
-  cl::Buffer pinned_;
+  struct Set {
+    cl::Buffer counters;
+    cl::Buffer pinned;
+    cl_uint *host = nullptr;
+    cl::Event reading;
+    bool busy = false;            /* from begin to take */
+    guint64 order = 0;
+    Gathered tag;
+  };
+  Set sets_[kSets];
+  guint64 next_order_ = 0;
   cl::CommandQueue queue_;
-  cl_uint *host_ = nullptr;
 };
 
 }  // namespace cldebayer

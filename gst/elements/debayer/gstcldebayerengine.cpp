@@ -2,6 +2,7 @@
 #include "gstcldebayerengine.hpp"
 
 #include <gst/opencl/gstclcolor.hpp>
+#include <gst/opencl/gstclframe.hpp>
 #include <gst/opencl/gstclpixel.hpp>
 #include <gst/opencl/gstclvideo.h>
 
@@ -58,6 +59,17 @@ gpu_options (const cl::Device & device)
   return major >= 8 ? " -D NATIVE_POW=2 -D NV_REDUX=1" : " -D NATIVE_POW=2";
 }
 
+/* The full scale of `bits` and the exact output scaling: floor (q / maxv)
+ * == (q * mul) >> shift for q < 2^30 when mul = ceil (2^(30 + bits) /
+ * maxv) (Granlund-Montgomery, since maxv < 2^bits). */
+static void
+set_bits (Format * f, int bits)
+{
+  f->maxv = (1 << bits) - 1;
+  f->scale_shift = 30 + bits;
+  f->scale_mul = (cl_uint) (((1ull << f->scale_shift) + f->maxv - 1) / f->maxv);
+}
+
 void
 Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * in_info,
     const GstVideoInfo * out_info)
@@ -80,11 +92,7 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   static const int phase[4][2] = { {1, 1}, {0, 1}, {1, 0}, {0, 0} };
   f.phase_x = phase[pattern][0];
   f.phase_y = phase[pattern][1];
-  f.maxv = (1 << bits) - 1;
-  /* floor (q / maxv) == (q * mul) >> shift for q < 2^30 when
-   * mul = ceil (2^(30 + bits) / maxv) (Granlund-Montgomery, since maxv < 2^bits) */
-  f.scale_shift = 30 + bits;
-  f.scale_mul = (cl_uint) (((1ull << f.scale_shift) + f.maxv - 1) / f.maxv);
+  set_bits (&f, bits);
   /* The output pixel's shape (OUT_CH, OUT_SAMPLE, OUT_YUV, ...) as -D
    * options, where its channels go as an argument (one program for every
    * channel order). */
@@ -92,6 +100,7 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   f.layout = px.order ();
   f.out_yuv = px.yuv;
   f.options = std::string (" -D IN_16=") + (bits > 8 ? "1" : "0") + px.size_options ("OUT");
+  f.in16 = bits > 8;
   f.yuv = gstcl::yuv_coefficients (out_info);
   if (f.out_yuv) {
     /* camera_output's chroma factors (output.cl): C scale / (8 (1 - K))
@@ -116,6 +125,21 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   const int units = (int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
   f.menon_strip = cpu_strip_rows (units, f.menon_strip_width, width, height);
   f.camera_strip = cpu_strip_rows (units, camera_cpu_strip_width (), width, height);
+
+  /* The sensor pass's result: 16-bit words of full scale 2^15 - 1 (the
+   * camera kernels' fast input), 2^16 - 1 for 16-bit output (its rounding
+   * then stays within half an output step). */
+  corrected_ = f;
+  set_bits (&corrected_, px.size_options ("OUT").find ("OUT_SAMPLE=2") != std::string::npos ?
+      16 : 15);
+  corrected_.in16 = true;
+  corrected_.options = " -D IN_16=1" + px.size_options ("OUT");
+  corrected_mem_ = cl::Buffer ();
+  gst_video_info_set_format (&corrected_frame_.info, GST_VIDEO_FORMAT_GRAY16_LE, width, height);
+  /* rows of whole 8 x 2 blocks (the pass stores them whole), on 16 bytes */
+  corrected_frame_.info.stride[0] = (width + 7) / 8 * 16;
+  corrected_frame_.info.offset[0] = 0;
+  corrected_frame_.mem = nullptr;
 
   /* New formats: nothing built runs them (a build under way is waited for). */
   build_.cancel ();
@@ -150,7 +174,21 @@ Engine::built (const Variant & v) const
 bool
 Engine::fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const
 {
-  return !v.aligned || row_of (v.kind).fits_aligned (format_, in, out);
+  return !v.aligned || (v.corrected ?
+      row_of (v.kind).fits_aligned (corrected_, &corrected_frame_, out) :
+      row_of (v.kind).fits_aligned (format_, in, out));
+}
+
+/* The sensor pass's result, made in the frame's context on first use. */
+void
+Engine::ensure_corrected (GstClContext * ctx)
+{
+  if (corrected_mem_ ())
+    return;
+  const GstVideoInfo *info = &corrected_frame_.info;
+  corrected_mem_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (info, 0) * ((GST_VIDEO_INFO_HEIGHT (info) + 1) & ~1));
+  corrected_frame_.mem = corrected_mem_ ();
 }
 
 void
@@ -160,6 +198,7 @@ Engine::use (const Variant & v, const cl::Program & program)
   Kernels &slot = kernels_[v.kind][v.aligned];
   for (int i = 0; i < 2; i++)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
+  slot.sensor = row.camera ? cl::Kernel (program, "debayer_sensor") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
@@ -169,11 +208,18 @@ void
 Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
     const GstClFrame * in, const GstClFrame * out)
 {
-  const Row &row = choose_row (format_, s, in, out);
   Variant v;
+  v.sensor = s.sensor_pass ();
+  v.corrected = s.corrects ();
+  if (v.corrected)
+    ensure_corrected (ctx);
+  /* what the camera kernel reads */
+  const Format &f = v.corrected ? corrected_ : format_;
+  const GstClFrame *read = v.corrected ? &corrected_frame_ : in;
+  const Row &row = choose_row (f, s, read, out);
   v.kind = row.kind;
-  v.aligned = row.fits_aligned (format_, in, out);
-  v.options = row.options (format_, s, in, out, &v);
+  v.aligned = row.fits_aligned (f, read, out);
+  v.options = row.options (f, s, read, out, &v);
   if (built (v)) {
     running_ = v;
     return;
@@ -199,12 +245,43 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
   use (v, program);
 }
 
+/* debayer_sensor over the frame (its 8 x 2 blocks), gathering the
+ * statistics when c->gather. */
+void
+Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c)
+{
+  cl::Kernel &k = kernels_[running_.kind][running_.aligned].sensor;
+  const SensorParams &p = *c->sensor;
+  const int width = GST_VIDEO_INFO_WIDTH (&in->info), height = GST_VIDEO_INFO_HEIGHT (&in->info);
+  const bool write = running_.corrected;
+  /* without a result to write, any buffer stands for it */
+  const cl::Buffer &dst = write ? corrected_mem_ : *c->counters;
+  gstcl::set_args (k, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
+      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, dst,
+      (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&corrected_frame_.info, 0) / 2), (cl_int) width,
+      (cl_int) height, p.maxv, p.black, (cl_int) format_.phase_x, (cl_int) format_.phase_y,
+      p.defect, p.threshold, *c->shading, p.grid, p.scale, (cl_int) write, p.mid_max,
+      (cl_int) c->gather, p.lo, p.hi, p.wb, *c->counters);
+  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, 16, 8,
+      c->gather ? " statistics" : nullptr);
+}
+
 void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     const CameraLaunch * camera)
 {
-  row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k, format_,
-      running_, in, out, camera);
+  CameraLaunch after;
+  if (running_.sensor && camera && camera->sensor) {
+    run_sensor (ctx, in, camera);
+    /* the statistics were the sensor pass's */
+    after = *camera;
+    after.gather = false;
+    camera = &after;
+  }
+  const bool corrected = running_.corrected;
+  row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k,
+      corrected ? corrected_ : format_, running_, corrected ? &corrected_frame_ : in, out,
+      camera);
 }
 
 bool
@@ -216,7 +293,7 @@ Engine::camera () const
 double
 Engine::unit () const
 {
-  return row_of (running_.kind).full_scale_unit ? format_.maxv : 1;
+  return row_of (running_.kind).full_scale_unit ? camera_maxv () : 1;
 }
 
 }  // namespace cldebayer

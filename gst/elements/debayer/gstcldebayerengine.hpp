@@ -36,6 +36,7 @@ struct Format {
   bool can_align = false;       /* 4-channel output: ALIGNED possible */
   int phase_x = 0, phase_y = 0; /* the pattern as a shift of RGGB */
   int maxv = 255;               /* 2^bits - 1 */
+  bool in16 = false;            /* 16-bit samples */
   cl_uint scale_mul = 0;        /* output scaling, see io.cl */
   int scale_shift = 0;
   cl_int4 layout {};            /* channel positions, see io.cl */
@@ -60,6 +61,8 @@ struct Format {
 struct Variant {
   Kind kind = KIND_BLOCKS;
   bool aligned = false;
+  bool sensor = false;          /* debayer_sensor runs first (sensor.cl) */
+  bool corrected = false;       /* and the camera kernel reads its result */
   std::string options;          /* empty: none */
   MenonShape menon {};          /* KIND_MENON: the shape built */
 };
@@ -70,6 +73,8 @@ struct CameraLaunch {
   bool gather;                  /* statistics in this launch */
   const cl::Buffer *counters;
   bool stages;                  /* settings.camera_stages () (menon on CPUs) */
+  const SensorParams *sensor;   /* the variant's sensor pass */
+  const cl::Buffer *shading;    /* its grids (shading_table) */
 };
 
 class Engine;
@@ -124,21 +129,40 @@ public:
   void cancel () { build_.cancel (); }
 
   const Format & format () const { return format_; }
-  /* Whether the running variant takes camera parameters, and their unit
-   * (1 in menon, maxv in debayer_camera). */
+  /* Whether the running variant takes camera parameters, the full scale and
+   * black level of the samples its camera kernel reads (the sensor pass's
+   * result, or the input), and their unit (1 in menon, that full scale in
+   * debayer_camera). */
   bool camera () const;
+  bool sensor () const { return running_.sensor; }
+  int camera_maxv () const { return running_.corrected ? corrected_.maxv : format_.maxv; }
+  int camera_black (const Settings & s) const
+  {
+    return running_.corrected ? 0 : (int) s.black_level;
+  }
   double unit () const;
+  /* the full scale of the sensor pass's result */
+  int sensor_maxv () const { return corrected_.maxv; }
 
 private:
   struct Kernels {
     std::string options;
     cl::Kernel k[2];
+    cl::Kernel sensor;          /* camera programs: debayer_sensor */
   };
   void use (const Variant & v, const cl::Program & program);
+  void ensure_corrected (GstClContext * ctx);
+  void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c);
   bool built (const Variant & v) const;
   bool fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const;
 
   Format format_;
+  /* The sensor pass's result as the camera kernel reads it: its format
+   * (16-bit words, full scale 32767, or 65535 for 16-bit output) and a
+   * frame of rows padded to 8 samples. */
+  Format corrected_;
+  cl::Buffer corrected_mem_;
+  GstClFrame corrected_frame_ {};
   Kernels kernels_[N_KINDS][2];   /* by kind and ALIGNED */
   Variant running_;               /* the variant the frames run */
   gstcl::BackgroundBuild build_;
