@@ -11,6 +11,7 @@
 #include "ref_debayer.h"
 
 #include <array>
+#include <cstdio>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -21,8 +22,67 @@ using namespace debayer_ref;
 
 enum Transfer { LINEAR = 0, SRGB = 1, BT709 = 2, GAMMA = 3 };
 
+/* A lens-shading grid: gains of R, Gr (the green of red rows), Gb, B at
+ * `columns` x `rows` points spread evenly from the first pixel to the last. */
+struct Shading {
+  int columns = 0, rows = 0;
+  std::array<std::vector<double>, 4> gains;
+
+  /* The bilinear gain of channel c at pixel (x, y) of a w x h frame. */
+  double at (int c, int x, int y, int w, int h) const
+  {
+    const double gx = (double) x * (columns - 1) / (w - 1), gy = (double) y * (rows - 1) / (h - 1);
+    const int i = std::min ((int) gx, columns - 2), j = std::min ((int) gy, rows - 2);
+    const double fx = gx - i, fy = gy - j;
+    auto g = [&] (int a, int b) { return gains[c][(size_t) b * columns + a]; };
+    return (g (i, j) * (1 - fx) + g (i + 1, j) * fx) * (1 - fy) +
+        (g (i, j + 1) * (1 - fx) + g (i + 1, j + 1) * fx) * fy;
+  }
+  /* The file cldebayer reads (docs/camera.md). */
+  std::string text () const
+  {
+    std::string t = "lens-shading " + std::to_string (columns) + " " + std::to_string (rows) +
+        "\n";
+    char number[32];
+    for (int c = 0; c < 4; c++)
+      for (int j = 0; j < rows; j++) {
+        for (int i = 0; i < columns; i++) {
+          snprintf (number, sizeof number, "%.9g ", gains[c][(size_t) j * columns + i]);
+          t += number;
+        }
+        t += "\n";
+      }
+    return t;
+  }
+};
+
+/* A vignetting: gains rising from `centre` at the middle to `corner` at
+ * the corners (times a tint per channel), on a columns x rows grid. */
+inline Shading
+vignetting (int columns, int rows, double corner, const std::array<double, 4> &tint)
+{
+  Shading sh;
+  sh.columns = columns;
+  sh.rows = rows;
+  for (int c = 0; c < 4; c++)
+    for (int j = 0; j < rows; j++)
+      for (int i = 0; i < columns; i++) {
+        const double dx = 2.0 * i / (columns - 1) - 1, dy = 2.0 * j / (rows - 1) - 1;
+        sh.gains[c].push_back ((1 + (corner - 1) * (dx * dx + dy * dy) / 2) * tint[c]);
+      }
+  return sh;
+}
+
 struct Stages {
   int black = 0;
+  bool defect = false;
+  double defect_threshold = 0.1;
+  Shading shading;
+  double shading_strength = 1;
+  double exposure = 1;
+  /* The corrected samples rounded to steps of 1 / quantize, as cldebayer
+   * carries them from its sensor pass to the demosaic (16-bit words). */
+  double quantize = 0;
   std::array<double, 3> gains { 1, 1, 1 };   /* in force (manual or auto) */
   std::array<double, 9> matrix { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
   double saturation = 1;
@@ -32,20 +92,76 @@ struct Stages {
 
 typedef std::array<double, 3> RgbF;
 
-/* Linear RGB in [0, maxv] after black level, white balance and the
- * demosaic (no rounding). */
+/* The channel of the sample at (x, y): 0 R, 1 G of a red row, 2 G of a
+ * blue row, 3 B. */
+inline int
+channel_at (const Mosaic & m, int x, int y)
+{
+  const char c = colour_at (m, x, y);
+  if (c != 'g')
+    return c == 'r' ? 0 : 3;
+  return colour_at (m, x ^ 1, y) == 'r' ? 1 : 2;
+}
+
+/* The samples after black level, defect correction and lens shading, in
+ * [0, 1] of full scale. */
+inline std::vector<double>
+sensor_samples (const Mosaic & m, const Stages & st)
+{
+  const int maxv = m.maxv (), range = maxv - st.black;
+  auto level = [&] (int x, int y) {
+    return std::max (std::min (m.at (border_index (x, m.w, REFLECT),
+                border_index (y, m.h, REFLECT)), maxv) - st.black, 0);
+  };
+  std::vector<double> out ((size_t) m.w * m.h);
+  for (int y = 0; y < m.h; y++)
+    for (int x = 0; x < m.w; x++) {
+      double v = level (x, y);
+      if (st.defect) {
+        /* mirrored beyond the frame, but a neighbour that lands on the
+         * sample itself comes from the other side */
+        auto side = [] (int i, int d, int n) {
+          return border_index (i + d, n, REFLECT) == i ? i - d : i + d;
+        };
+        int hi = -1, lo = 1 << 30;
+        for (int dy = -2; dy <= 2; dy += 2)
+          for (int dx = -2; dx <= 2; dx += 2)
+            if (dx || dy) {
+              const int nx = dx ? side (x, dx, m.w) : x, ny = dy ? side (y, dy, m.h) : y;
+              hi = std::max (hi, level (nx, ny));
+              lo = std::min (lo, level (nx, ny));
+            }
+        const double t = st.defect_threshold * range;
+        if (v - hi > t)
+          v = hi;
+        else if (lo - v > t)
+          v = lo;
+      }
+      v /= range;
+      if (st.shading.columns)
+        v = std::min (v * (1 + st.shading_strength * (st.shading.at (channel_at (m, x, y), x, y,
+                        m.w, m.h) - 1)), 1.0);
+      if (st.quantize > 0)
+        v = std::nearbyint (v * st.quantize) / st.quantize;
+      out[(size_t) y * m.w + x] = v;
+    }
+  return out;
+}
+
+/* Linear RGB in [0, maxv] after black level, defects, lens shading, white
+ * balance, exposure and the demosaic (no rounding). */
 inline std::vector<RgbF>
 demosaic_float (const Mosaic & m, Method method, const Stages & st)
 {
   const int maxv = m.maxv ();
+  const std::vector<double> sensor = sensor_samples (m, st);
   std::vector<double> raw ((size_t) m.w * m.h);
   for (int y = 0; y < m.h; y++)
     for (int x = 0; x < m.w; x++) {
       const char c = colour_at (m, x, y);
       const double gain = st.gains[c == 'r' ? 0 : c == 'g' ? 1 : 2];
-      const double v = std::max (std::min (m.at (x, y), maxv) - st.black, 0) *
-          (double) maxv / (maxv - st.black);
-      raw[(size_t) y * m.w + x] = std::min (v * gain, (double) maxv);
+      const double v = std::min (sensor[(size_t) y * m.w + x] * gain, 1.0);
+      raw[(size_t) y * m.w + x] = std::min (v * st.exposure, 1.0) * maxv;
     }
   auto sample = [&] (int x, int y) {
     return raw[(size_t) border_index (y, m.h, REFLECT) * m.w + border_index (x, m.w, REFLECT)];
@@ -111,7 +227,7 @@ round_half_up (double v)
 /* Compares an RGB-family output with the model: at most 1 per channel. */
 inline void
 compare_rgb (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vector<RgbF> &ref,
-    const OutFormat & f, const std::string &what)
+    const OutFormat & f, const std::string &what, int tolerance = 1)
 {
   GstVideoInfo info;
   fail_unless (gst_video_info_from_caps (&info, caps));
@@ -125,22 +241,25 @@ compare_rgb (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vecto
     const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
         (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
     for (int x = 0; x < m.w; x++) {
-      const RgbF &p = ref[(size_t) y * m.w + x];
-      const int r = round_half_up (p[0] * out_max), g = round_half_up (p[1] * out_max),
-          b = round_half_up (p[2] * out_max);
-      std::vector<int> want (f.channels, out_max);
-      if (f.channels == 1) {
-        want[0] = (77 * r + 150 * g + 29 * b + 128) >> 8;
-      } else {
-        want[f.r] = r;
-        want[f.g] = g;
-        want[f.b] = b;
-      }
+      auto wanted = [&] (const RgbF & p) {
+        const int r = round_half_up (p[0] * out_max), g = round_half_up (p[1] * out_max),
+            b = round_half_up (p[2] * out_max);
+        std::vector<int> want (f.channels, out_max);
+        if (f.channels == 1) {
+          want[0] = (77 * r + 150 * g + 29 * b + 128) >> 8;
+        } else {
+          want[f.r] = r;
+          want[f.g] = g;
+          want[f.b] = b;
+        }
+        return want;
+      };
+      const std::vector<int> want = wanted (ref[(size_t) y * m.w + x]);
       for (int c = 0; c < f.channels; c++) {
         const int got = f.wide ? ((const guint16 *) row)[x * 4 + c] : row[x * f.channels + c];
         const int diff = std::abs (got - want[c]);
         /* alpha and padding exactly opaque */
-        const int allowed = f.channels == 4 && c == f.a ? 0 : 1;
+        const int allowed = f.channels == 4 && c == f.a ? 0 : tolerance;
         if (diff > allowed && bad++ < 3)
           GST_ERROR ("%s: (%d,%d) channel %d got %d want %d", what.c_str (), x, y, c, got,
               want[c]);
@@ -149,8 +268,8 @@ compare_rgb (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vecto
     }
   }
   gst_video_frame_unmap (&frame);
-  fail_unless (bad == 0, "%s: %d channels off by more than 1, worst by %d", what.c_str (),
-      bad, worst);
+  fail_unless (bad == 0, "%s: %d channels off by more than %d, worst by %d", what.c_str (),
+      bad, tolerance, worst);
 }
 
 /* Compares an NV12 / I420 output with the formulas of its colorimetry:
@@ -211,6 +330,61 @@ compare_yuv (GstBuffer * out, GstCaps * caps, const Mosaic & m, const std::vecto
   gst_video_frame_unmap (&frame);
   fail_unless (bad == 0, "%s: %d samples off (worst Y %d, C %d)", what.c_str (), bad, worst_y,
       worst_c);
+}
+
+}  // namespace camera_ref
+
+namespace camera_ref {
+
+/* The 3A statistics of `m` (sensor.cl's definition): per 2 x 2 cell at
+ * even (x, y) inside the frame, the luma 0.2126 R + 0.7152 G + 0.0722 B
+ * after the sensor stages and white balance (each sample clipped at 1, G
+ * the mean of the two greens); its 64-bin histogram and its means over
+ * 16 x 12 zones. `near_edge` counts cells whose luma lies within 1e-5 of a
+ * bin's edge (float and double may bin those apart). */
+struct Statistics3A {
+  std::array<long, 64> histogram {};
+  std::array<double, 192> zones {};
+  long near_edge = 0;
+  double zone_mean = 0;
+};
+
+inline Statistics3A
+statistics_3a (const Mosaic & m, const Stages & st)
+{
+  const std::vector<double> v = sensor_samples (m, st);
+  Statistics3A s;
+  const int cw = m.w / 2, ch = m.h / 2;
+  std::array<double, 192> sum {};
+  std::array<long, 192> count {};
+  for (int cy = 0; cy < ch; cy++)
+    for (int cx = 0; cx < cw; cx++) {
+      double c[4] = { 0, 0, 0, 0 };
+      for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+          const int x = 2 * cx + dx, y = 2 * cy + dy, k = channel_at (m, x, y);
+          const double gain = st.gains[k == 0 ? 0 : k == 3 ? 2 : 1];
+          c[k] = std::min (v[(size_t) y * m.w + x] * gain, 1.0);
+        }
+      const double luma = 0.2126 * c[0] + 0.7152 * (c[1] + c[2]) / 2 + 0.0722 * c[3];
+      const double bins = luma * 64;
+      if (std::fabs (bins - std::round (bins)) < 1e-5 * 64 && std::round (bins) > 0 &&
+          std::round (bins) < 64)
+        s.near_edge++;
+      s.histogram[std::min ((int) bins, 63)]++;
+      const int z = (12 * cy / ch) * 16 + 16 * cx / cw;
+      sum[z] += luma;
+      count[z]++;
+    }
+  int zones = 0;
+  for (int z = 0; z < 192; z++)
+    if (count[z]) {
+      s.zones[z] = sum[z] / count[z];
+      s.zone_mean += s.zones[z];
+      zones++;
+    }
+  s.zone_mean = zones ? s.zone_mean / zones : 0;
+  return s;
 }
 
 }  // namespace camera_ref

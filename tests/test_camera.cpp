@@ -7,7 +7,7 @@
  * no frame read back to the host, default output unchanged, and fixation
  * keeping colour. */
 #include "cltest.h"
-#include "ref_camera.h"
+#include "camera_harness.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/opencl/gstcl.hpp>
@@ -15,100 +15,6 @@
 
 using namespace cltest;
 using namespace camera_ref;
-
-/* cldebayer in a harness (after clupload for OpenCL-memory input), output
- * caps `out_caps`. */
-struct Camera {
-  GstHarness *h;
-  GstElement *element;
-  std::string caps;
-
-  explicit Camera (const std::string &out_caps, bool cl_input = false)
-  {
-    GstElement *e = cl_input ?
-        gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
-        gst_element_factory_make ("cldebayer", nullptr);
-    share_context (e);
-    h = gst_harness_new_with_element (e, "sink", "src");
-    gst_object_unref (e);
-    element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
-        GST_ELEMENT (gst_object_ref (h->element));
-    gst_harness_set_sink_caps_str (h, out_caps.c_str ());
-  }
-  ~Camera ()
-  {
-    gst_object_unref (element);
-    gst_harness_teardown (h);
-  }
-
-  void set (const Stages & st, bool manual_wb = true)
-  {
-    GValue matrix = G_VALUE_INIT;
-    g_value_init (&matrix, GST_TYPE_ARRAY);
-    for (double v : st.matrix) {
-      GValue d = G_VALUE_INIT;
-      g_value_init (&d, G_TYPE_DOUBLE);
-      g_value_set_double (&d, v);
-      gst_value_array_append_value (&matrix, &d);
-      g_value_unset (&d);
-    }
-    g_object_set_property (G_OBJECT (element), "color-matrix", &matrix);
-    g_value_unset (&matrix);
-    g_object_set (element, "black-level", (guint) st.black, "saturation", st.saturation,
-        "transfer", (int) st.transfer, "gamma", st.gamma, nullptr);
-    if (manual_wb)
-      g_object_set (element, "white-balance", 1, "red-gain", st.gains[0], "green-gain",
-          st.gains[1], "blue-gain", st.gains[2], nullptr);
-  }
-
-  /* Pushes `m` padded by `pad` bytes a row; returns the output and its caps. */
-  GstBuffer *push (const Mosaic & m, int pad, GstCaps ** out_caps)
-  {
-    if (m.caps () != caps) {
-      caps = m.caps ();
-      gst_harness_set_src_caps_str (h, caps.c_str ());
-    }
-    GstBuffer *out = push_built (h, mosaic_buffer (m, pad));
-    *out_caps = gst_pad_get_current_caps (h->sinkpad);
-    return out;
-  }
-
-  void check (const Mosaic & m, int pad, Method method, const Stages & st, const OutFormat * f,
-      const std::string &label)
-  {
-    g_object_set (element, "method", (int) method, nullptr);
-    GstCaps *out_caps;
-    GstBuffer *out = push (m, pad, &out_caps);
-    const std::string what = label + " " + m.format () + " " + std::to_string (m.w) + "x" +
-        std::to_string (m.h) + " pad " + std::to_string (pad);
-    const std::vector<RgbF> ref = camera_reference (m, method, st);
-    if (f)
-      compare_rgb (out, out_caps, m, ref, *f, what);
-    else
-      compare_yuv (out, out_caps, m, ref, what);
-    gst_caps_unref (out_caps);
-    gst_buffer_unref (out);
-  }
-};
-
-static std::string
-format_caps (const char *format)
-{
-  return std::string ("video/x-raw,format=") + format;
-}
-
-/* Every stage on, away from its default. */
-static Stages
-all_stages (int maxv)
-{
-  Stages st;
-  st.black = maxv / 16;
-  st.gains = { 1.9, 1.0, 1.45 };
-  st.matrix = { 1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55 };
-  st.saturation = 1.3;
-  st.transfer = SRGB;
-  return st;
-}
 
 /* ---- each stage alone, all together ---- */
 

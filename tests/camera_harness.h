@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cldebayer's camera path in a harness, as test_camera.cpp and
+ * test_sensor.cpp drive it: settings from the model's Stages, frames in,
+ * outputs compared with the model (ref_camera.h). */
+#pragma once
+
+#include "cltest.h"
+#include "ref_camera.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclmemory.h>
+
+#include <cstdio>
+
+using namespace cltest;
+using namespace camera_ref;
+
+/* cldebayer in a harness (after clupload for OpenCL-memory input), output
+ * caps `out_caps`. */
+struct Camera {
+  GstHarness *h;
+  GstElement *element;
+  std::string caps;
+
+  explicit Camera (const std::string &out_caps, bool cl_input = false)
+  {
+    GstElement *e = cl_input ?
+        gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
+        gst_element_factory_make ("cldebayer", nullptr);
+    share_context (e);
+    h = gst_harness_new_with_element (e, "sink", "src");
+    gst_object_unref (e);
+    element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
+        GST_ELEMENT (gst_object_ref (h->element));
+    gst_harness_set_sink_caps_str (h, out_caps.c_str ());
+  }
+  ~Camera ()
+  {
+    gst_object_unref (element);
+    gst_harness_teardown (h);
+  }
+
+  void set (const Stages & st, bool manual_wb = true)
+  {
+    set_sensor (st);
+    GValue matrix = G_VALUE_INIT;
+    g_value_init (&matrix, GST_TYPE_ARRAY);
+    for (double v : st.matrix) {
+      GValue d = G_VALUE_INIT;
+      g_value_init (&d, G_TYPE_DOUBLE);
+      g_value_set_double (&d, v);
+      gst_value_array_append_value (&matrix, &d);
+      g_value_unset (&d);
+    }
+    g_object_set_property (G_OBJECT (element), "color-matrix", &matrix);
+    g_value_unset (&matrix);
+    g_object_set (element, "black-level", (guint) st.black, "saturation", st.saturation,
+        "transfer", (int) st.transfer, "gamma", st.gamma, nullptr);
+    if (manual_wb)
+      g_object_set (element, "white-balance", 1, "red-gain", st.gains[0], "green-gain",
+          st.gains[1], "blue-gain", st.gains[2], nullptr);
+  }
+
+  /* The sensor stages of `st` (a lens-shading file written for its grid). */
+  void set_sensor (const Stages & st)
+  {
+    std::string path;
+    if (st.shading.columns) {
+      path = shading_path ();
+      FILE *f = fopen (path.c_str (), "w");
+      fail_unless (f != nullptr);
+      fputs (st.shading.text ().c_str (), f);
+      fclose (f);
+    }
+    g_object_set (element, "defect-correction", st.defect ? 1 : 0, "defect-threshold",
+        st.defect_threshold, "lens-shading-file", path.c_str (), "lens-shading-strength",
+        st.shading_strength, "exposure-gain", st.exposure, nullptr);
+  }
+
+  static std::string shading_path ()
+  {
+    static std::string path;
+    if (path.empty ()) {
+      gchar *p = g_build_filename (g_get_tmp_dir (), ("cltest-shading-" +
+              std::to_string (getpid ()) + ".txt").c_str (), nullptr);
+      path = p;
+      g_free (p);
+    }
+    return path;
+  }
+
+  /* Pushes `m` padded by `pad` bytes a row; returns the output and its caps. */
+  GstBuffer *push (const Mosaic & m, int pad, GstCaps ** out_caps)
+  {
+    if (m.caps () != caps) {
+      caps = m.caps ();
+      gst_harness_set_src_caps_str (h, caps.c_str ());
+    }
+    GstBuffer *out = push_built (h, mosaic_buffer (m, pad));
+    *out_caps = gst_pad_get_current_caps (h->sinkpad);
+    return out;
+  }
+
+  void check (const Mosaic & m, int pad, Method method, const Stages & st, const OutFormat * f,
+      const std::string &label)
+  {
+    g_object_set (element, "method", (int) method, nullptr);
+    GstCaps *out_caps;
+    GstBuffer *out = push (m, pad, &out_caps);
+    const std::string what = label + " " + m.format () + " " + std::to_string (m.w) + "x" +
+        std::to_string (m.h) + " pad " + std::to_string (pad);
+    const std::vector<RgbF> ref = camera_reference (m, method, st);
+    if (f && (st.defect || st.shading.columns)) {
+      /* the sensor pass's 16-bit words (15 bits for 8-bit outputs), rounded
+       * to nearest in float, where the model rounds in double: a word apart
+       * at most, which the gains, matrix and a curve's steepest part
+       * (sRGB's 12.92) may take to 0.1 % of a 16-bit output */
+      Stages words = st;
+      words.quantize = f->wide ? 65535 : 32767;
+      compare_rgb (out, out_caps, m, camera_reference (m, method, words), *f, what,
+          f->wide ? 64 : 1);
+    } else if (f)
+      compare_rgb (out, out_caps, m, ref, *f, what);
+    else
+      compare_yuv (out, out_caps, m, ref, what);
+    gst_caps_unref (out_caps);
+    gst_buffer_unref (out);
+  }
+};
+
+inline std::string
+format_caps (const char *format)
+{
+  return std::string ("video/x-raw,format=") + format;
+}
+
+/* Every stage on, away from its default. */
+inline Stages
+all_stages (int maxv)
+{
+  Stages st;
+  st.black = maxv / 16;
+  st.gains = { 1.9, 1.0, 1.45 };
+  st.matrix = { 1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55 };
+  st.saturation = 1.3;
+  st.transfer = SRGB;
+  return st;
+}
+
