@@ -25,6 +25,36 @@ square_kernel (const std::vector<int> &taps, double div)
   return s + ">\"";
 }
 
+/* A lens-shading file for the sensor-pass case (a 17 x 13 vignetting,
+ * corners 1.8x, slightly tinted), written once into the temporary
+ * directory; its path. */
+static std::string
+shading_file ()
+{
+  static std::string path;
+  if (!path.empty ())
+    return path;
+  gchar *p = g_build_filename (g_get_tmp_dir (), "gst-opencl-bench-shading.txt", nullptr);
+  path = p;
+  g_free (p);
+  FILE *f = fopen (path.c_str (), "w");
+  if (!f)
+    return path;
+  const int columns = 17, rows = 13;
+  const double tint[4] = { 1.05, 1.0, 1.0, 1.1 };
+  fprintf (f, "lens-shading %d %d\n", columns, rows);
+  for (double t : tint)
+    for (int j = 0; j < rows; j++) {
+      for (int i = 0; i < columns; i++) {
+        const double dx = 2.0 * i / (columns - 1) - 1, dy = 2.0 * j / (rows - 1) - 1;
+        fprintf (f, "%.5f ", t * (1 + 0.8 * (dx * dx + dy * dy) / 2));
+      }
+      fprintf (f, "\n");
+    }
+  fclose (f);
+  return path;
+}
+
 static std::vector<Case>
 make_cases ()
 {
@@ -47,6 +77,10 @@ make_cases ()
   const std::string stages = "black-level=256 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,"
       "0.05,-0.6,1.55>\" saturation=1.2 transfer=srgb";
   const std::string camera = "cldebayer " + stages + " white-balance=auto";
+  /* ... and the sensor pass (issue 33): defects, lens shading, the 3A
+   * statistics of every frame, auto exposure */
+  const std::string isp = camera + " defect-correction=dynamic lens-shading-file=" +
+      shading_file () + " statistics-interval=1 exposure=auto";
   const std::string camera_manual = camera_manual_fragment ();  /* the farm's too */
   auto sys_and_dev = [] (std::string name, std::string caps, std::string element,
       std::string format) {
@@ -84,6 +118,7 @@ make_cases ()
     sys_and_dev ("cldebayer camera rggb12le>NV12", bayer12, camera, "NV12"),
     sys_and_dev ("cldebayer camera rggb12le>RGBA", bayer12, camera, "RGBA"),
     sys_and_dev ("cldebayer camera manual-wb rggb12le>NV12", bayer12, camera_manual, "NV12"),
+    sys_and_dev ("cldebayer isp rggb12le>NV12", bayer12, isp, "NV12"),
     {"bayer2rgb ! videoconvert rggb>NV12", bayer,
       "bayer2rgb ! videoconvert ! video/x-raw,format=NV12", "", true},
     /* Convolution */
@@ -140,6 +175,7 @@ all_comparisons ()
     {"cldebayer menon rggb>RGBA", "bayer2rgb rggb>RGBA"},
     {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
     {"cldebayer camera manual-wb rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
+    {"cldebayer isp rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
     {"clconvert RGBA>NV12", "videoconvert RGBA>NV12"},
     {"clconvert YUY2>RGBA", "videoconvert YUY2>RGBA"},
   };

@@ -131,6 +131,17 @@ targets (const Suite &s, const Environment &env)
           "(camera at most 1.25x)",
           value ("cldebayer malvar rggb>RGBA", "4k", Mode::DEVICE, &Result::kernel_ms) /
           camera_ms, 0.80, "x", gpu, not_gpu));
+  /* The sensor pass (issue 33): every stage with defects, lens shading and
+   * the 3A statistics of every frame at least 80 % of the transfer limit,
+   * and its kernels (both passes) at most 1.3x the camera kernel's
+   * gathering launch. */
+  t.push_back (at_least ("GPU 4K system memory in/out: cldebayer isp rggb12le>NV12 vs "
+          "host-device transfer limit", value ("cldebayer isp rggb12le>NV12", "4k",
+              Mode::SYSTEM, &Result::transfer_fraction), 0.80, "%", gpu, not_gpu));
+  t.push_back (at_least ("GPU 4K kernel only: cldebayer camera rggb12le>NV12 gathering launch "
+          "/ cldebayer isp rggb12le>NV12 kernels a frame (isp at most 1.3x)", camera_ms /
+          value ("cldebayer isp rggb12le>NV12", "4k", Mode::DEVICE, &Result::kernel_ms),
+          1 / 1.3, "x", gpu, not_gpu));
   /* Menon (issue 17): at most 3x the Malvar kernel's time (the Malvar time
    * over Menon's, at least 1/3). */
   t.push_back (at_least ("GPU 4K kernel only: cldebayer malvar rggb>RGBA time / cldebayer "
@@ -194,6 +205,10 @@ targets (const Suite &s, const Environment &env)
           "bayer2rgb ! videoconvert (8-bit) to NV12", ratio ("cldebayer camera manual-wb "
               "rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12", "1080p"), 2.0, "x", cpu,
           not_cpu));
+  t.push_back (at_least ("CPU 1080p: cldebayer isp (12-bit, every stage, defects, lens "
+          "shading, statistics every frame) to NV12 vs bayer2rgb ! videoconvert (8-bit) to NV12",
+          ratio ("cldebayer isp rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12", "1080p"),
+          1.3, "x", cpu, not_cpu));
   t.push_back (at_least ("CPU 1080p: clconvolve 7x7 gaussian vs cvsmooth (RGB)",
           ratio ("clconvolve 7x7 RGB", "cvsmooth 7x7 RGB", "1080p"), 1.0, "x", cpu, not_cpu));
 
