@@ -408,7 +408,7 @@ GST_START_TEST (test_cpu_strips)
 }
 GST_END_TEST
 
-/* A colour matrix that is not 9 finite numbers: a warning when set on a
+/* A colour matrix that is not 9 finite numbers within float's range: a warning when set on a
  * launch line, then the element does not start, naming the property and the
  * value; while playing, a bus warning and the matrix in force stays. */
 GST_START_TEST (test_bad_matrix_refused)
@@ -418,6 +418,13 @@ GST_START_TEST (test_bad_matrix_refused)
   check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
       "height=8 ! cldebayer color-matrix=\"<1,0,0,0,nan,0,0,0,1>\" ! fakesink",
       "color-matrix", "nan", 1);
+  /* finite doubles beyond float's range (the kernel's): R would come out 0 */
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1e39,1e39,0,0,1,0,0,0,1>\" ! fakesink",
+      "color-matrix", "1e+39", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1,0,0,0,1,0,0,0,-4e38>\" ! fakesink",
+      "color-matrix", "4e+38", 1);
 
   Camera cam (format_caps ("RGBA"));
   Stages st = all_stages (255);
