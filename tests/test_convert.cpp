@@ -3,7 +3,8 @@
  * output format pair (odd sizes from 1x1, padded strides, system and
  * OpenCL memory), the colorimetries, scaling up, down and by odd factors
  * with each method, each direction, caps changes mid-stream, passthrough,
- * and a device chain's transfers. */
+ * a device chain's transfers, and the caps negotiated against videoscale's
+ * (size, pixel aspect ratio) and videoconvert's (colorimetry). */
 #include "cltest.h"
 #include "ref_convert.h"
 

@@ -4,8 +4,6 @@
 #include <gst/video/video.h>
 
 #include <cmath>
-#include <cstdint>
-#include <cstdlib>
 #include <numeric>
 
 namespace clconvert {
