@@ -266,6 +266,66 @@ GST_START_TEST (test_auto_white_balance)
 }
 GST_END_TEST
 
+/* Auto white balance where grey world has nothing to go on: frames whose
+ * green sites are 0, the same among saturated cells (Aravis's fake camera:
+ * its saturated colour map leaves only cells with no green below the 98 %
+ * cut), and a trace of green under strong red and blue. The gains stay
+ * finite within [1/16, 16] (docs/cldebayer.md) and the output is not
+ * black. */
+GST_START_TEST (test_auto_white_balance_bounds)
+{
+  const int w = 64, h = 32, bits = 12, maxv = 4095;
+  struct Case { const char *what; int r, g, b; bool saturated_cells; double gain_lo, gain_hi; };
+  static const Case cases[] = {
+    {"no green", 1500, 0, 900, false, 1.0, 1.0},           /* no estimate: gains stay */
+    {"no green, saturated cells", 2000, 0, 2000, true, 1.0, 1.0},
+    {"a trace of green", 4000, 1, 3000, false, 1.0 / 16, 1.0 / 16},   /* the lower bound */
+  };
+  for (const Case &c : cases) {
+    Mosaic m;
+    m.w = w;
+    m.h = h;
+    m.pattern = 2;
+    m.bits = bits;
+    m.v.resize ((size_t) w * h);
+    for (int y = 0; y < h; y++)
+      for (int x = 0; x < w; x++) {
+        const char col = colour_at (m, x, y);
+        /* every other 2x2 cell saturated: all four samples at full scale */
+        const bool full = c.saturated_cells && ((x / 2 + y / 2) % 2 == 0);
+        m.v[(size_t) y * w + x] = full ? maxv : col == 'r' ? c.r : col == 'g' ? c.g : c.b;
+      }
+    Camera cam (format_caps ("RGBA"));
+    g_object_set (cam.element, "white-balance", 2, nullptr);
+    GstBuffer *out = nullptr;
+    for (int i = 0; i < 30; i++) {
+      GstCaps *caps;
+      if (out)
+        gst_buffer_unref (out);
+      out = cam.push (m, 0, &caps);
+      gst_caps_unref (caps);
+    }
+    double gains[3];
+    g_object_get (cam.element, "red-gain", &gains[0], "green-gain", &gains[1], "blue-gain",
+        &gains[2], nullptr);
+    for (int k : { 0, 2 })
+      fail_unless (std::isfinite (gains[k]) && gains[k] >= c.gain_lo * 0.995 &&
+          gains[k] <= c.gain_hi * 1.005, "%s: gain %d is %g, not in [%g, %g]", c.what, k,
+          gains[k], c.gain_lo, c.gain_hi);
+    fail_unless (std::fabs (gains[1] - 1) < 1e-9, "%s: green gain %g", c.what, gains[1]);
+    GstMapInfo map;
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    guint64 sum = 0;
+    for (gsize i = 0; i < map.size; i += 4)
+      sum += map.data[i] + map.data[i + 1] + map.data[i + 2];
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    fail_unless (sum > (guint64) w * h * 8, "%s: the output is black (sum %" G_GUINT64_FORMAT
+        ")", c.what, sum);
+  }
+}
+GST_END_TEST
+
 /* The CPU shape (debayer_camera_cpu: strips of 256 columns, cut in rows
  * at 64 rows and more) at the edges of its strips: widths around one and
  * two strips, heights cut in two strips of rows, odd ones included,
@@ -314,7 +374,7 @@ GST_START_TEST (test_cpu_strips)
 }
 GST_END_TEST
 
-/* A colour matrix that is not 9 finite numbers: a warning when set on a
+/* A colour matrix that is not 9 finite numbers within float's range: a warning when set on a
  * launch line, then the element does not start, naming the property and the
  * value; while playing, a bus warning and the matrix in force stays. */
 GST_START_TEST (test_bad_matrix_refused)
@@ -324,6 +384,13 @@ GST_START_TEST (test_bad_matrix_refused)
   check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
       "height=8 ! cldebayer color-matrix=\"<1,0,0,0,nan,0,0,0,1>\" ! fakesink",
       "color-matrix", "nan", 1);
+  /* finite doubles beyond float's range (the kernel's): R would come out 0 */
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1e39,1e39,0,0,1,0,0,0,1>\" ! fakesink",
+      "color-matrix", "1e+39", 1);
+  check_refused_at_start ("videotestsrc num-buffers=1 ! video/x-bayer,format=rggb,width=8,"
+      "height=8 ! cldebayer color-matrix=\"<1,0,0,0,1,0,0,0,-4e38>\" ! fakesink",
+      "color-matrix", "4e+38", 1);
 
   Camera cam (format_caps ("RGBA"));
   Stages st = all_stages (255);
@@ -424,6 +491,7 @@ camera_suite (void)
   tcase_add_test (tc, test_yuv_colorimetry);
   tcase_add_test (tc, test_changes_while_playing);
   tcase_add_test (tc, test_auto_white_balance);
+  tcase_add_test (tc, test_auto_white_balance_bounds);
   tcase_add_test (tc, test_cpu_strips);
   tcase_add_test (tc, test_bad_matrix_refused);
   tcase_add_test (tc, test_live_change_does_not_stall);

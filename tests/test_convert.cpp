@@ -3,7 +3,8 @@
  * output format pair (odd sizes from 1x1, padded strides, system and
  * OpenCL memory), the colorimetries, scaling up, down and by odd factors
  * with each method, each direction, caps changes mid-stream, passthrough,
- * and a device chain's transfers. */
+ * a device chain's transfers, and the caps negotiated against videoscale's
+ * (size, pixel aspect ratio) and videoconvert's (colorimetry). */
 #include "cltest.h"
 #include "ref_convert.h"
 
@@ -204,7 +205,8 @@ GST_END_TEST
 GST_START_TEST (test_colorimetry)
 {
   static const char *colorimetries[] = { "bt709", "bt601", "bt2020", "1:4:0:0",
-    "2:3:5:1", "1:1:5:1" };   /* full-range BT.601 / BT.709 / BT.709 */
+    "2:3:5:1", "1:1:5:1",   /* full-range BT.601 / BT.709 / BT.709 */
+    "2:0:0:0" };   /* no matrix named: GStreamer's default for the size (BT.601) */
   uint32_t seed = 50000;
   GstElement *conv;
   GstHarness *h = convert_harness (false, &conv);
@@ -340,38 +342,220 @@ GST_START_TEST (test_direction_auto)
 }
 GST_END_TEST
 
-/* Add-borders keeps the display aspect ratio: black bars, the picture
- * scaled into the middle. */
+/* Add-borders keeps the display aspect ratio when downstream fixes the
+ * pixel aspect ratio: black bars, the picture scaled into the middle. When
+ * downstream leaves it open, the pixel aspect ratio keeps the display
+ * aspect ratio (as videoscale): no bars. */
 GST_START_TEST (test_add_borders)
 {
-  GstElement *conv;
-  GstHarness *h = convert_harness (false, &conv);
-  set_output (h, out_caps ("RGBx", 8, 8, false));
-  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 8, 4).c_str ());
-  GstVideoInfo info = video_info ("RGBA", 8, 4);
-  fail_unless_equals_int (gst_harness_push (h, random_frame (&info, 0, 3)), GST_FLOW_OK);
-  GstBuffer *out = gst_harness_pull (h);
-  GstMapInfo map;
-  gst_buffer_map (out, &map, GST_MAP_READ);
-  /* rows 0, 1 and 6, 7 black (padding 255), rows 2..5 the picture */
-  for (int y = 0; y < 8; y++) {
-    const bool bar = y < 2 || y >= 6;
-    int nonblack = 0;
-    for (int x = 0; x < 8; x++) {
-      const guint8 *p = map.data + y * 32 + x * 4;
-      nonblack += p[0] || p[1] || p[2];
-      fail_unless_equals_int (p[3], 255);
+  for (bool par_fixed : { true, false }) {
+    GstElement *conv;
+    GstHarness *h = convert_harness (false, &conv);
+    set_output (h, out_caps ("RGBx", 8, 8, false, par_fixed ? ",pixel-aspect-ratio=1/1" : ""));
+    gst_harness_set_src_caps_str (h, caps_string ("RGBA", 8, 4).c_str ());
+    GstVideoInfo info = video_info ("RGBA", 8, 4);
+    GstBuffer *in = random_frame (&info, 0, 3);
+    GstMapInfo map;
+    gst_buffer_map (in, &map, GST_MAP_WRITE);
+    for (gsize i = 0; i < map.size; i += 4)
+      map.data[i] |= 0x80;   /* no black pixel in the picture */
+    gst_buffer_unmap (in, &map);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+    gint par_n = 0, par_d = 0;
+    fail_unless (gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+            "pixel-aspect-ratio", &par_n, &par_d));
+    gst_caps_unref (caps);
+    fail_unless (par_fixed ? par_n == 1 && par_d == 1 : par_n == 2 && par_d == 1,
+        "pixel aspect ratio %d/%d", par_n, par_d);
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    /* with bars: rows 0, 1 and 6, 7 black (padding 255), rows 2..5 the picture */
+    for (int y = 0; y < 8; y++) {
+      const bool bar = par_fixed && (y < 2 || y >= 6);
+      int nonblack = 0;
+      for (int x = 0; x < 8; x++) {
+        const guint8 *p = map.data + y * 32 + x * 4;
+        nonblack += p[0] || p[1] || p[2];
+        fail_unless_equals_int (p[3], 255);
+      }
+      fail_unless_equals_int (nonblack, bar ? 0 : 8);
     }
-    if (bar) {
-      fail_unless_equals_int (nonblack, 0);
-    } else {
-      fail_unless (nonblack > 0, "row %d is black", y);
-    }
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_object_unref (conv);
+    gst_harness_teardown (h);
   }
-  gst_buffer_unmap (out, &map);
-  gst_buffer_unref (out);
-  gst_object_unref (conv);
-  gst_harness_teardown (h);
+}
+GST_END_TEST
+
+/* The caps `element` negotiates on its source pad in
+ * `videotestsrc num-buffers=1 ! in ! element ! out ! fakesink`, prerolled. */
+static GstCaps *
+negotiated (const std::string & in, const std::string & element, const std::string & out)
+{
+  const std::string desc = "videotestsrc num-buffers=1 ! " + in + " ! " + element +
+      " name=e ! " + out + " ! fakesink";
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch (desc.c_str (), &error);
+  fail_unless (pipeline != nullptr, "%s: %s", desc.c_str (), error ? error->message : "");
+  share_context (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  if (gst_element_get_state (pipeline, nullptr, nullptr, 60 * GST_SECOND) !=
+      GST_STATE_CHANGE_SUCCESS) {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    GError *e = nullptr;
+    gchar *debug = nullptr;
+    if (msg)
+      gst_message_parse_error (msg, &e, &debug);
+    fail ("%s does not preroll: %s (%s)", desc.c_str (), e ? e->message : "no error",
+        debug ? debug : "");
+  }
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  GstPad *pad = gst_element_get_static_pad (e, "src");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  fail_unless (caps != nullptr, "%s: not negotiated", desc.c_str ());
+  gst_object_unref (pad);
+  gst_object_unref (e);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return caps;
+}
+
+struct Size {
+  int w = 0, h = 0, par_n = 1, par_d = 1;
+  bool operator== (const Size & o) const
+  {
+    return w == o.w && h == o.h && (gint64) par_n * o.par_d == (gint64) o.par_n * par_d;
+  }
+  std::string text () const
+  {
+    return std::to_string (w) + "x" + std::to_string (h) + " par " + std::to_string (par_n) +
+        "/" + std::to_string (par_d);
+  }
+};
+
+static Size
+size_of (GstCaps * caps)
+{
+  Size s;
+  const GstStructure *st = gst_caps_get_structure (caps, 0);
+  gst_structure_get_int (st, "width", &s.w);
+  gst_structure_get_int (st, "height", &s.h);
+  gst_structure_get_fraction (st, "pixel-aspect-ratio", &s.par_n, &s.par_d);
+  gst_caps_unref (caps);
+  return s;
+}
+
+/* Size and pixel aspect ratio negotiate as videoscale's (gst-plugins-base):
+ * the display aspect ratio kept by choosing the pixel aspect ratio when
+ * downstream leaves it open, the free dimension when it fixes it; both
+ * pipelines built and their caps compared. Where videoscale 1.22 does not
+ * keep the display aspect ratio (a fixed pixel aspect ratio other than 1/1
+ * and no size: it multiplies by the ratio instead of dividing), and for a
+ * turned picture, the expected size is the table's. */
+GST_START_TEST (test_fixation_as_videoscale)
+{
+  struct Case { const char *in, *out, *props; Size expected; };
+  const std::string hd = "video/x-raw,format=RGBA,width=640,height=360,pixel-aspect-ratio=1/1";
+  const std::string pal = "video/x-raw,format=RGBA,width=720,height=576,pixel-aspect-ratio=16/15";
+  const std::string ntsc = "video/x-raw,format=RGBA,width=720,height=480,pixel-aspect-ratio=8/9";
+  const Size videoscale;   /* (w = 0: compare with videoscale) */
+  const Case cases[] = {
+    {hd.c_str (), "video/x-raw,width=320,height=240", "", videoscale},
+    {hd.c_str (), "video/x-raw,width=320", "", videoscale},
+    {hd.c_str (), "video/x-raw,height=180", "", videoscale},
+    {hd.c_str (), "video/x-raw,width=320,height=240,pixel-aspect-ratio=1/1", "", videoscale},
+    {hd.c_str (), "video/x-raw,width=320,pixel-aspect-ratio=1/1", "", videoscale},
+    {hd.c_str (), "video/x-raw,height=240,pixel-aspect-ratio=1/1", "", videoscale},
+    {hd.c_str (), "video/x-raw,width=[100,200]", "", videoscale},
+    {hd.c_str (), "video/x-raw,format=RGBA", "", videoscale},
+    {pal.c_str (), "video/x-raw,width=1024", "", videoscale},
+    {pal.c_str (), "video/x-raw,width=640,height=480", "", videoscale},
+    {pal.c_str (), "video/x-raw,pixel-aspect-ratio=1/1", "", videoscale},
+    {ntsc.c_str (), "video/x-raw,height=240", "", videoscale},
+    {ntsc.c_str (), "video/x-raw,width=640,height=480,pixel-aspect-ratio=1/1", "", videoscale},
+    {hd.c_str (), "video/x-raw,pixel-aspect-ratio=4/3", "", {480, 360, 4, 3}},
+    {pal.c_str (), "video/x-raw,pixel-aspect-ratio=2/1", "", {384, 576, 2, 1}},
+    {hd.c_str (), "video/x-raw,width=180", "video-direction=90r", {180, 640, 2, 1}},
+    {hd.c_str (), "video/x-raw,width=180,pixel-aspect-ratio=1/1", "video-direction=90l",
+     {180, 320, 1, 1}},
+  };
+  for (const Case &c : cases) {
+    const Size got = size_of (negotiated (c.in, std::string ("clconvert ") + c.props, c.out));
+    const Size want = c.expected.w ? c.expected : size_of (negotiated (c.in, "videoscale",
+            c.out));
+    fail_unless (got == want, "%s ! clconvert %s ! %s: %s, %s %s", c.in, c.props, c.out,
+        got.text ().c_str (), c.expected.w ? "expected" : "videoscale", want.text ().c_str ());
+  }
+}
+GST_END_TEST
+
+/* The output caps say what the bytes are, as videoconvert's do: the
+ * colorimetry of the input within a family (Y'CbCr, RGB, grey), across
+ * families GStreamer's default for the output with the input's transfer
+ * function and primaries (grey: BT.601, never an RGB input's matrix);
+ * compared with videoconvert's where the input names one (videoconvertscale's
+ * where the size changes). Y'CbCr output:
+ * chroma-site "jpeg" (the kernel writes the mean of each block, centred),
+ * whatever the input's siting. Input caps without a colorimetry: the
+ * output names the one the element used. */
+GST_START_TEST (test_output_colorimetry)
+{
+  struct Case { const char *in, *out, *expected; };
+  static const Case cases[] = {
+    {"format=RGBA,width=320,height=240,colorimetry=sRGB", "format=GRAY8", nullptr},
+    {"format=RGBA,width=320,height=240,colorimetry=sRGB", "format=NV12", nullptr},
+    {"format=RGBA,width=1280,height=720,colorimetry=sRGB", "format=NV12", nullptr},
+    {"format=NV12,width=320,height=240,colorimetry=bt709", "format=RGBA", nullptr},
+    {"format=NV12,width=320,height=240,colorimetry=bt709,chroma-site=mpeg2", "format=I420",
+     nullptr},
+    {"format=NV12,width=320,height=240,colorimetry=bt709", "format=GRAY8", nullptr},
+    {"format=GRAY8,width=320,height=240,colorimetry=1:4:0:0", "format=I420", nullptr},
+    {"format=YUY2,width=320,height=240,colorimetry=bt601", "format=UYVY,width=160,height=120",
+     nullptr},
+    /* no colorimetry in: videoconvert names none; clconvert the one it used */
+    {"format=NV12,width=1280,height=720", "format=RGBA", "1:1:5:1"},
+    {"format=NV12,width=1280,height=720", "format=NV12,width=640,height=360", "bt709"},
+    {"format=RGBA,width=320,height=240", "format=GRAY8", "1:4:7:1"},
+  };
+  for (const Case &c : cases) {
+    const std::string in = std::string ("video/x-raw,") + c.in;
+    const std::string out = std::string ("video/x-raw,") + c.out;
+    GstCaps *caps = negotiated (in, "clconvert", out);
+    const GstStructure *s = gst_caps_get_structure (caps, 0);
+    const std::string what = in + " ! clconvert ! " + out;
+    GstVideoInfo info;
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    const char *col = gst_structure_get_string (s, "colorimetry");
+    fail_unless (col != nullptr, "%s: no colorimetry", what.c_str ());
+    GstVideoColorimetry got, want;
+    fail_unless (gst_video_colorimetry_from_string (&got, col));
+    std::string want_text;
+    if (c.expected) {
+      want_text = c.expected;
+    } else {
+      /* (videoconvert does not scale: videoconvertscale, the same rule) */
+      GstCaps *vc = negotiated (in, strstr (c.out, "width") ? "videoconvertscale" :
+          "videoconvert", out);
+      const char *v = gst_structure_get_string (gst_caps_get_structure (vc, 0), "colorimetry");
+      fail_unless (v != nullptr, "%s: videoconvert names no colorimetry", what.c_str ());
+      want_text = v;
+      gst_caps_unref (vc);
+    }
+    fail_unless (gst_video_colorimetry_from_string (&want, want_text.c_str ()));
+    fail_unless (gst_video_colorimetry_is_equal (&got, &want), "%s: colorimetry %s, not %s",
+        what.c_str (), col, want_text.c_str ());
+    if (GST_VIDEO_INFO_IS_GRAY (&info))
+      fail_unless_equals_int (got.matrix, GST_VIDEO_COLOR_MATRIX_BT601);
+    if (GST_VIDEO_INFO_IS_YUV (&info)) {
+      fail_unless_equals_string (gst_structure_get_string (s, "chroma-site"), "jpeg");
+    } else {
+      fail_if (gst_structure_has_field (s, "chroma-site"), "%s: chroma-site", what.c_str ());
+    }
+    gst_caps_unref (caps);
+  }
 }
 GST_END_TEST
 
@@ -479,6 +663,8 @@ convert_suite (void)
   tcase_add_test (tc, test_direction_exact);
   tcase_add_test (tc, test_direction_auto);
   tcase_add_test (tc, test_add_borders);
+  tcase_add_test (tc, test_fixation_as_videoscale);
+  tcase_add_test (tc, test_output_colorimetry);
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_midstream_input_change);
   tcase_add_test (tc, test_chain_transfers);

@@ -4,6 +4,7 @@
 #include "cltest.h"
 
 #include <gst/app/gstappsink.h>
+#include <gst/controller/controller.h>
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/opencl.h>
 
@@ -501,6 +502,84 @@ GST_START_TEST (test_unsupported_caps_fail_cleanly)
 }
 GST_END_TEST
 
+/* A stream whose segment is in bytes (filesrc or multifilesrc ! capsfilter,
+ * appsrc format=bytes): every filter runs its frames without a critical
+ * warning (gst-check fails the test on one), frames with and without
+ * timestamps; a control binding follows the frames' timestamps as they are
+ * (a byte segment maps none to a stream time). */
+GST_START_TEST (test_bytes_segment)
+{
+  struct Case { const char *element, *in, *out; };
+  static const Case cases[] = {
+    {"cldebayer", "video/x-bayer,format=rggb,width=16,height=8,framerate=30/1",
+     "video/x-raw,format=RGBA"},
+    {"clsobel", "video/x-raw,format=RGBA,width=16,height=8,framerate=30/1", "video/x-raw"},
+    {"clconvert", "video/x-raw,format=RGBA,width=16,height=8,framerate=30/1",
+     "video/x-raw,format=I420,width=8,height=4"},
+    {"clconvolve bias=3", "video/x-raw,format=GRAY8,width=16,height=8,framerate=30/1",
+     "video/x-raw,format=GRAY8"},
+  };
+  GstSegment bytes;
+  gst_segment_init (&bytes, GST_FORMAT_BYTES);
+  for (const Case &c : cases) {
+    GstHarness *h = gst_harness_new_parse (c.element);
+    cltest::share_context (h->element);
+    gst_harness_set_sink_caps_str (h, c.out);
+    gst_harness_set_src_caps_str (h, c.in);
+    fail_unless (gst_harness_push_event (h, gst_event_new_segment (&bytes)));
+    GstVideoInfo info;
+    GstCaps *caps = gst_caps_from_string (c.in);
+    fail_unless (gst_cl_video_info_from_caps (&info, caps));
+    gst_caps_unref (caps);
+    for (int i = 0; i < 3; i++) {
+      GstBuffer *in = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&info), nullptr);
+      gst_buffer_memset (in, 0, 60, GST_VIDEO_INFO_SIZE (&info));
+      GST_BUFFER_OFFSET (in) = i * GST_VIDEO_INFO_SIZE (&info);
+      if (i > 0)
+        GST_BUFFER_PTS (in) = i * GST_SECOND;
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      GstBuffer *out = gst_harness_pull (h);
+      fail_unless (out != nullptr, "%s: no output", c.element);
+      gst_buffer_unref (out);
+    }
+    gst_harness_teardown (h);
+  }
+
+  /* clconvolve's bias from a control binding, at each frame's timestamp */
+  GstHarness *h = gst_harness_new_parse ("clconvolve kernel=<0,0,0,0,1,0,0,0,0>");
+  cltest::share_context (h->element);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
+  const double biases[] = {0.0, 40.0, -25.0};
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++)
+    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs),
+        i * GST_SECOND, biases[i]);
+  GstElement *conv = gst_harness_find_element (h, "clconvolve");
+  gst_object_add_control_binding (GST_OBJECT (conv),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (conv), "bias", cs));
+  gst_object_unref (conv);
+  gst_harness_set_src_caps_str (h, cltest::caps_string ("GRAY8", 4, 2).c_str ());
+  GstVideoInfo info = cltest::video_info ("GRAY8", 4, 2);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&bytes)));
+  for (guint i = 0; i < G_N_ELEMENTS (biases); i++) {
+    GstBuffer *in = gst_buffer_new_allocate (nullptr, 8, nullptr);
+    gst_buffer_memset (in, 0, 100, 8);
+    GST_BUFFER_PTS (in) = i * GST_SECOND;
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    GstVideoFrame frame;
+    fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+    fail_unless_equals_int (*(const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+        100 + (int) biases[i]);
+    gst_video_frame_unmap (&frame);
+    gst_buffer_unref (out);
+  }
+  gst_object_unref (cs);
+  gst_harness_teardown (h);
+  cltest::drop_shared_context ();
+}
+GST_END_TEST
+
 static Suite *
 runtime_suite (void)
 {
@@ -519,6 +598,7 @@ runtime_suite (void)
   tcase_add_test (tc, test_background_builds);
   tcase_add_test (tc, test_memory_transfers_on_demand);
   tcase_add_test (tc, test_unsupported_caps_fail_cleanly);
+  tcase_add_test (tc, test_bytes_segment);
   return s;
 }
 

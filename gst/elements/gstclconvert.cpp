@@ -11,27 +11,32 @@
  * kernel).
  *
  * Y'CbCr uses the matrix (BT.709, BT.601, BT.2020, ...) and range (limited
- * or full) of the caps' colorimetry; grey is full-range luma with the
- * weights of its caps' matrix (BT.601 by default). RGB to 4:2:0 takes the
+ * or full) of the caps' colorimetry (GStreamer's default for the size when
+ * they name none); grey is full-range luma with the weights of its caps'
+ * matrix (BT.601 by default). The output caps name the colorimetry and, for
+ * Y'CbCr, the chroma siting written (centred: "jpeg"). RGB to 4:2:0 takes the
  * mean Cb and Cr of each 2x2 block, to 4:2:2 of each pixel pair; 4:2:0 and
  * 4:2:2 input is upsampled bilinearly, chroma sited at the centre of its
  * block (see docs/clconvert.md).
  *
  * Scaling: `method` bilinear (centre-aligned, as OpenCV's INTER_LINEAR),
  * nearest (the pixel under each output pixel's centre) or area (the mean
- * over each output pixel's footprint). `add-borders` keeps the display
- * aspect ratio with black bars when the output's differs.
+ * over each output pixel's footprint). Size and pixel aspect ratio
+ * negotiate as videoscale's: the display aspect ratio kept by the pixel
+ * aspect ratio where downstream leaves it open. `add-borders` keeps it with
+ * black bars when downstream fixes both size and pixel aspect ratio.
  * `video-direction` flips and turns (90-degree turns swap width and
  * height); `auto` follows the stream's image-orientation tag.
  *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 v4l2src ! video/x-raw,format=YUY2 ! clupload ! clconvert ! clsobel ! cldownload ! videoconvert ! autovideosink
- * gst-launch-1.0 videotestsrc ! clconvert ! video/x-raw,format=NV12,width=640,height=360 ! x264enc ! fakesink
+ * gst-launch-1.0 videotestsrc ! clconvert ! video/x-raw,format=I420,width=640,height=360 ! openh264enc ! fakesink
  * gst-launch-1.0 videotestsrc ! clconvert video-direction=90r ! videoconvert ! autovideosink
  * ]|
  */
 #include "gstclconvert.h"
+#include "gstclconvertcaps.hpp"
 #include "gstclelements.h"
 #include "gstclsettings.hpp"
 #include "cl-kernels.h"
@@ -178,36 +183,20 @@ gst_cl_convert_transform_plain_caps (GstClFilter *, GstPadDirection, GstCaps * c
   return out;
 }
 
-static bool
-is_yuv (const GstStructure * s)
-{
-  const char *format = gst_structure_get_string (s, "format");
-  const GstVideoFormat f = format ? gst_video_format_from_string (format) :
-      GST_VIDEO_FORMAT_UNKNOWN;
-  return f != GST_VIDEO_FORMAT_UNKNOWN && GST_VIDEO_FORMAT_INFO_IS_YUV (gst_video_format_get_info (f));
-}
-
-/* The other side keeps the size (turned for 90-degree directions), the
- * pixel aspect ratio and the format where it can; a side that fixes one
- * dimension gets the other from the display aspect ratio; a Y'CbCr or RGB
- * output of a like input keeps its colorimetry. Then GstClFilter prefers
- * OpenCL memory and fixes the rest. */
+/* Nothing turned or flipped and the other side takes the input's caps
+ * (memory included): those, for passthrough. Else, as videoscale, the size
+ * and pixel aspect ratio that keep the display aspect ratio (of the input
+ * turned for 90-degree directions), the input's format where the other side
+ * takes it, and for the output the colorimetry and chroma siting of what the
+ * kernel writes (gstclconvertcaps.hpp). Then GstClFilter prefers OpenCL
+ * memory and fixes the rest. */
 static GstCaps *
 gst_cl_convert_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * othercaps)
 {
   auto *self = GST_CL_CONVERT (trans);
-  const GstStructure *in = gst_caps_get_structure (caps, 0);
-  gint w = 0, h = 0, par_n = 1, par_d = 1;
-  gst_structure_get_int (in, "width", &w);
-  gst_structure_get_int (in, "height", &h);
-  gst_structure_get_fraction (in, "pixel-aspect-ratio", &par_n, &par_d);
-  if (transposes (settings_of (self).effective ())) {
-    std::swap (w, h);
-    std::swap (par_n, par_d);
-  } else {
-    /* the same caps, memory included, where the other side takes them:
-     * passthrough when nothing turns */
+  const GstVideoOrientationMethod d = settings_of (self).effective ();
+  if (d == GST_VIDEO_ORIENTATION_IDENTITY) {
     GstCaps *same = gst_caps_intersect_full (caps, othercaps, GST_CAPS_INTERSECT_FIRST);
     if (!gst_caps_is_empty (same)) {
       gst_caps_unref (othercaps);
@@ -215,35 +204,26 @@ gst_cl_convert_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
     }
     gst_caps_unref (same);
   }
+  const GstStructure *in = gst_caps_get_structure (caps, 0);
+  gint w = 0, h = 0, par_n = 1, par_d = 1;
+  gst_structure_get_int (in, "width", &w);
+  gst_structure_get_int (in, "height", &h);
+  gst_structure_get_fraction (in, "pixel-aspect-ratio", &par_n, &par_d);
+  if (transposes (d)) {
+    std::swap (w, h);
+    std::swap (par_n, par_d);
+  }
   const char *format = gst_structure_get_string (in, "format");
   othercaps = gst_caps_make_writable (othercaps);
   for (guint i = 0; i < gst_caps_get_size (othercaps); i++) {
     GstStructure *s = gst_caps_get_structure (othercaps, i);
-    if (gst_structure_has_field (s, "pixel-aspect-ratio"))
-      gst_structure_fixate_field_nearest_fraction (s, "pixel-aspect-ratio", par_n, par_d);
-    gint ow = 0, oh = 0, opar_n = par_n, opar_d = par_d;
-    gst_structure_get_fraction (s, "pixel-aspect-ratio", &opar_n, &opar_d);
-    const bool wfixed = gst_structure_get_int (s, "width", &ow);
-    const bool hfixed = gst_structure_get_int (s, "height", &oh);
-    /* display aspect w par_n / (h par_d), kept in ow opar_n / (oh opar_d) */
-    if (wfixed && !hfixed && w > 0 && par_n > 0 && opar_d > 0)
-      gst_structure_fixate_field_nearest_int (s, "height", (int) std::max (1.0,
-              std::round ((double) ow * opar_n * h * par_d / ((double) opar_d * w * par_n))));
-    else if (hfixed && !wfixed && h > 0 && par_d > 0 && opar_n > 0)
-      gst_structure_fixate_field_nearest_int (s, "width", (int) std::max (1.0,
-              std::round ((double) oh * opar_d * w * par_n / ((double) opar_n * h * par_d))));
-    else if (!wfixed && !hfixed) {
-      gst_structure_fixate_field_nearest_int (s, "width", w);
-      gst_structure_fixate_field_nearest_int (s, "height", h);
-    }
+    if (w > 0 && h > 0 && par_n > 0 && par_d > 0)
+      clconvert::fixate_size (s, direction, w, h, par_n, par_d);
     if (format && !gst_structure_has_field_typed (s, "format", G_TYPE_STRING))
       gst_structure_fixate_field_string (s, "format", format);
-    if (gst_structure_get_string (s, "format") && !gst_structure_has_field (s, "colorimetry") &&
-        is_yuv (s) == is_yuv (in)) {
-      for (const char *field : { "colorimetry", "chroma-site" })
-        if (gst_structure_has_field (in, field))
-          gst_structure_set_value (s, field, gst_structure_get_value (in, field));
-    }
+    gst_structure_fixate_field (s, "format");
+    if (direction == GST_PAD_SINK)
+      clconvert::describe_output (caps, s);
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_convert_parent_class)->fixate_caps (trans,
       direction, caps, othercaps);

@@ -434,12 +434,15 @@ gst_cl_filter_finalize (GObject * object)
 /* Controllable properties (GST_PARAM_CONTROLLABLE) take the values of their
  * control bindings at each frame's stream time, before the frame runs: the
  * element's own and those of its children (a GstChildProxy such as
- * clkernel's `parameters`). */
+ * clkernel's `parameters`). A segment in another format than time (BYTES,
+ * from filesrc or multifilesrc ! capsfilter, appsrc format=bytes) maps no
+ * timestamp to a stream time: the frame's timestamp is taken as it is. */
 static void
 gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  const GstClockTime time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buffer));
+  const GstClockTime time = trans->segment.format == GST_FORMAT_TIME ?
+      gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, GST_BUFFER_PTS (buffer)) :
+      GST_BUFFER_PTS (buffer);
   if (!GST_CLOCK_TIME_IS_VALID (time))
     return;
   gst_object_sync_values (GST_OBJECT (trans), time);

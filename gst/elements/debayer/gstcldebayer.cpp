@@ -43,6 +43,7 @@
 #include <gst/opencl/gstclvideo.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <mutex>
 #include <string>
@@ -514,6 +515,8 @@ matrix_from (const GValue * value, Matrix * out)
   for (double v : values)
     if (!std::isfinite (v))
       return "it has a value that is not a finite number";
+    else if (std::fabs (v) > FLT_MAX)   /* the kernel computes in float */
+      return "it has a value beyond single precision's range (3.4e38)";
   std::copy (values.begin (), values.end (), out->begin ());
   return "";
 }

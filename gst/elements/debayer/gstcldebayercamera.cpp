@@ -13,6 +13,8 @@ static constexpr double kLuma[3] = { 0.2126, 0.7152, 0.0722 };
 static constexpr double kAwbLow = 0.02, kAwbHigh = 0.98;
 /* the exposure-gain property's range (above 0) */
 static constexpr double kMinExposure = 1.0 / 64, kMaxExposure = 64;
+/* The bounds of the auto red and blue gains (docs/cldebayer.md). */
+static constexpr double kAwbMinGain = 1.0 / 16, kAwbMaxGain = 16.0;
 
 /* The transfer curve as curve.cl's TRANSFER_CURVE takes it: x <= knee ?
  * slope x : a x^e - b, as (e, a, b, knee, slope); then, for its
@@ -138,10 +140,16 @@ awb_step (AwbStatus * awb, const Totals * fresh, double speed, int maxv, int bla
     awb->means[2] = b / scale;
     awb->cells = fresh->sum[3];
     awb->frames++;
-    awb->target[0] = r > 0 ? std::min (g / r, 16.0) : 1;
-    awb->target[1] = 1;
-    awb->target[2] = b > 0 ? std::min (g / b, 16.0) : 1;
-    awb->have_target = true;
+    /* No green (a mean of 0: nothing to balance against) leaves the target
+     * as it was; otherwise each gain within [1/16, 16] (a trace of green
+     * under strong red would take it to nearly 0: a black picture). */
+    if (g > 0) {
+      auto bounded = [] (double gain) { return std::clamp (gain, kAwbMinGain, kAwbMaxGain); };
+      awb->target[0] = r > 0 ? bounded (g / r) : 1;
+      awb->target[1] = 1;
+      awb->target[2] = b > 0 ? bounded (g / b) : 1;
+      awb->have_target = true;
+    }
   }
   if (awb->have_target)
     for (int c = 0; c < 3; c++)
