@@ -188,7 +188,12 @@ def run_example(args, tmp, serial, name, extra):
           'p95 %.1f ms, max %.1f ms' % (name, s['frames_in'], s['frames_out'],
                                        s['skipped_at_start'], lat['p50'], lat['p95'], lat['max']))
     if s['frames_in'] != FRAMES or s['frames_out'] != s['frames_in']:
-        fail('%s: %d frames in, %d out (of %d)' % (name, s['frames_in'], s['frames_out'], FRAMES))
+        # Which were lost, and when the others came (PTS) and went (latency).
+        fail('%s: %d frames in, %d out (of %d); lost (block id, PTS): %s; out: %s'
+             % (name, s['frames_in'], s['frames_out'], FRAMES, s['lost'],
+                ', '.join('%d at %.1f ms after %.1f ms'
+                          % (f.get('frame_id', -1), f['pts_ns'] / 1e6, f['latency_ms'] or 0)
+                          for f in frames)))
     if not s['eos']:
         fail('%s: no end of stream' % name)
     if any(f.get('frame_id') is None for f in frames):

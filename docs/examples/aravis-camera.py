@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """aravis-camera.py: a GenICam camera (GigE Vision or USB3 Vision, through
-Aravis) into cldebayer, on a stock Debian/Ubuntu, whose Aravis (0.8) has no
-GStreamer element for 10/12-bit Bayer.
+Aravis) into cldebayer, for any Bayer depth on a stock Debian/Ubuntu, whose
+Aravis 0.8 element (aravissrc, Debian 12: 0.8.26) gives 8-bit Bayer only.
 
     Aravis stream -> appsrc (live, time, 2 buffers, leaky)
         ! cldebayer (camera stages) ! video/x-raw,format=I420
@@ -14,10 +14,12 @@ What an application has to do here, and why (docs/camera.md, "A GigE Vision
 camera through Aravis"):
 - appsrc is-live=true format=time: a camera is a live source; the default
   format=bytes gives byte segments, wrong for video.
-- max-buffers=2 leaky-type=downstream: when the camera outruns the pipeline
-  the oldest frames are dropped and the latency stays bounded (the default
-  queue grows without bound; block=true stalls this loop, and Aravis, out of
-  buffers, loses frames itself).
+- max-buffers=2 max-bytes=0 leaky-type=downstream: when the camera outruns
+  the pipeline the oldest frames are dropped and the latency stays bounded
+  (the default queue grows without bound; block=true stalls this loop, and
+  Aravis, out of buffers, loses frames itself). max-bytes=0: the default
+  200000 bytes is less than one 640x480 frame, and would leave a queue of
+  one frame, which drops frames whenever this loop is a little late.
 - PTS in running time: the pipeline clock's time at arrival minus the base
   time (--timestamps arrival), or the camera's timestamps moved to start at
   the first frame's arrival (--timestamps camera). Aravis's buffer timestamp
@@ -59,7 +61,8 @@ try:
     gi.require_version('Gst', '1.0')
     gi.require_version('GstVideo', '1.0')
     gi.require_version('GstApp', '1.0')
-    from gi.repository import Aravis, GLib, Gst, GstApp, GstVideo  # noqa: F401 (GstApp: appsrc/appsink methods)
+    # GstApp: appsrc's and appsink's methods
+    from gi.repository import Aravis, GLib, Gst, GstApp, GstVideo  # noqa: F401
 except (ImportError, ValueError) as e:
     sys.exit('PyGObject with the GStreamer and Aravis 0.8 typelibs is needed (Debian/Ubuntu: '
              'python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0 gir1.2-aravis-0.8): %s'
@@ -132,11 +135,17 @@ class Camera:
             cam.set_region(0, 0, args.width or w, args.height or h)
         if args.frame_rate:
             cam.set_frame_rate(args.frame_rate)
+        if cam.is_gv_device():
+            # The largest packet the path to the camera takes (jumbo frames).
+            cam.gv_auto_packet_size()
         self.pixel_format = cam.get_pixel_format_as_string()
         self.format, self.bytes_per_sample = bayer_format(self.pixel_format,
                                                           cam.get_pixel_format())
         _, _, self.width, self.height = cam.get_region()
-        self.fps = cam.get_frame_rate() if args.frame_rate is None else args.frame_rate
+        try:
+            self.fps = cam.get_frame_rate()
+        except GLib.Error:
+            self.fps = None      # no AcquisitionFrameRate: a variable rate
         self.stream = cam.create_stream(None, None)
         if not self.stream:
             raise RuntimeError('cannot open a stream from the camera')
@@ -166,12 +175,14 @@ class Pipeline:
         Gst.init(None)
         self.caps = Gst.Caps.from_string(
             'video/x-bayer,format=%s,width=%d,height=%d,framerate=%d/1000' % (
-                camera.format, camera.width, camera.height, int(round(camera.fps * 1000))))
-        tail, probe_on = output_pipeline(args.output, camera.width, camera.height, camera.fps)
+                camera.format, camera.width, camera.height, int(round((camera.fps or 0) * 1000))))
+        tail, probe_on = output_pipeline(args.output, camera.width, camera.height,
+                                         camera.fps or 30)
         stages = 'white-balance=%s transfer=%s' % (args.white_balance, args.transfer)
         self.description = (
             'appsrc name=src is-live=true format=time do-timestamp=false max-buffers=2 '
-            'leaky-type=downstream block=false ! cldebayer name=debayer %s ! %s' % (stages, tail))
+            'max-bytes=0 leaky-type=downstream block=false ! cldebayer name=debayer %s ! %s'
+            % (stages, tail))
         try:
             self.pipeline = Gst.parse_launch(self.description)
         except GLib.Error as e:
@@ -205,17 +216,17 @@ class Pipeline:
     def running_time(self):
         return self.clock.get_time() - self.src.get_base_time()
 
-    def push(self, data, stride, pts, duration, frame_id, camera_ts):
+    def push(self, data, layout, pts, duration, frame_id, camera_ts):
         buf = Gst.Buffer.new_wrapped(data)
         buf.pts, buf.duration = pts, duration
         # Aravis's rows are packed; cldebayer reads the real stride from the
         # meta (without it, rows padded to 4 bytes; GRAY8/GRAY16_LE stand for
         # one plane of 1- or 2-byte samples).
-        fmt = GstVideo.VideoFormat.GRAY8 if stride.bytes_per_sample == 1 \
+        fmt = GstVideo.VideoFormat.GRAY8 if layout.bytes_per_sample == 1 \
             else GstVideo.VideoFormat.GRAY16_LE
         GstVideo.buffer_add_video_meta_full(buf, GstVideo.VideoFrameFlags.NONE, fmt,
-                                            stride.width, stride.height, 1, [0, 0, 0, 0],
-                                            [stride.stride, 0, 0, 0])
+                                            layout.width, layout.height, 1, [0, 0, 0, 0],
+                                            [layout.stride, 0, 0, 0])
         with self.lock:
             self.pushed_at[pts] = (self.clock.get_time(), frame_id, camera_ts)
         return self.src.push_buffer(buf)
@@ -289,9 +300,14 @@ class Pipeline:
 
 
 class Layout:
-    def __init__(self, width, height, bytes_per_sample, stride):
-        self.width, self.height = width, height
-        self.bytes_per_sample, self.stride = bytes_per_sample, stride
+    """One Aravis frame's rows."""
+
+    def __init__(self, buf, bytes_per_sample):
+        self.width, self.height = buf.get_image_width(), buf.get_image_height()
+        self.bytes_per_sample = bytes_per_sample
+        x_padding, _ = buf.get_image_padding()
+        self.stride = self.width * bytes_per_sample + x_padding
+        self.size = self.stride * (self.height - 1) + self.width * bytes_per_sample
 
 
 def run(args):
@@ -302,9 +318,9 @@ def run(args):
                                      pipe.description), file=sys.stderr)
     summary = {'camera': camera.info(), 'pipeline': pipe.description,
                'timestamps': args.timestamps}
-    duration = int(Gst.SECOND / camera.fps)
+    duration = int(Gst.SECOND / camera.fps) if camera.fps else Gst.CLOCK_TIME_NONE
     pushed = skipped = incomplete = 0
-    first_camera_ts = first_pts = None
+    first_camera_ts = first_pts = first_push = None
     last_pts = -1
     pipe.start()
     camera.cam.start_acquisition()
@@ -322,6 +338,8 @@ def run(args):
                 # The first frame is still building cldebayer's program.
                 skipped += 1
                 camera.give_back(buf)
+                if pipe.running_time() - first_push > 120 * Gst.SECOND:
+                    raise RuntimeError('the first frame did not come out in 120 s')
                 continue
             now = pipe.running_time()
             camera_ts = buf.get_timestamp()
@@ -334,15 +352,13 @@ def run(args):
             if pts <= last_pts:      # equal clock readings, a camera clock reset
                 pts = last_pts + 1
             last_pts = pts
-            x_padding, _ = buf.get_image_padding()
-            layout = Layout(buf.get_image_width(), buf.get_image_height(),
-                            camera.bytes_per_sample,
-                            buf.get_image_width() * camera.bytes_per_sample + x_padding)
+            if pushed == 0:
+                first_push = now
+            layout = Layout(buf, camera.bytes_per_sample)
             data = buf.get_image_data()
             frame_id = buf.get_frame_id()
             camera.give_back(buf)    # the data is a copy
-            if len(data) < layout.stride * (layout.height - 1) + layout.width * \
-                    layout.bytes_per_sample:
+            if len(data) < layout.size:
                 incomplete += 1
                 continue
             ret = pipe.push(data, layout, pts, duration, frame_id, camera_ts)
@@ -366,7 +382,9 @@ def run(args):
         'latency_ms': {'p50': percentile(latencies, 50), 'p95': percentile(latencies, 95),
                        'max': max(latencies) if latencies else None},
         'white_balance': pipe.white_balance(),
-        'frames': pipe.out, 'eos': ok})
+        'frames': pipe.out, 'eos': ok,
+        # pushed but never out: dropped by appsrc's leaky queue
+        'lost': sorted((f, pts) for pts, (_, f, _) in pipe.pushed_at.items())})
     return summary, ok
 
 
