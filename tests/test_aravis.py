@@ -6,19 +6,24 @@ docs/examples/aravis-camera.py through appsrc into cldebayer.
 
 1. BayerGR8 at 638x480 (rows of 638 bytes: the example's GstVideoMeta says
    so), raw RGB out: every frame within 3 levels of the camera's pattern.
-2. BayerGB8 at 640x480, white-balance=auto transfer=srgb, I420, openh264enc,
+2. Mono16 read as rggb16le (--mosaic), 637x480 (rows of 1274 bytes), raw
+   RGB out: the 16-bit path, within 3 levels of the camera's ramp.
+3. BayerGB8 at 640x480, white-balance=auto transfer=srgb, I420, openh264enc,
    mp4mux: the MP4 holds every frame; the auto white-balance gains stay
    finite and in [1/16, 16] on the camera's saturated colours.
-Both: frames in (pushed into appsrc) = frames out, PTS and camera timestamps
-increasing, no GLib CRITICAL or WARNING, latency p95 (push to the
+All: frames in (pushed into appsrc) = frames out, PTS, camera timestamps and
+block ids increasing, no GLib CRITICAL or WARNING, latency p95 (push to the
 muxer/appsink) printed and under 0.5 s.
 
-The fake camera's pattern (Aravis 0.8.26, arvfakecamera.c): sample (x, y) of
-the frame with GigE Vision block id f is one channel of jet((x + y + f) % 255)
-(gain 0, exposure 10 ms: scale 1), a 256-colour jet map, the channel that
-the pixel format's mosaic puts there. For BayerRG8 and BayerBG8 it writes
-red where blue belongs and blue where red belongs (its own bug, in upstream
-Aravis too): the test uses GR8 and GB8, which it writes right.
+The fake camera's patterns (Aravis 0.8.26, arvfakecamera.c; gain 0 and
+exposure 10 ms, so its scale is 1): in the frame of GigE Vision block id f,
+Bayer sample (x, y) is the colour that the pixel format's mosaic puts there
+of jet((x + y + f) % 255), a 256-colour jet map; Mono16 is
+(256 (x + y + f)) % 65535. For BayerRG8 and BayerBG8 it writes red where blue
+belongs and blue where red belongs (its own bug, in upstream Aravis too):
+the test uses GR8 and GB8, which it writes right. The pictures are compared
+where the scene is linear over the demosaic's reach (most of it), so the
+model is the scene itself, not a demosaic.
 
 Usage: test_aravis.py --python PYTHON3_WITH_GI --example aravis-camera.py
                       [--fake-camera arv-fake-gv-camera-0.8]
@@ -36,6 +41,7 @@ import tempfile
 import time
 
 FRAMES = 40
+MONO16_FRAMES = 10  # its model is computed row by row (no period to cache)
 FRAME_RATE = 15     # frames/s: a stall of 2 periods (133 ms) on a busy CI
                     # machine still loses no frame in appsrc's 2-buffer queue
 TOLERANCE = 3       # levels
@@ -65,37 +71,55 @@ def jet(i):
     return (252 - 4 * (i - 224), 0, 0)
 
 
-def linear_around(t):
-    """Whether every channel of the scene is linear over the demosaic's reach
-    around index t (x + y moves by up to 2 * REACH within it), and the ramp
-    does not wrap there. A linear scene is reproduced exactly by Malvar's
-    filters (their gradient terms vanish), up to rounding."""
-    lo, hi = t - 2 * REACH, t + 2 * REACH
-    if lo < 0 or hi > 254:
-        return False
-    v = [jet(i) for i in range(lo, hi + 1)]
-    return all(v[k - 1][c] - 2 * v[k][c] + v[k + 1][c] == 0
-               for k in range(1, len(v) - 1) for c in range(3))
+class Scene:
+    """What the camera sees where x + y + f = t: raw(t) the samples of each
+    colour there, to8 those as the 8-bit RGB output gives them; raw(t) =
+    raw(t + period)."""
+
+    def __init__(self, raw, to8, period):
+        self.raw, self.to8, self.period = raw, to8, period
+        self.linear_at = {}
+
+    def colour(self, t):
+        return self.to8(self.raw(t))
+
+    def linear(self, t):
+        """Whether every colour is linear over the demosaic's reach around t
+        (x + y moves by up to 2 * REACH within it): there Malvar's filters,
+        whose gradient terms then vanish, give the scene back up to
+        rounding."""
+        t %= self.period
+        if t not in self.linear_at:
+            v = [self.raw(t + d) for d in range(-2 * REACH, 2 * REACH + 1)]
+            self.linear_at[t] = all(v[k - 1][c] - 2 * v[k][c] + v[k + 1][c] == 0
+                                    for k in range(1, len(v) - 1) for c in range(3))
+        return self.linear_at[t]
 
 
-LINEAR = [linear_around(t) for t in range(255)]
+# BayerGR8, BayerGB8: the mosaic's colour of jet((x + y + f) % 255).
+JET = Scene(lambda t: jet(t % 255), lambda c: c, 255)
+# Mono16: (256 (x + y + f)) % 65535, here read as RGGB (grey: every colour
+# the same), 8 bits out.
+MONO16 = Scene(lambda t: ((256 * t) % 65535,) * 3,
+               lambda c: tuple((v * 255 + 32767) // 65535 for v in c), 65535)
 
 
 class Picture:
-    """Expected rows of the scene, and the pixels of a row where the model is
-    exact, cached by the row's ramp offset (y + f) % 255."""
+    """Expected rows of the scene, and the runs of pixels of a row where the
+    model is exact, by the row's ramp offset (y + f)."""
 
-    def __init__(self, width, height):
-        self.width, self.height = width, height
+    def __init__(self, width, height, scene):
+        self.width, self.height, self.scene = width, height, scene
         self.rows = {}
 
     def row(self, offset):
+        offset %= self.scene.period
         if offset not in self.rows:
-            w = self.width
-            expected = bytes(c for x in range(w) for c in jet((x + offset) % 255))
+            w, scene = self.width, self.scene
+            expected = bytes(c for x in range(w) for c in scene.colour(x + offset))
             runs, start = [], None
             for x in range(REACH, w - REACH + 1):
-                inside = x < w - REACH and LINEAR[(x + offset) % 255]
+                inside = x < w - REACH and scene.linear(x + offset)
                 if inside and start is None:
                     start = x
                 elif not inside and start is not None:
@@ -109,7 +133,7 @@ class Picture:
         worst, where, checked = 0, None, 0
         stride = 3 * self.width
         for y in range(REACH, self.height - REACH):
-            expected, runs = self.row((y + frame_id) % 255)
+            expected, runs = self.row(y + frame_id)
             got = frame[y * stride:(y + 1) * stride]
             for a, b in runs:
                 d = max(abs(p - q) for p, q in zip(got[a:b], expected[a:b]))
@@ -160,9 +184,10 @@ def ids_increasing(ids):
     return all(b > a or (a > 65000 and b < 1000) for a, b in zip(ids, ids[1:]))
 
 
-def run_example(args, tmp, serial, name, extra):
+def run_example(args, tmp, serial, name, extra, frames=None):
+    frames_wanted = frames or FRAMES
     summary = os.path.join(tmp, name + '.json')
-    cmd = [args.python, args.example, '--camera', '127.0.0.1', '--frames', str(FRAMES),
+    cmd = [args.python, args.example, '--camera', '127.0.0.1', '--frames', str(frames_wanted),
            '--frame-rate', str(FRAME_RATE), '--summary', summary] + extra
     print('$ ' + ' '.join(cmd))
     t0 = time.monotonic()
@@ -184,13 +209,14 @@ def run_example(args, tmp, serial, name, extra):
              '127.0.0.1?' % (name, s['camera']['serial'], serial))
     frames = s['frames']
     lat = s['latency_ms']
-    print('%s: %d frames in, %d out, %d skipped while the first built, latency p50 %.1f ms, '
-          'p95 %.1f ms, max %.1f ms' % (name, s['frames_in'], s['frames_out'],
-                                       s['skipped_at_start'], lat['p50'], lat['p95'], lat['max']))
-    if s['frames_in'] != FRAMES or s['frames_out'] != s['frames_in']:
+    print('%s: %d frames in, %d out, %d skipped while the first built (%.0f ms); then latency '
+          'p50 %.1f ms, p95 %.1f ms, max %.1f ms'
+          % (name, s['frames_in'], s['frames_out'], s['skipped_at_start'], lat['first'] or 0,
+             lat['p50'] or 0, lat['p95'] or 0, lat['max'] or 0))
+    if s['frames_in'] != frames_wanted or s['frames_out'] != s['frames_in']:
         # Which were lost, and when the others came (PTS) and went (latency).
         fail('%s: %d frames in, %d out (of %d); lost (block id, PTS): %s; out: %s'
-             % (name, s['frames_in'], s['frames_out'], FRAMES, s['lost'],
+             % (name, s['frames_in'], s['frames_out'], frames_wanted, s['lost'],
                 ', '.join('%d at %.1f ms after %.1f ms'
                           % (f.get('frame_id', -1), f['pts_ns'] / 1e6, f['latency_ms'] or 0)
                           for f in frames)))
@@ -211,13 +237,13 @@ def run_example(args, tmp, serial, name, extra):
     return s
 
 
-def check_picture(s, path, width, height):
+def check_picture(name, s, path, width, height, scene):
     frame_bytes = 3 * width * height
     size = os.path.getsize(path)
     if size != frame_bytes * len(s['frames']):
-        fail('picture: %d bytes, not %d frames of %d' % (size, len(s['frames']), frame_bytes))
+        fail('%s: %d bytes, not %d frames of %d' % (name, size, len(s['frames']), frame_bytes))
         return
-    picture = Picture(width, height)
+    picture = Picture(width, height, scene)
     worst_all, total = 0, 0
     with open(path, 'rb') as f:
         for n, meta in enumerate(s['frames']):
@@ -225,13 +251,13 @@ def check_picture(s, path, width, height):
             worst, where, checked = picture.check(frame, meta['frame_id'])
             total += checked
             if checked < 0.6 * width * height:
-                fail('picture: only %d pixels checked in frame %d' % (checked, n))
+                fail('%s: only %d pixels checked in frame %d' % (name, checked, n))
             if worst > TOLERANCE:
-                fail('picture: frame %d (block id %d) off by %d at row %d, column %d'
-                     % (n, meta['frame_id'], worst, where[0], where[1]))
+                fail('%s: frame %d (block id %d) off by %d at row %d, column %d'
+                     % (name, n, meta['frame_id'], worst, where[0], where[1]))
             worst_all = max(worst_all, worst)
-    print('picture: %d frames, %d pixels checked, largest difference %d (tolerance %d)'
-          % (len(s['frames']), total, worst_all, TOLERANCE))
+    print('%s: %d frames, %d pixels checked, largest difference %d (tolerance %d)'
+          % (name, len(s['frames']), total, worst_all, TOLERANCE))
 
 
 def check_white_balance(s):
@@ -289,7 +315,14 @@ def main():
                              '--white-balance', 'none', '--transfer', 'linear',
                              '--output', raw])
             if s and s['frames']:
-                check_picture(s, raw, 638, 480)
+                check_picture('picture', s, raw, 638, 480, JET)
+            # 16-bit samples, rows of 1274 bytes (GStreamer's default: 1276).
+            s = run_example(args, tmp, serial, 'mono16',
+                            ['--pixel-format', 'Mono16', '--mosaic', 'rggb', '--width', '637',
+                             '--height', '480', '--white-balance', 'none', '--transfer',
+                             'linear', '--output', raw], frames=MONO16_FRAMES)
+            if s and s['frames']:
+                check_picture('mono16', s, raw, 637, 480, MONO16)
             mp4 = os.path.join(tmp, 'camera.mp4')
             s = run_example(args, tmp, serial, 'encoded',
                             ['--pixel-format', 'BayerGB8', '--width', '640', '--height', '480',

@@ -29,8 +29,9 @@ camera through Aravis"):
   camera's x padding); GStreamer's default Bayer layout pads rows to 4 bytes,
   so the example attaches a GstVideoMeta with the real stride to every frame.
 - The pixel format maps to video/x-bayer: Bayer{RG,GR,GB,BG}{8,10,12,14,16}
-  -> {rggb,grbg,gbrg,bggr}{,10le,12le,14le,16le}. Packed formats (BayerRG12p,
-  BayerRG12Packed, ...) are refused: unpack them to 16-bit words first.
+  -> {rggb,grbg,gbrg,bggr}{,10le,12le,14le,16le} (--mosaic: MonoN as one of
+  them). Packed formats (BayerRG12p, BayerRG12Packed, ...) are refused:
+  unpack them to 16-bit words first.
 
 The first frame builds cldebayer's OpenCL program in the streaming thread
 (seconds on a CPU device the first time): the example waits for it to come
@@ -39,7 +40,8 @@ Aravis (counted as skipped_at_start).
 
 --summary FILE writes a JSON summary ('-': stdout): camera, pipeline, frames
 in (pushed into appsrc) and out (at the muxer, payloader or appsink), latency
-from the push to there (p50, p95, max), each output frame's camera frame id,
+from the push to there (the first frame's, then p50, p95 and max of the
+others), each output frame's camera block id,
 camera timestamp and PTS, and cldebayer's white-balance gains and statistics.
 
 Needs PyGObject and the typelibs of GStreamer and Aravis 0.8 (Debian/Ubuntu:
@@ -72,25 +74,31 @@ BAYER_ORDER = {'RG': 'rggb', 'GR': 'grbg', 'GB': 'gbrg', 'BG': 'bggr'}
 BAYER_DEPTH = {8: '', 10: '10le', 12: '12le', 14: '14le', 16: '16le'}
 
 
-def bayer_format(pixel_format, pixel_format_value):
+def bayer_format(pixel_format, pixel_format_value, mosaic=None):
     """The video/x-bayer format of a GenICam pixel format name, or raises
     ValueError saying why not. The bits a pixel (bits 16-23 of the PFNC value)
     must be 8 or 16: 10..16-bit samples in little-endian 16-bit words, low bits
-    significant, as GStreamer's ...10le/12le/16le."""
-    m = re.fullmatch(r'Bayer(RG|GR|GB|BG)(\d+)(.*)', pixel_format)
-    if not m:
+    significant, as GStreamer's ...10le/12le/16le. mosaic (rggb, ...) reads a
+    MonoN format as Bayer: a sensor whose format does not name its colour
+    filter."""
+    m = re.fullmatch(r'(Bayer(RG|GR|GB|BG)|Mono)(\d+)(.*)', pixel_format)
+    if m and m.group(2):
+        order = BAYER_ORDER[m.group(2)]
+    elif m and mosaic:
+        order = mosaic
+    else:
         raise ValueError('%s is not a Bayer format: cldebayer takes BayerRG/GR/GB/BG 8, 10, 12, '
-                         '14 or 16' % pixel_format)
-    order, depth, rest = m.group(1), int(m.group(2)), m.group(3)
+                         '14 or 16 (--mosaic reads MonoN as Bayer)' % pixel_format)
+    name, depth, rest = m.group(1), int(m.group(3)), m.group(4)
     bits = (pixel_format_value >> 16) & 0xff
     if rest or bits not in (8, 16):
         raise ValueError('%s is a packed format (%d bits a pixel), which this example does not '
-                         'support: choose the unpacked Bayer%s%d (16-bit words), or unpack the '
-                         'samples before appsrc' % (pixel_format, bits, order, depth))
+                         'support: choose the unpacked %s%d (16-bit words), or unpack the '
+                         'samples before appsrc' % (pixel_format, bits, name, depth))
     if depth not in BAYER_DEPTH or (depth == 8) != (bits == 8):
         raise ValueError('%s: %d-bit Bayer is not supported (8, 10, 12, 14 or 16)'
                          % (pixel_format, depth))
-    return BAYER_ORDER[order] + BAYER_DEPTH[depth], bits // 8
+    return order + BAYER_DEPTH[depth], bits // 8
 
 
 def output_pipeline(output, width, height, fps):
@@ -140,7 +148,7 @@ class Camera:
             cam.gv_auto_packet_size()
         self.pixel_format = cam.get_pixel_format_as_string()
         self.format, self.bytes_per_sample = bayer_format(self.pixel_format,
-                                                          cam.get_pixel_format())
+                                                          cam.get_pixel_format(), args.mosaic)
         _, _, self.width, self.height = cam.get_region()
         try:
             self.fps = cam.get_frame_rate()
@@ -374,12 +382,14 @@ def run(args):
         # ArvStream's counters (ArvGvStream's get_statistics gives other ones).
         completed, failures, underruns = Aravis.Stream.get_statistics(camera.stream)
         pipe.stop()
-    latencies = [f['latency_ms'] for f in pipe.out if f.get('latency_ms') is not None]
+    # The first frame built the program: its latency apart, the others' percentiles.
+    latencies = [f['latency_ms'] for f in pipe.out[1:] if f.get('latency_ms') is not None]
     summary.update({
         'frames_in': pushed, 'frames_out': len(pipe.out), 'skipped_at_start': skipped,
         'incomplete': incomplete,
         'aravis': {'completed': completed, 'failures': failures, 'underruns': underruns},
-        'latency_ms': {'p50': percentile(latencies, 50), 'p95': percentile(latencies, 95),
+        'latency_ms': {'first': pipe.out[0]['latency_ms'] if pipe.out else None,
+                       'p50': percentile(latencies, 50), 'p95': percentile(latencies, 95),
                        'max': max(latencies) if latencies else None},
         'white_balance': pipe.white_balance(),
         'frames': pipe.out, 'eos': ok,
@@ -401,7 +411,10 @@ def main():
     p.add_argument('--output', default='camera.mp4',
                    help='FILE.mp4 (H.264), rtp://HOST:PORT (H.264 over RTP) or FILE.rgb '
                         '(raw RGB frames, rows of 3 x width bytes)')
-    p.add_argument('--white-balance', default='auto', choices=['none', 'manual', 'auto'])
+    p.add_argument('--mosaic', default=None, choices=sorted(BAYER_ORDER.values()),
+                   help='read a MonoN pixel format as this Bayer pattern (a sensor whose '
+                        'format does not name its colour filter)')
+    p.add_argument('--white-balance', default='auto', choices=['none', 'auto'])
     p.add_argument('--transfer', default='srgb', choices=['linear', 'srgb', 'bt709', 'gamma'])
     p.add_argument('--timestamps', default='arrival', choices=['arrival', 'camera'],
                    help='PTS from the pipeline clock at arrival, or the camera clock mapped '
