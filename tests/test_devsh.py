@@ -47,6 +47,10 @@ for needed in ('pocl-opencl-icd', 'gstreamer1.0-plugins-good', 'meson'):
         failures.append('dev.sh demo does not install %s' % needed)
 if 'python3-gst-1.0' not in test_packages:
     failures.append('dev.sh test does not install python3-gst-1.0 (gst-python)')
+# The aravis test: the fake GigE Vision camera and the example's Aravis typelib.
+for needed in ('aravis-tools', 'gir1.2-aravis-0.8'):
+    if needed not in test_packages:
+        failures.append('dev.sh test does not install %s' % needed)
 if not demo_packages < test_packages:
     failures.append('dev.sh test does not install all the demo installs: %s'
                     % sorted(demo_packages - test_packages))

@@ -27,10 +27,13 @@ demo_packages=(meson ninja-build g++ pkg-config python3
   gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd)
 # What the test suite needs on top: elements the tests compare with
-# (plugins-bad), the Python example (PyGObject, gst-python for the array
-# properties), clinfo, and the analysis tools (valgrind, Oclgrind).
+# (plugins-bad, which has openh264enc), the Python examples (PyGObject,
+# gst-python for the array properties, Aravis's typelib), Aravis's fake GigE
+# Vision camera (aravis-tools), clinfo, and the analysis tools (valgrind,
+# Oclgrind).
 test_packages=(gstreamer1.0-plugins-bad clinfo
   python3-gi python3-gst-1.0 gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  gir1.2-aravis-0.8 aravis-tools
   valgrind oclgrind)
 
 case "$command" in
