@@ -74,6 +74,66 @@ inline float sensor_shading (__global const float * g, int4 grid, float2 scale, 
   return mad (fy, bottom - top, top);
 }
 
+#if NATIVE_POW == 2 && NV_REDUX
+/* NVIDIA sm_80 and later: the lanes of the warp whose v equals this lane's
+ * (match.any), whether all lanes' v are equal (match.all), and the lanes
+ * below this one. Every lane of the warp calls them. */
+inline uint lanes_equal (uint v)
+{
+  uint r;
+  asm volatile ("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r" (r) : "r" (v));
+  return r;
+}
+inline bool all_equal (uint v)
+{
+  uint r;
+  asm volatile ("{ .reg .pred p; match.all.sync.b32 %0|p, %1, 0xffffffff; }" : "=r" (r) :
+      "r" (v));
+  return r != 0;
+}
+inline uint lanes_below (void)
+{
+  uint r;
+  asm ("mov.u32 %0, %%lanemask_lt;" : "=r" (r));
+  return r;
+}
+#define SENSOR_WARP_ADDS 1
+#else
+#define SENSOR_WARP_ADDS 0
+#endif
+
+/* Adds 1 to bin `bin` of the local histogram (none for bin < 0). Every
+ * work-item of the group calls it; on NVIDIA the lanes of a warp with one
+ * bin add once, their count (a smooth picture puts a warp in a few bins:
+ * 32 adds to one word one after the other otherwise). */
+inline void sensor_count (__local uint * hist, int bin)
+{
+#if SENSOR_WARP_ADDS
+  const uint peers = lanes_equal ((uint) bin);
+  if (bin >= 0 && (peers & lanes_below ()) == 0)
+    atomic_add (hist + bin, popcount (peers));
+#else
+  if (bin >= 0)
+    atomic_add (hist + bin, 1u);
+#endif
+}
+
+/* Adds `sum` to zone `zone` of the local zone sums (none for zone < 0), as
+ * sensor_count: on NVIDIA a warp whose lanes share the zone adds once. */
+inline void sensor_zone_add (__local uint * zones, int zone, uint sum)
+{
+#if SENSOR_WARP_ADDS
+  if (all_equal ((uint) zone)) {
+    const uint total = warp_sum (sum);
+    if (zone >= 0 && (lanes_below () == 0))
+      atomic_add (zones + zone, total);
+    return;
+  }
+#endif
+  if (zone >= 0)
+    atomic_add (zones + zone, sum);
+}
+
 __kernel __attribute__ ((reqd_work_group_size (SENSOR_LX, SENSOR_LY, 1)))
 void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, int in16,
     __global ushort * mid, int mid_stride, int width, int height, int maxv, int black,
@@ -95,6 +155,10 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
     barrier (CLK_LOCAL_MEM_FENCE);
   }
   uint4 cells = (uint4) (0);
+  /* the statistics' adds of the block's 4 cells: bins, and the zones' luma
+   * sums merged where consecutive cells share a zone (-1: none) */
+  int bins[BLOCK_W / 2] = { -1, -1, -1, -1 }, zone_of[BLOCK_W / 2] = { -1, -1, -1, -1 };
+  uint zone_sum[BLOCK_W / 2] = { 0, 0, 0, 0 };
   if (x0 < width && y0 < height) {
     /* the window: columns x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3 */
     float w[6][WIN_W];
@@ -135,55 +199,89 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
       }
     }
     const float unit = 1.0f / (float) (maxv - black);
+    /* Within 2 of an edge a mirrored neighbour may be the sample itself
+     * (below); elsewhere the window's own neighbours. */
+    const bool near_edge = x0 <= 1 || x0 + BLOCK_W >= width - 2 || y0 <= 1 ||
+        y0 + 2 >= height - 2;
     float v[2][BLOCK_W];
 #pragma unroll
     for (int dy = 0; dy < 2; dy++) {
+      const int y = min (y0 + dy, height - 1);
+      /* lens shading along the row: each column parity's colour, its grid
+       * interpolated at y in the grid columns i and i + 1 around the block
+       * (one pair for the whole block unless a grid column falls inside it:
+       * then each pixel on its own) */
       const int site_row = ((dy + phase_y) & 1) << 1;
+      const float gx0 = (float) x0 * grid_scale.s0;
+      const int i0 = min ((int) gx0, grid.s0 - 2);
+      const bool one_cell = grid.s2 &&
+          (float) min (x0 + BLOCK_W - 1, width - 1) * grid_scale.s0 < (float) (i0 + 1);
+      float left[2] = { 1, 1 }, right[2] = { 1, 1 };
+      if (one_cell) {
+        const float gy = (float) y * grid_scale.s1;
+        const int j = min ((int) gy, grid.s1 - 2);
+        const float fy = gy - (float) j;
+#pragma unroll
+        for (int p = 0; p < 2; p++) {
+          __global const float *g = shading +
+              ((site_row | ((p + phase_x) & 1)) * grid.s1 + j) * grid.s0 + i0;
+          left[p] = mad (fy, g[grid.s0] - g[0], g[0]);
+          right[p] = mad (fy, g[grid.s0 + 1] - g[1], g[1]);
+        }
+      }
 #pragma unroll
       for (int dx = 0; dx < BLOCK_W; dx++) {
         const int r = dy + 2, c = dx + 2;
         float s = w[r][c];
         if (defect) {
-          /* the neighbours: one that the mirror takes to the sample itself
-           * (the second row or column from an edge) is the one on the
-           * other side (selects of constant indices: the window stays in
-           * registers) */
-          const int x = x0 + dx, y = y0 + dy;
-          const bool fl = x == 1, fr = x == width - 2, fu = y == 1, fd = y == height - 2;
+          float hi8, lo8;
+          if (near_edge) {
+            /* a neighbour that the mirror takes to the sample itself (the
+             * second row or column from an edge) is the one on the other
+             * side (selects of constant indices: the window stays in
+             * registers) */
+            const int x = x0 + dx, yy = y0 + dy;
+            const bool fl = x == 1, fr = x == width - 2, fu = yy == 1, fd = yy == height - 2;
 #define ROW_L(rr) (fl ? w[rr][c + 2] : w[rr][c - 2])
 #define ROW_R(rr) (fr ? w[rr][c - 2] : w[rr][c + 2])
-          const float ul = fu ? ROW_L (r + 2) : ROW_L (r - 2), uc = fu ? w[r + 2][c] : w[r - 2][c],
-              ur = fu ? ROW_R (r + 2) : ROW_R (r - 2);
-          const float dl = fd ? ROW_L (r - 2) : ROW_L (r + 2), dc = fd ? w[r - 2][c] : w[r + 2][c],
-              dr = fd ? ROW_R (r - 2) : ROW_R (r + 2);
-          const float ml = ROW_L (r), mr = ROW_R (r);
+            const float ul = fu ? ROW_L (r + 2) : ROW_L (r - 2),
+                uc = fu ? w[r + 2][c] : w[r - 2][c], ur = fu ? ROW_R (r + 2) : ROW_R (r - 2);
+            const float dl = fd ? ROW_L (r - 2) : ROW_L (r + 2),
+                dc = fd ? w[r - 2][c] : w[r + 2][c], dr = fd ? ROW_R (r - 2) : ROW_R (r + 2);
+            const float ml = ROW_L (r), mr = ROW_R (r);
 #undef ROW_L
 #undef ROW_R
-          const float hi8 = max (max (max (ul, uc), max (ur, ml)), max (max (mr, dl), max (dc, dr)));
-          const float lo8 = min (min (min (ul, uc), min (ur, ml)), min (min (mr, dl), min (dc, dr)));
+            hi8 = max (max (max (ul, uc), max (ur, ml)), max (max (mr, dl), max (dc, dr)));
+            lo8 = min (min (min (ul, uc), min (ur, ml)), min (min (mr, dl), min (dc, dr)));
+          } else {
+            hi8 = max (max (max (w[r - 2][c - 2], w[r - 2][c]), max (w[r - 2][c + 2], w[r][c - 2])),
+                max (max (w[r][c + 2], w[r + 2][c - 2]), max (w[r + 2][c], w[r + 2][c + 2])));
+            lo8 = min (min (min (w[r - 2][c - 2], w[r - 2][c]), min (w[r - 2][c + 2], w[r][c - 2])),
+                min (min (w[r][c + 2], w[r + 2][c - 2]), min (w[r + 2][c], w[r + 2][c + 2])));
+          }
           s = s - hi8 > threshold ? hi8 : lo8 - s > threshold ? lo8 : s;
         }
         s *= unit;
-        if (grid.s2)
+        if (one_cell) {
+          const int p = dx & 1;
+          const float fx = (float) (x0 + dx) * grid_scale.s0 - (float) i0;
+          s = min (s * mad (fx, right[p] - left[p], left[p]), 1.0f);
+        } else if (grid.s2) {
           s = min (s * sensor_shading (shading, grid, grid_scale,
-                  site_row | ((dx + phase_x) & 1), min (x0 + dx, width - 1),
-                  min (y0 + dy, height - 1)), 1.0f);
+                  site_row | ((dx + phase_x) & 1), min (x0 + dx, width - 1), y), 1.0f);
+        }
         v[dy][dx] = s;
       }
     }
     if (write) {
       for (int dy = 0; dy < 2; dy++) {
         __global ushort *dst = mid + (size_t) (y0 + dy) * mid_stride + x0;
-        ushort8 q;
-        q.s0 = convert_ushort_sat_rte (v[dy][0] * mid_max);
-        q.s1 = convert_ushort_sat_rte (v[dy][1] * mid_max);
-        q.s2 = convert_ushort_sat_rte (v[dy][2] * mid_max);
-        q.s3 = convert_ushort_sat_rte (v[dy][3] * mid_max);
-        q.s4 = convert_ushort_sat_rte (v[dy][4] * mid_max);
-        q.s5 = convert_ushort_sat_rte (v[dy][5] * mid_max);
-        q.s6 = convert_ushort_sat_rte (v[dy][6] * mid_max);
-        q.s7 = convert_ushort_sat_rte (v[dy][7] * mid_max);
-        vstore8 (q, 0, dst);
+        /* round to nearest even as 2^23 + v does in float (v in [0, 65535]:
+         * no conversion instruction) */
+        const float8 f = (float8) (v[dy][0], v[dy][1], v[dy][2], v[dy][3], v[dy][4], v[dy][5],
+            v[dy][6], v[dy][7]);
+        vstore8 (convert_ushort8 (as_uint8 (mad (f, (float8) (mid_max), (float8) (U2F_BASE))) &
+                0xffff), 0, dst);
       }
     }
     if (stats && y0 + 1 < height) {
@@ -214,10 +312,25 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
         const float luma = 0.2126f * min (s[0] * wb.s0, 1.0f) +
             0.7152f * 0.5f * (min (s[1] * wb.s1, 1.0f) + min (s[2] * wb.s1, 1.0f)) +
             0.0722f * min (s[3] * wb.s2, 1.0f);
-        atomic_inc (hist + min ((int) (luma * (float) SENSOR_HIST), SENSOR_HIST - 1));
-        atomic_add (zones + zy * SENSOR_ZONES_X + SENSOR_ZONES_X * cx / cw,
-            convert_uint_rte (luma * SENSOR_ZONE_ONE));
+        bins[k] = min ((int) (luma * (float) SENSOR_HIST), SENSOR_HIST - 1);
+        const int zone = zy * SENSOR_ZONES_X + SENSOR_ZONES_X * cx / cw;
+        const uint part = convert_uint_rte (luma * SENSOR_ZONE_ONE);
+        if (k > 0 && zone == zone_of[k - 1]) {
+          zone_sum[k] = zone_sum[k - 1] + part;
+          zone_of[k - 1] = -1;
+          zone_sum[k - 1] = 0;
+        } else {
+          zone_sum[k] = part;
+        }
+        zone_of[k] = zone;
       }
+    }
+  }
+  if (stats) {
+#pragma unroll
+    for (int k = 0; k < BLOCK_W / 2; k++) {
+      sensor_count (hist, bins[k]);
+      sensor_zone_add (zones, zone_of[k], zone_sum[k]);
     }
   }
   if (stats) {

@@ -119,6 +119,10 @@ make_cases ()
     sys_and_dev ("cldebayer camera rggb12le>RGBA", bayer12, camera, "RGBA"),
     sys_and_dev ("cldebayer camera manual-wb rggb12le>NV12", bayer12, camera_manual, "NV12"),
     sys_and_dev ("cldebayer isp rggb12le>NV12", bayer12, isp, "NV12"),
+    /* the corrections alone (no statistics): what the sensor pass costs
+     * apart from them */
+    sys_and_dev ("cldebayer corrections rggb12le>NV12", bayer12, camera_manual +
+        " defect-correction=dynamic lens-shading-file=" + shading_file (), "NV12"),
     {"bayer2rgb ! videoconvert rggb>NV12", bayer,
       "bayer2rgb ! videoconvert ! video/x-raw,format=NV12", "", true},
     /* Convolution */
