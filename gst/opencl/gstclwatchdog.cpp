@@ -8,6 +8,7 @@
 #include "gstcl.hpp"
 #include "gstcl-debug.h"
 
+#include <algorithm>
 #include <atomic>
 #include <deque>
 #include <list>
@@ -76,7 +77,8 @@ struct QueueWatch {
   std::string device;
   std::mutex lock;              /* everything below */
   std::deque<Launch> launches;  /* oldest first; completed ones leave the front */
-  gint64 head_since = 0;        /* when launches.front () became the oldest */
+  gint64 head_since = 0;        /* when launches.front () became the oldest, or the
+                                 * last launch was seen complete (empty) */
   std::atomic<bool> abandoned {false};
   std::string why;              /* set once, when abandoned */
   std::vector<cl::Memory> kept; /* buffers freed after that */
@@ -209,9 +211,9 @@ abandon_locked (QueueWatch &w, const std::string &why, std::shared_ptr<Owner> cu
 }
 
 /* Whether the queue is abandoned, or its oldest launch has run past its
- * timeout (it is then abandoned); a wait whose command is not a recorded
- * launch (the record is empty: a transfer) gives up after `fallback_us` of
- * its own. Under w.lock. */
+ * timeout (it is then abandoned); a wait whose command is not behind a
+ * recorded launch (the record is empty: a transfer) gives up after
+ * `fallback_us` of its own. Under w.lock. */
 static Verdict
 check_locked (QueueWatch &w, gint64 now, gint64 waiting_since, gint64 fallback_us,
     const char *what)
@@ -228,7 +230,9 @@ check_locked (QueueWatch &w, gint64 now, gint64 waiting_since, gint64 fallback_u
           " has run for " + std::to_string (ran / 1000) + " ms, past its kernel-timeout of " +
           std::to_string (head.timeout_us / 1000) + " ms, on " + w.device +
           (what ? std::string (" (waiting for ") + what + ")" : std::string ()), head.owner);
-  } else if (what && fallback_us > 0 && now - waiting_since > fallback_us) {
+  } else if (what && fallback_us > 0 &&
+      now - std::max (waiting_since, w.head_since) > fallback_us) {
+    /* Since the wait began, or the last launch ahead completed. */
     return abandon_locked (w, std::string ("The OpenCL device did not complete ") + what +
         " within " + std::to_string (fallback_us / 1000) + " ms, on " + w.device, nullptr);
   }
