@@ -62,6 +62,13 @@ constexpr size_t kMaxInFlight = 256;
 /* How long a context being freed waits for its queue's work before the
  * queue is kept instead (state changes must return in a bounded time). */
 constexpr gint64 kGraceUs = 250 * 1000;
+/* PoCL compiles a kernel for its work-group size when its first launch
+ * starts (a second or more for a large kernel on a busy CPU); its event
+ * says CL_SUBMITTED meanwhile and CL_RUNNING from when the kernel runs, so
+ * on PoCL a launch's time counts from when it is seen running, and one not
+ * seen running (compiling, or waiting for a worker thread) is given this
+ * much more. Other drivers compile in the build. */
+constexpr gint64 kCompileUs = 60 * G_USEC_PER_SEC;
 
 struct Launch {
   cl::Event done;
@@ -79,6 +86,8 @@ struct QueueWatch {
   std::deque<Launch> launches;  /* oldest first; completed ones leave the front */
   gint64 head_since = 0;        /* when launches.front () became the oldest, or the
                                  * last launch was seen complete (empty) */
+  gint64 head_running = 0;      /* when the front was first seen CL_RUNNING, or 0 */
+  bool compiles_at_launch = false;  /* PoCL: see kCompileUs */
   std::atomic<bool> abandoned {false};
   std::string why;              /* set once, when abandoned */
   std::vector<cl::Memory> kept; /* buffers freed after that */
@@ -171,13 +180,21 @@ status_of (const cl::Event &event)
   return status;
 }
 
-/* Drops the completed launches from the front. Under w.lock. */
+/* Drops the completed launches from the front, and notes when the front is
+ * first seen running. Under w.lock. */
 static void
 advance (QueueWatch &w, gint64 now)
 {
-  while (!w.launches.empty () && status_of (w.launches.front ().done) <= CL_COMPLETE) {
+  while (!w.launches.empty ()) {
+    const cl_int status = status_of (w.launches.front ().done);
+    if (status > CL_COMPLETE) {
+      if (status == CL_RUNNING && !w.head_running)
+        w.head_running = now;
+      return;
+    }
     w.launches.pop_front ();
     w.head_since = now;
+    w.head_running = 0;
   }
 }
 
@@ -223,12 +240,16 @@ check_locked (QueueWatch &w, gint64 now, gint64 waiting_since, gint64 fallback_u
   advance (w, now);
   if (!w.launches.empty ()) {
     const Launch &head = w.launches.front ();
-    const gint64 ran = now - w.head_since;
-    if (head.timeout_us > 0 && ran > head.timeout_us)
+    const bool compiling = w.compiles_at_launch && !w.head_running;
+    const gint64 ran = now - (w.head_running ? w.head_running : w.head_since);
+    const gint64 allowed = head.timeout_us + (compiling ? kCompileUs : 0);
+    if (head.timeout_us > 0 && ran > allowed)
       return abandon_locked (w, "The OpenCL kernel " + kernel_name (head) +
           (head.element.empty () ? std::string () : " of " + head.element) +
-          " has run for " + std::to_string (ran / 1000) + " ms, past its kernel-timeout of " +
-          std::to_string (head.timeout_us / 1000) + " ms, on " + w.device +
+          (compiling ? " has not started in " + std::to_string (ran / 1000) + " ms" :
+              " has run for " + std::to_string (ran / 1000) + " ms") +
+          ", past its kernel-timeout of " + std::to_string (head.timeout_us / 1000) +
+          " ms, on " + w.device +
           (what ? std::string (" (waiting for ") + what + ")" : std::string ()), head.owner);
   } else if (what && fallback_us > 0 &&
       now - std::max (waiting_since, w.head_since) > fallback_us) {
@@ -279,6 +300,7 @@ watch_queue (const cl::CommandQueue &queue, const std::string &device)
     w = std::make_shared<QueueWatch> ();
     w->queue = queue;
     w->device = device;
+    w->compiles_at_launch = device.rfind ("Portable Computing Language", 0) == 0;
     slot = w;
   }
   return w;
@@ -321,8 +343,10 @@ after_launch (QueueWatch &w, const cl::Kernel &kernel, const char *suffix,
     const gint64 now = g_get_monotonic_time ();
     std::lock_guard<std::mutex> guard (w.lock);
     advance (w, now);
-    if (w.launches.empty ())
+    if (w.launches.empty ()) {
       w.head_since = now;
+      w.head_running = 0;
+    }
     w.launches.push_back (std::move (launch));
     if (w.launches.size () > kMaxInFlight)
       oldest = w.launches.front ().done;
