@@ -109,11 +109,15 @@ awb_step (AwbStatus * awb, const Totals * fresh, double speed, int maxv, int bla
       awb->gains[c] += speed * (awb->target[c] - awb->gains[c]);
 }
 
+/* Bounded (gstclwatchdog.hpp): waits for the whole queue, as reset ()
+ * finishes it next, and throws gstcl::DeviceTimeout when a kernel ahead
+ * runs past its kernel-timeout or the queue was abandoned, so that reset ()
+ * never calls finish () on a queue that a runaway kernel holds. */
 void
 Statistics::wait_for_read ()
 {
-  if (reading_ ())
-    reading_.wait ();
+  if (queue_ ())
+    gstcl::finish (queue_, "the white-balance statistics");
   reading_ = cl::Event ();
 }
 
