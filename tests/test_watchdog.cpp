@@ -2,10 +2,10 @@
 /* The watchdog (docs/reliability.md, "Runaway kernels"): a kernel that never
  * ends gives one error of its element within kernel-timeout + 1 s and the
  * pipeline goes to NULL within 2 s; the same pipeline started again, and a
- * new one, then run frames right (a new context each time); a slow but
- * finite kernel (longer than a frame, shorter than its timeout, four of
- * them queued) is not cut off; a state change while a kernel runs returns
- * at once and the queue kept for it is released when it ends.
+ * new one, then run frames right (a new context each time); slow but
+ * finite kernels (each longer than a frame, shorter than its timeout, six
+ * queued: longer together) are not cut off; a state change while a kernel
+ * runs returns at once and the queue kept for it is released when it ends.
  *
  * Runs on the default device (GST_OPENCL_DEVICE picks another). The
  * never-ending kernel spins on one work-item (1x1 frames: one work-group),
