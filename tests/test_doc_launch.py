@@ -34,6 +34,10 @@ stay as written):
       -> the line runs with POCL_DEVICES="pthread pthread" (PoCL then gives
          a second device).
 
+A line whose doc shows the error it ends with (the next code block starts
+with "ERROR: from element ...": clkernel.md's runaway kernel) must end with
+exit status 1 and that error's element.
+
 Files the lines read are made here first: in.mp4 and phone.mp4 (H.264 from
 videotestsrc; phone.mp4 tagged image-orientation=rotate-90), in.png,
 frames.raw (rggb12le 1920x1080) and frames.bggr12 (bggr12le 640x480), N
@@ -246,10 +250,15 @@ def run_all(root, tmp):
     failures, count, started = [], 0, time.monotonic()
     for path in doc_files(root):
         where_file = os.path.relpath(path, root)
-        for block in code_blocks(path):
+        blocks = code_blocks(path)
+        for index, block in enumerate(blocks):
             lines = launch_lines(block)
             if not lines:
                 continue
+            # the error the doc shows after the block, if it shows one
+            after = blocks[index + 1][2] if index + 1 < len(blocks) else []
+            shown = after[0] if after and after[0].startswith('ERROR: from element') else None
+            expected = shown.split(': ')[0] + ': ' + shown.split(': ')[1] if shown else None
             port = free_port()
             has_receiver = any('udpsrc' in argv for _, argv in lines)
             runs = [(number, argv) + substitute(argv, port, has_receiver, tmp)
@@ -272,8 +281,13 @@ def run_all(root, tmp):
                 t0 = time.monotonic()
                 try:
                     r = launch(args, tmp, dict(env, **extra))
-                    why = problems(r.returncode, r.stdout + r.stderr)
                     output = r.stdout + r.stderr
+                    if expected:
+                        why = None if r.returncode == 1 and expected in output else \
+                            'not the error the doc shows (%s), exit status %d' % (
+                                expected, r.returncode)
+                    else:
+                        why = problems(r.returncode, output)
                 except subprocess.TimeoutExpired:
                     why, output = 'no end within %d s' % TIMEOUT, ''
                 print('%s %s (%.1f s): %s' % ('FAIL' if why else 'ok', where,

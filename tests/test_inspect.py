@@ -66,10 +66,11 @@ for element in ELEMENTS:
                 if int(low) != MIN_SIZE[element]:
                     failures.append('%s %s template: %s from %s, the element takes %d'
                                     % (element, pad, field, low, MIN_SIZE[element]))
-    # Every property documented, the inherited ones and `device` included.
+    # Every property documented, the inherited ones (`device`,
+    # `kernel-timeout`) included.
     listed = dict(re.findall(r'^  ([a-z][a-z0-9-]*)\s+: (.+)$',
                              out.split('Element Properties:')[1], re.M))
-    for prop in ['device'] + REQUIRED_PROPERTIES.get(element, []):
+    for prop in ['device', 'kernel-timeout'] + REQUIRED_PROPERTIES.get(element, []):
         if prop not in listed:
             failures.append('%s has no property %s' % (element, prop))
     for prop, blurb in listed.items():

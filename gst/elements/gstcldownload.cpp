@@ -19,6 +19,7 @@
 #include "gstclelements.h"
 
 #include <gst/opencl/opencl.h>
+#include <gst/opencl/gstcl.hpp>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_download_debug);
 #define GST_CAT_DEFAULT gst_cl_download_debug
@@ -98,12 +99,18 @@ static GstFlowReturn
 gst_cl_download_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   auto *self = GST_CL_DOWNLOAD (trans);
+  /* The waits for the device are this element's: bounded by its
+   * kernel-timeout, ended by its flush or stop. */
+  gstcl::BuildScope scope (GST_ELEMENT (trans));
   for (guint i = 0; i < gst_buffer_n_memory (inbuf); i++) {
     GstMemory *mem = gst_buffer_peek_memory (inbuf, i);
-    if (gst_is_cl_memory (mem) && !gst_cl_memory_sync_to_host (mem)) {
-      GST_ELEMENT_ERROR (trans, RESOURCE, READ,
-          ("Could not download a frame from the OpenCL device"), (nullptr));
-      return GST_FLOW_ERROR;
+    if (!gst_is_cl_memory (mem))
+      continue;
+    try {
+      gstcl::sync_to_host (mem);
+    } catch (...) {
+      return gstcl::post_exception (GST_ELEMENT (trans),
+          "downloading a frame from the OpenCL device");
     }
   }
   if (outbuf == inbuf)

@@ -18,6 +18,7 @@
 #include "gstclelements.h"
 
 #include <gst/opencl/opencl.h>
+#include <gst/opencl/gstcl.hpp>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_upload_debug);
 #define GST_CAT_DEFAULT gst_cl_upload_debug
@@ -81,6 +82,9 @@ static GstFlowReturn
 gst_cl_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   auto *self = GST_CL_UPLOAD (trans);
+  /* The waits for the device are this element's: bounded by its
+   * kernel-timeout, ended by its flush or stop. */
+  gstcl::BuildScope scope (GST_ELEMENT (trans));
   GstVideoInfo in_frame, out_frame;
   if (!gst_cl_buffer_frame_info (inbuf, &self->in_info, &in_frame)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("Input buffer is smaller than its caps say"),
@@ -103,11 +107,15 @@ gst_cl_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
     GstMapInfo map;
     if (!gst_buffer_map (inbuf, &map, GST_MAP_READ))
       goto upload_failed;
-    gboolean ok = gst_cl_memory_write_from_host (out_mem, map.data,
-        MIN (map.size, out_mem->size));
+    GstFlowReturn ret = GST_FLOW_OK;
+    try {
+      gstcl::write_from_host (out_mem, map.data, MIN (map.size, out_mem->size));
+    } catch (...) {
+      ret = gstcl::post_exception (GST_ELEMENT (self), "uploading a frame");
+    }
     gst_buffer_unmap (inbuf, &map);
-    if (!ok)
-      goto upload_failed;
+    if (ret != GST_FLOW_OK)
+      return ret;
   } else {
     /* Other strides: repack on the host into the pinned staging area. */
     GstVideoFrame src, dst;

@@ -40,10 +40,13 @@ cl::Program program (GstClContext *ctx, const std::string &source,
 cl::Program cached_program (GstClContext *ctx, const std::string &source,
     const std::string &options);
 
-/* While alive, program() builds on this thread are announced by `element`
- * (INFO message on its bus). Scopes nest. GstClFilter holds one around its
- * subclass's set_info and filter, so every filter's builds announce
- * themselves. */
+/* While alive, `element` is the element this thread works for: program()
+ * builds on this thread are announced by it (INFO message on its bus),
+ * launches take its kernel-timeout and name it, and waits for the device
+ * end when its sink pad flushes (gstclwatchdog.hpp). Scopes nest.
+ * GstClFilter holds one around its subclass's set_info, plan and filter
+ * and around its uploads and downloads, so every filter's builds announce
+ * themselves and every wait of its streaming thread is its own. */
 class BuildScope {
 public:
   explicit BuildScope (GstElement *element);
@@ -121,10 +124,13 @@ unsigned program_lookups ();
 
 /* Enqueues `kernel` over at least w x h work-items, in lw x lh groups (global
  * size rounded up; kernels check bounds). Zero-sized ranges enqueue nothing.
- * Every kernel should go through here: on a queue with profiling enabled its
- * device time is counted (gstclprofile.h), under the kernel's name followed
- * by `profile_suffix` where one is given (launches of one kernel that do
- * different work, e.g. " statistics"). */
+ * Every kernel should go through here: the watchdog records the launch with
+ * the thread's element's kernel-timeout (gstclwatchdog.hpp; throws
+ * DeviceTimeout, enqueuing nothing, on an abandoned queue); on a queue with
+ * profiling enabled its device time is counted (gstclprofile.h), under the
+ * kernel's name followed by `profile_suffix` where one is given (launches
+ * of one kernel that do different work, e.g. " statistics"), which also
+ * names it in the watchdog's messages. */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8, const char *profile_suffix = nullptr);
 
@@ -141,3 +147,5 @@ const char *error_name (cl_int code);
 
 }  // namespace gstcl
 #pragma GCC visibility pop
+
+#include <gst/opencl/gstclwatchdog.hpp>

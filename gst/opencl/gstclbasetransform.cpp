@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclbasetransform.h"
 #include "gstclbufferpool.h"
+#include "gstcl.hpp"
+#include "gstclwatchdog-private.hpp"
 #include <gst/video/video.h>
 #include "gstcl-debug.h"
 
@@ -36,12 +38,14 @@ struct GstClBaseTransformPrivate {
   gchar *device;  /* property; guarded by the object lock */
   gint posted_error;  /* atomic: an error was posted for the current stream */
   Refusals *refusals;  /* made in instance init */
+  guint kernel_timeout;  /* property, ms; atomic */
+  std::shared_ptr<gstcl::watchdog::Owner> *owner;  /* made in instance init */
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClBaseTransform, gst_cl_base_transform,
     GST_TYPE_BASE_TRANSFORM)
 
-enum { PROP_0, PROP_DEVICE };
+enum { PROP_0, PROP_DEVICE, PROP_KERNEL_TIMEOUT };
 
 static GstClBaseTransformPrivate *
 priv_of (GstClBaseTransform * self)
@@ -57,6 +61,21 @@ device_selector (GstClBaseTransform * self)
   gchar *d = g_strdup (priv_of (self)->device);
   GST_OBJECT_UNLOCK (self);
   return d;
+}
+
+guint
+gst_cl_base_transform_get_kernel_timeout (GstClBaseTransform * self)
+{
+  g_return_val_if_fail (GST_IS_CL_BASE_TRANSFORM (self), 0);
+  return (guint) g_atomic_int_get ((gint *) &priv_of (self)->kernel_timeout);
+}
+
+std::shared_ptr<gstcl::watchdog::Owner>
+gstcl::watchdog::owner_of (GstElement * element)
+{
+  if (!element || !GST_IS_CL_BASE_TRANSFORM (element))
+    return nullptr;
+  return *priv_of (GST_CL_BASE_TRANSFORM (element))->owner;
 }
 
 GstClContext *
@@ -353,6 +372,9 @@ gst_cl_base_transform_set_property (GObject * object, guint prop_id,
       p->device = g_value_dup_string (value);
       GST_OBJECT_UNLOCK (object);
       break;
+    case PROP_KERNEL_TIMEOUT:
+      g_atomic_int_set ((gint *) &p->kernel_timeout, (gint) g_value_get_uint (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -369,6 +391,10 @@ gst_cl_base_transform_get_property (GObject * object, guint prop_id, GValue * va
       g_value_set_string (value, p->device);
       GST_OBJECT_UNLOCK (object);
       break;
+    case PROP_KERNEL_TIMEOUT:
+      g_value_set_uint (value, gst_cl_base_transform_get_kernel_timeout (
+              GST_CL_BASE_TRANSFORM (object)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   }
@@ -382,6 +408,7 @@ gst_cl_base_transform_finalize (GObject * object)
   if (p->context)
     gst_object_unref (p->context);
   delete p->refusals;
+  delete p->owner;
   G_OBJECT_CLASS (gst_cl_base_transform_parent_class)->finalize (object);
 }
 
@@ -417,6 +444,17 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
           nullptr,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_READY)));
+  g_object_class_install_property (gobject_class, PROP_KERNEL_TIMEOUT,
+      g_param_spec_uint ("kernel-timeout", "Kernel timeout",
+          "The longest time in milliseconds that one launch of this element's kernels "
+          "may run on the device; 0: no limit. A frame whose kernel runs longer fails "
+          "with an error naming the kernel, and the streaming thread returns instead "
+          "of blocking. A running kernel cannot be stopped: its device queue is "
+          "abandoned (its context and buffers kept until it ends), and the next start "
+          "takes a new context. The default is 5000, or $GST_OPENCL_KERNEL_TIMEOUT.",
+          0, G_MAXUINT, GST_CL_DEFAULT_KERNEL_TIMEOUT,
+          (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+              GST_PARAM_MUTABLE_PLAYING)));
 
   element_class->set_context = gst_cl_base_transform_set_context;
   element_class->change_state = gst_cl_base_transform_change_state;
@@ -436,6 +474,9 @@ static void
 gst_cl_base_transform_init (GstClBaseTransform * self)
 {
   priv_of (self)->refusals = new Refusals ();
+  priv_of (self)->kernel_timeout = gstcl::default_kernel_timeout ();
+  priv_of (self)->owner = new std::shared_ptr<gstcl::watchdog::Owner> (
+      std::make_shared<gstcl::watchdog::Owner> (GST_ELEMENT (self)));
 }
 
 GstCaps *

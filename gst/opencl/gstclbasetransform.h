@@ -5,7 +5,9 @@
  * Its allocation handling proposes an OpenCL pool upstream (producers then
  * write straight into pinned, device-visible memory) and always takes an
  * OpenCL pool for its output. It also keeps the property values its
- * subclass refused, and fails the start for one (gst_cl_base_transform_refuse()). */
+ * subclass refused, and fails the start for one (gst_cl_base_transform_refuse()),
+ * and owns `kernel-timeout`, the watchdog's limit for its launches
+ * (gstclwatchdog.hpp). */
 #pragma once
 
 #include <gst/opencl/gstclcontext.h>
@@ -23,6 +25,15 @@ struct _GstClBaseTransformClass {
   GstBaseTransformClass parent_class;
   gpointer _reserved[GST_PADDING];
 };
+
+/* The default of the `kernel-timeout` property, in milliseconds
+ * ($GST_OPENCL_KERNEL_TIMEOUT overrides it for a process). */
+#define GST_CL_DEFAULT_KERNEL_TIMEOUT 5000
+
+/* `kernel-timeout`, in milliseconds (0: no limit): how long one launch of
+ * the element's kernels may run on the device before the watchdog gives up
+ * on it. Thread-safe. */
+GST_CL_API guint gst_cl_base_transform_get_kernel_timeout (GstClBaseTransform * self);
 
 /* (transfer full) the context in use, or NULL before start. */
 GST_CL_API GstClContext *gst_cl_base_transform_get_context (GstClBaseTransform * self);

@@ -2,6 +2,7 @@
 #include "gstclcontext.h"
 #include "gstcl.hpp"
 #include "gstcldevice.hpp"
+#include "gstclwatchdog-private.hpp"
 #include "gstcl-debug.h"
 
 #include <algorithm>
@@ -31,6 +32,8 @@ struct ClContextPriv {
   std::mutex programs_lock;   /* the map and its entries' `built` and `program` */
   std::map<std::pair<std::string, std::string>, std::unique_ptr<ProgramEntry>> programs;
   bool gpu_tuning = false;
+  /* the queue's launches and whether it was abandoned (gstclwatchdog.hpp) */
+  std::shared_ptr<gstcl::watchdog::QueueWatch> watch;
 };
 
 struct _GstClContext {
@@ -47,7 +50,17 @@ static void
 gst_cl_context_finalize (GObject * object)
 {
   GstClContext *self = GST_CL_CONTEXT (object);
-  delete self->priv;
+  auto *p = self->priv;
+  /* Never released under a kernel that still runs (a runaway one, or one a
+   * state change stopped waiting for): the watchdog keeps what it may use. */
+  std::vector<cl::Program> programs;
+  for (const auto &entry : p->programs)
+    if (entry.second->built)
+      programs.push_back (entry.second->program);
+  if (p->watch && gstcl::watchdog::keep_if_busy (p->watch, p->context, programs))
+    GST_CAT_INFO (gst_cl_runtime_debug, "context %p on %s freed, its queue kept", self,
+        p->name.c_str ());
+  delete p;
   G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
 }
 
@@ -95,6 +108,8 @@ context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
   else if (!g_strcmp0 (tuning, "cpu"))
     p->gpu_tuning = false;
   p->profiling = (p->queue.getInfo<CL_QUEUE_PROPERTIES> () & CL_QUEUE_PROFILING_ENABLE) != 0;
+  p->watch = gstcl::watchdog::watch_queue (p->queue, p->name);
+  gstcl::watchdog::release_completed ();
   GST_CAT_INFO (gst_cl_runtime_debug, "new context %p on %s (%s memory)", self,
       p->name.c_str (), p->unified ? "unified" : "discrete");
   return self;
@@ -177,9 +192,18 @@ gst_cl_context_has_unified_memory (GstClContext * context)
 }
 
 gboolean
+gst_cl_context_is_abandoned (GstClContext * context)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), FALSE);
+  return gstcl::watchdog::abandoned (*context->priv->watch);
+}
+
+gboolean
 gst_cl_context_matches (GstClContext * context, const gchar * selector)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (context), FALSE);
+  if (gst_cl_context_is_abandoned (context))
+    return FALSE;   /* a runaway kernel holds its queue */
   if (!selector || !*selector)
     return TRUE;
   try {
@@ -219,8 +243,9 @@ gst_cl_handle_set_context (GstElement * element, GstContext * context,
     return;
   if (!gst_cl_context_matches (candidate, selector)) {
     GST_CAT_INFO_OBJECT (gst_cl_runtime_debug, element,
-        "ignoring context on %s: it is not the device '%s'",
-        gst_cl_context_get_device_name (candidate), selector);
+        "ignoring context on %s: %s", gst_cl_context_get_device_name (candidate),
+        gst_cl_context_is_abandoned (candidate) ? "its queue was abandoned" :
+        "it is not the device asked for");
     gst_object_unref (candidate);
     return;
   }
@@ -240,6 +265,7 @@ gst_cl_handle_context_query (GstElement * element, GstQuery * query,
 {
   const gchar *type = nullptr;
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !context ||
+      gst_cl_context_is_abandoned (context) ||
       !gst_query_parse_context_type (query, &type) ||
       g_strcmp0 (type, GST_CL_CONTEXT_TYPE_STR))
     return FALSE;
@@ -274,12 +300,24 @@ query_peers (GstElement * element, GstQuery * query, GstPadDirection direction)
   return g_value_get_boolean (&res);
 }
 
+/* Whether *context holds a usable context: one whose queue was abandoned
+ * is dropped (a new start must not reuse it). */
 static bool
 have_context (GstElement * element, GstClContext ** context)
 {
+  GstClContext *dropped = nullptr;
   GST_OBJECT_LOCK (element);
+  if (*context && gst_cl_context_is_abandoned (*context)) {
+    dropped = *context;
+    *context = nullptr;
+  }
   bool have = *context != nullptr;
   GST_OBJECT_UNLOCK (element);
+  if (dropped) {
+    GST_CAT_INFO_OBJECT (gst_cl_runtime_debug, element, "dropping context on %s: its "
+        "queue was abandoned", gst_cl_context_get_device_name (dropped));
+    gst_object_unref (dropped);
+  }
   return have;
 }
 
@@ -347,6 +385,7 @@ void track_command (const std::string &command, const cl::Event &event);
 const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
+watchdog::QueueWatch *watch_of (GstClContext *ctx) { return ctx->priv->watch.get (); }
 unsigned program_builds () { return n_program_builds.load (); }
 unsigned program_lookups () { return n_program_lookups.load (); }
 void count_program_lookup () { n_program_lookups++; }
@@ -374,14 +413,13 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
     return;
   auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
   const cl::NDRange global (up (w, lw), up (h, lh)), local (lw, lh);
-  if (!ctx->priv->profiling) {
-    ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local);
-    return;
-  }
+  watchdog::before_launch (*ctx->priv->watch);
   cl::Event event;
   ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local, nullptr,
       &event);
-  track_kernel (kernel, event, profile_suffix);
+  if (ctx->priv->profiling)
+    track_kernel (kernel, event, profile_suffix);
+  watchdog::after_launch (*ctx->priv->watch, kernel, profile_suffix, event);
 }
 
 /* The element that announces this thread's builds (BuildScope). */

@@ -30,8 +30,12 @@ GST_CL_API cl_command_queue gst_cl_context_get_cl_queue (GstClContext * context)
 GST_CL_API const gchar *gst_cl_context_get_device_name (GstClContext * context);
 /* TRUE when the device reads host memory directly (CPU devices, iGPUs). */
 GST_CL_API gboolean gst_cl_context_has_unified_memory (GstClContext * context);
+/* TRUE when a kernel ran past its kernel-timeout on this context's queue
+ * (docs/reliability.md, "Runaway kernels"): the queue is abandoned, every
+ * wait on it fails at once, and no element takes this context again. */
+GST_CL_API gboolean gst_cl_context_is_abandoned (GstClContext * context);
 /* Does this context run on the device that `selector` picks? An empty selector
- * (property not set) accepts any context. */
+ * (property not set) accepts any context; an abandoned context matches none. */
 GST_CL_API gboolean gst_cl_context_matches (GstClContext * context, const gchar * selector);
 
 /* GstContext helpers */

@@ -74,6 +74,8 @@ error_name (cl_int code)
 std::string
 describe (const cl::Error &e)
 {
+  if (dynamic_cast<const DeviceTimeout *> (&e) || dynamic_cast<const WaitCancelled *> (&e))
+    return e.what ();   /* a whole sentence already */
   return std::string (e.what ()) + " failed: " + error_name (e.err ()) + " (" +
       std::to_string (e.err ()) + ")";
 }

@@ -70,22 +70,12 @@ has_cl_feature (GstCaps * caps, guint i)
   return f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
 }
 
-/* Turns whatever a subclass threw into an element error. Call from a catch. */
-static void
+/* Turns whatever a subclass or a wait threw into an element error (none for
+ * a wait that a flush ended: GST_FLOW_FLUSHING). Call from a catch. */
+static GstFlowReturn
 post_current_exception (GstClFilter * self, const char *stage)
 {
-  try {
-    throw;
-  } catch (const gstcl::BuildError & e) {
-    GST_ELEMENT_ERROR (self, LIBRARY, INIT,
-        ("Could not build the OpenCL program (%s)", stage), ("%s", e.what ()));
-  } catch (const cl::Error & e) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("OpenCL failure while %s", stage), ("%s", gstcl::describe (e).c_str ()));
-  } catch (const std::exception & e) {
-    GST_ELEMENT_ERROR (self, CORE, FAILED, ("Failure while %s: %s", stage, e.what ()),
-        (nullptr));
-  }
+  return gstcl::post_exception (GST_ELEMENT (self), stage);
 }
 
 static GstCaps *
@@ -227,10 +217,13 @@ repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to,
 
 /* The input as one GstClMemory of our context: the buffer's own, or a device
  * copy of system memory; a copy of misaligned rows is repacked into the caps'
- * default layout, and *info says so. Returns NULL (error posted) on failure. */
+ * default layout, and *info says so. Returns NULL (error posted, or a flush:
+ * *ret says which) on failure. */
 static GstMemory *
-input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info)
+input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info,
+    GstFlowReturn * ret)
 {
+  *ret = GST_FLOW_ERROR;
   auto *p = priv_of (self);
   const bool misaligned = !gst_cl_video_info_sample_aligned (info);
   if (gst_buffer_n_memory (inbuf) == 1 && gst_cl_buffer_is_on_context (inbuf, ctx)) {
@@ -259,23 +252,24 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
         ("%" G_GSIZE_FORMAT " bytes", size));
     return nullptr;
   }
-  gboolean ok;
-  if (misaligned) {
-    if (!p->repacked)
-      p->repacked = g_byte_array_new ();
-    repack (map.data, info, &p->in_info, p->repacked);
-    ok = gst_cl_memory_write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
-    *info = p->in_info;
-  } else {
-    ok = gst_cl_memory_write_from_host (p->upload_mem, map.data, map.size);
+  bool ok = true;
+  try {
+    gstcl::BuildScope scope (GST_ELEMENT (self));   /* its waits are this element's */
+    if (misaligned) {
+      if (!p->repacked)
+        p->repacked = g_byte_array_new ();
+      repack (map.data, info, &p->in_info, p->repacked);
+      gstcl::write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
+      *info = p->in_info;
+    } else {
+      gstcl::write_from_host (p->upload_mem, map.data, map.size);
+    }
+  } catch (...) {
+    *ret = post_current_exception (self, "uploading the input frame");
+    ok = false;
   }
   gst_buffer_unmap (inbuf, &map);
-  if (!ok) {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not upload the input frame"),
-        ("%" G_GSIZE_FORMAT " bytes", size));
-    return nullptr;
-  }
-  return p->upload_mem;
+  return ok ? p->upload_mem : nullptr;
 }
 
 static void
@@ -365,12 +359,12 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   }
 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
-  GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info);
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret);
   if (!in_mem) {
     gst_object_unref (ctx);
-    return GST_FLOW_ERROR;
+    return ret;
   }
-  GstFlowReturn ret = GST_FLOW_ERROR;
   GstMapInfo in_map, out_map;
   if (!gst_memory_map (in_mem, &in_map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL))) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not map the input on the device"),
@@ -390,18 +384,22 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
         ret = GST_CL_FILTER_GET_CLASS (self)->filter (self, ctx, &in, &out);
         gstcl::queue_of (ctx).flush ();
       } catch (...) {
-        post_current_exception (self, "running the kernel");
-        ret = GST_FLOW_ERROR;
+        ret = post_current_exception (self, "running the kernel");
       }
       gst_memory_unmap (out_mem, &out_map);
     }
     gst_memory_unmap (in_mem, &in_map);
   }
-  /* A system-memory neighbour gets data it can read at once. */
-  if (ret == GST_FLOW_OK && !p->out_cl && !gst_cl_memory_sync_to_host (out_mem)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("Could not download the output frame"),
-        (nullptr));
-    ret = GST_FLOW_ERROR;
+  /* A system-memory neighbour gets data it can read at once. The wait is
+   * bounded by the watchdog (the element's kernel-timeout) and ends when
+   * the element flushes or stops. */
+  if (ret == GST_FLOW_OK && !p->out_cl) {
+    try {
+      gstcl::BuildScope scope (GST_ELEMENT (self));
+      gstcl::sync_to_host (out_mem);
+    } catch (...) {
+      ret = post_current_exception (self, "downloading the output frame");
+    }
   }
   gst_object_unref (ctx);
   return ret;
@@ -459,13 +457,15 @@ gst_cl_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 }
 
 /* Whether a change of `pspec` is a change of the element's settings: any
- * writable property but GstObject's (name, parent) and GstBaseTransform's
- * (qos), which no plan reads. */
+ * writable property but GstObject's (name, parent), GstBaseTransform's
+ * (qos) and GstClBaseTransform's (device, kernel-timeout), which no plan
+ * reads. */
 static bool
 is_setting (const GParamSpec * pspec)
 {
   return (pspec->flags & G_PARAM_WRITABLE) && pspec->owner_type != GST_TYPE_OBJECT &&
-      pspec->owner_type != G_TYPE_OBJECT && pspec->owner_type != GST_TYPE_BASE_TRANSFORM;
+      pspec->owner_type != G_TYPE_OBJECT && pspec->owner_type != GST_TYPE_BASE_TRANSFORM &&
+      pspec->owner_type != GST_TYPE_CL_BASE_TRANSFORM;
 }
 
 /* Every property change that notifies comes through here once (g_object_set,

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclmemory.h"
 #include "gstcl.hpp"
+#include "gstclwatchdog-private.hpp"
 #include "gstcl-debug.h"
 
 #include <atomic>
 #include <cstring>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -31,6 +29,7 @@ struct ClMemPriv {
   bool device_valid = true;
   bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
+  cl::Event mapping;         /* a host mapping not yet waited for (a wait that gave up) */
   gint64 read_us = 0;        /* how long recent reads into staging took */
   /* unified */
   void *mapped_ptr = nullptr;
@@ -99,75 +98,47 @@ count_download (GstMemory * mem)
   GST_LOG ("download %p, %" G_GSIZE_FORMAT " bytes", mem, mem->maxsize);
 }
 
-/* Whether downloads sleep before they wait (GST_OPENCL_WAIT=spin: not). */
-static bool
-sleep_before_wait ()
+/* Waits (bounded: gstclwatchdog.hpp) for a command of the memory's queue. */
+static void
+wait_for (ClMemPriv * p, const cl::Event & event, const char *what,
+    const gstcl::watchdog::Pacing & pacing = gstcl::watchdog::Pacing ())
 {
-  static const bool sleep = g_strcmp0 (g_getenv ("GST_OPENCL_WAIT"), "spin") != 0;
-  return sleep;
+  gstcl::watchdog::wait (gstcl::watch_of (p->context), gstcl::queue_of (p->context), event,
+      what, pacing);
 }
-
-/* Sleeps of this thread end within ~1 us of when they are asked to, while
- * it lives: Linux adds up to 50 us of "timer slack" to an ordinary thread's
- * sleep so as to batch wake-ups, and two such sleeps a frame took 10 % of a
- * 4K pipeline's frame rate (docs/benchmarks.md). Restores the thread's own
- * slack after. */
-class PreciseSleeps {
-public:
-  PreciseSleeps ()
-  {
-#ifdef __linux__
-    old_ = prctl (PR_GET_TIMERSLACK, 0, 0, 0, 0);
-    if (old_ > 1000)
-      prctl (PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-#endif
-  }
-  ~PreciseSleeps ()
-  {
-#ifdef __linux__
-    if (old_ > 1000)
-      prctl (PR_SET_TIMERSLACK, (unsigned long) old_, 0, 0, 0);
-#endif
-  }
-  PreciseSleeps (const PreciseSleeps &) = delete;
-  PreciseSleeps &operator= (const PreciseSleeps &) = delete;
-
-private:
-  int old_ = -1;
-};
 
 /* The device's data into the staging area. A blocking read (and
  * clWaitForEvents) has NVIDIA's driver spin (sched_yield, clock_gettime)
  * for the transfer and the queue ahead of it: most of an element's CPU time
- * a frame in a camera farm (docs/scale.md). So the read is queued, the
- * thread sleeps for 3/4 of the time this buffer's recent reads took (an
- * over-sleep shortens the next one), then looks at the event every 16th
- * of that time (20 to 200 us) until the read is over, with precise sleeps. */
+ * a frame in a camera farm (docs/scale.md), and no bound on a kernel that
+ * never ends. So the read is queued, the thread sleeps for 3/4 of the time
+ * this buffer's recent reads took (an over-sleep shortens the next one),
+ * then looks at the event every 16th of that time (20 to 200 us) until the
+ * read is over, with precise sleeps (GST_OPENCL_WAIT=spin: without
+ * sleeping). */
 static void
 read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
 {
-  if (!sleep_before_wait ()) {
-    q.enqueueReadBuffer (p->device, CL_TRUE, 0, size, p->staging_ptr);
-    return;
-  }
   cl::Event done;
   q.enqueueReadBuffer (p->device, CL_FALSE, 0, size, p->staging_ptr, nullptr, &done);
   q.flush ();
   const gint64 start = g_get_monotonic_time ();
-  auto status = [&done] { return done.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> (); };
-  cl_int s = status ();
-  if (s > CL_COMPLETE) {
-    PreciseSleeps precise;
-    if (p->read_us >= 100)
-      g_usleep (p->read_us * 3 / 4);
-    const gulong step = (gulong) CLAMP (p->read_us / 16, 20, 200);
-    while ((s = status ()) > CL_COMPLETE)
-      g_usleep (step);
-  }
-  if (s < 0)
-    done.wait ();   /* throws the read's error */
+  gstcl::watchdog::Pacing pacing;
+  pacing.first_sleep_us = p->read_us >= 100 ? p->read_us * 3 / 4 : 0;
+  pacing.step_us = CLAMP (p->read_us / 16, 20, 200);
+  wait_for (p, done, "the download", pacing);
   const gint64 took = g_get_monotonic_time () - start;
   p->read_us = p->read_us ? (p->read_us + took) / 2 : took;
+}
+
+/* The host mapping (staging or unified) is usable: its map has completed. */
+static void
+wait_mapped (ClMemPriv * p)
+{
+  if (p->mapping ()) {
+    wait_for (p, p->mapping, "the map of a buffer for the host");
+    p->mapping = cl::Event ();
+  }
 }
 
 /* Returns the host pointer, current for reading. */
@@ -179,30 +150,32 @@ host_access (GstClMemory * m, bool write)
   const size_t size = m->mem.maxsize;
   if (p->unified) {
     if (!p->mapped_ptr) {
-      p->mapped_ptr = q.enqueueMapBuffer (p->device, CL_TRUE,
-          CL_MAP_READ | CL_MAP_WRITE, 0, size);
+      p->mapped_ptr = q.enqueueMapBuffer (p->device, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE,
+          0, size, nullptr, &p->mapping);
       if (p->device_dirty)
         count_download (&m->mem);
       p->device_dirty = false;
     }
+    wait_mapped (p);
     p->host_dirty |= write;
     return p->mapped_ptr;
   }
   if (!p->staging_ptr) {
     p->staging = cl::Buffer (gstcl::context_of (p->context),
         CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
-    p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_TRUE,
-        CL_MAP_READ | CL_MAP_WRITE, 0, size);
-    if (p->zero_staging)
-      std::memset (p->staging_ptr, 0, size);
-    p->zero_staging = false;
+    p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE,
+        0, size, nullptr, &p->mapping);
   }
+  wait_mapped (p);
+  if (p->zero_staging)
+    std::memset (p->staging_ptr, 0, size);
+  p->zero_staging = false;
   if (!p->host_valid) {
     read_to_staging (q, p, size);
     count_download (&m->mem);
     p->host_valid = true;
   } else if (p->host_busy ()) {
-    p->host_busy.wait ();  /* an upload may still read the staging area */
+    wait_for (p, p->host_busy, "an upload");  /* it may still read the staging area */
   }
   /* Any host mapping may change the data: some producers write through a
    * read mapping (rgb2bayer 1.22 does). The cost is small: a kernel that
@@ -220,8 +193,9 @@ device_access (GstClMemory * m, bool write, bool discard = false)
   const cl::CommandQueue &q = gstcl::queue_of (p->context);
   if (p->unified) {
     if (p->mapped_ptr) {
-      q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
+      q.enqueueUnmapMemObject (p->device, p->mapped_ptr);   /* after the map: in order */
       p->mapped_ptr = nullptr;
+      p->mapping = cl::Event ();
       if (p->host_dirty)
         count_upload (&m->mem);
       p->host_dirty = false;
@@ -351,14 +325,22 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
 {
   auto *m = reinterpret_cast<GstClMemory *> (mem);
   ClMemPriv *p = m->priv;
-  try {
-    const cl::CommandQueue &q = gstcl::queue_of (p->context);
-    if (p->staging_ptr)
-      q.enqueueUnmapMemObject (p->staging, p->staging_ptr);
-    if (p->mapped_ptr)
-      q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
-  } catch (const cl::Error & e) {
-    GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
+  gstcl::watchdog::QueueWatch *w = gstcl::watch_of (p->context);
+  if (gstcl::watchdog::abandoned (*w)) {
+    /* A runaway kernel may still use them: kept with its queue, which
+     * nothing is enqueued on any more. */
+    gstcl::watchdog::keep_buffer (*w, p->device);
+    gstcl::watchdog::keep_buffer (*w, p->staging);
+  } else {
+    try {
+      const cl::CommandQueue &q = gstcl::queue_of (p->context);
+      if (p->staging_ptr)
+        q.enqueueUnmapMemObject (p->staging, p->staging_ptr);
+      if (p->mapped_ptr)
+        q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
+    } catch (const cl::Error & e) {
+      GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
+    }
   }
   gst_object_unref (p->context);
   g_mutex_clear (&p->lock);
@@ -433,38 +415,59 @@ gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContext * context)
   return TRUE;
 }
 
+/* Runs f on the memory under its lock; throws what f throws. */
+template <typename F>
+static void
+locked_throwing (GstMemory * mem, F && f)
+{
+  auto *m = reinterpret_cast<GstClMemory *> (mem);
+  g_autoptr (GMutexLocker) guard = g_mutex_locker_new (&m->priv->lock);
+  f (m);
+}
+
 template <typename F>
 static gboolean
 locked (GstMemory * mem, const char *what, F && f)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem), FALSE);
-  auto *m = reinterpret_cast<GstClMemory *> (mem);
-  g_autoptr (GMutexLocker) guard = g_mutex_locker_new (&m->priv->lock);
-  gboolean ok = TRUE;
   try {
-    f (m);
+    locked_throwing (mem, f);
+  } catch (const gstcl::WaitCancelled &) {
+    GST_DEBUG ("%s: the wait for the device was ended by a flush", what);
+    return FALSE;
   } catch (const cl::Error & e) {
     GST_ERROR ("%s failed: %s", what, gstcl::describe (e).c_str ());
-    ok = FALSE;
+    return FALSE;
   }
-  return ok;
+  return TRUE;
+}
+
+static void
+write_from_host (GstClMemory * m, const void *data, gsize size)
+{
+  if (m->priv->unified) {
+    /* The mapping is the device memory: one copy, visible after unmap. */
+    std::memcpy (host_access (m, true), data, size);
+    return;
+  }
+  cl_mem dev = device_access (m, true, size == m->mem.maxsize);
+  const cl::CommandQueue &q = gstcl::queue_of (m->priv->context);
+  /* A blocking write waits for the queue ahead of it too, without bound:
+   * that part is waited for first, bounded, so that the driver then waits
+   * for this transfer only. (A write that did not block would read the
+   * caller's data after a wait that gave up.) */
+  cl::Event ahead;
+  q.enqueueMarkerWithWaitList (nullptr, &ahead);
+  wait_for (m->priv, ahead, "the work ahead of an upload");
+  q.enqueueWriteBuffer (cl::Buffer (dev, true), CL_TRUE, 0, size, data);
+  count_upload (&m->mem);
 }
 
 gboolean
 gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size)
 {
   g_return_val_if_fail (size <= mem->maxsize, FALSE);
-  return locked (mem, "upload", [&] (GstClMemory * m) {
-    if (m->priv->unified) {
-      /* The mapping is the device memory: one copy, visible after unmap. */
-      std::memcpy (host_access (m, true), data, size);
-      return;
-    }
-    cl_mem dev = device_access (m, true, size == m->mem.maxsize);
-    gstcl::queue_of (m->priv->context).enqueueWriteBuffer (cl::Buffer (dev, true),
-        CL_TRUE, 0, size, data);
-    count_upload (mem);
-  });
+  return locked (mem, "upload", [&] (GstClMemory * m) { write_from_host (m, data, size); });
 }
 
 gboolean
@@ -474,6 +477,7 @@ gst_cl_memory_clear (GstMemory * mem)
     ClMemPriv *p = m->priv;
     const cl::CommandQueue &q = gstcl::queue_of (p->context);
     const size_t size = m->mem.maxsize;
+    wait_mapped (p);
     if (p->unified && p->mapped_ptr) {
       std::memset (p->mapped_ptr, 0, size);  /* the mapping is the buffer */
       return;
@@ -485,7 +489,7 @@ gst_cl_memory_clear (GstMemory * mem)
       return;
     if (p->staging_ptr) {
       if (p->host_busy ())
-        p->host_busy.wait ();
+        wait_for (p, p->host_busy, "an upload");
       std::memset (p->staging_ptr, 0, size);
     } else {
       p->zero_staging = true;
@@ -506,3 +510,28 @@ gst_cl_memory_sync_to_host (GstMemory * mem)
 {
   return locked (mem, "download", [] (GstClMemory * m) { host_access (m, false); });
 }
+
+/* ---- the same, throwing (gstclwatchdog.hpp) ---- */
+
+namespace gstcl {
+
+void
+sync_to_host (GstMemory * mem)
+{
+  locked_throwing (mem, [] (GstClMemory * m) { host_access (m, false); });
+}
+
+void
+sync_to_device (GstMemory * mem)
+{
+  locked_throwing (mem, [] (GstClMemory * m) { device_access (m, false); });
+}
+
+void
+write_from_host (GstMemory * mem, const void *data, gsize size)
+{
+  g_return_if_fail (size <= mem->maxsize);
+  locked_throwing (mem, [&] (GstClMemory * m) { ::write_from_host (m, data, size); });
+}
+
+}  // namespace gstcl

@@ -52,6 +52,14 @@
  * and the element then fails to start with an error naming them; while it
  * runs with a warning on the bus, the previous options staying in force.
  *
+ * Code that never ends (or runs too long) is given `kernel-timeout` (every
+ * element's property; 5000 ms by default): then the element posts an error
+ * naming the kernel and the time it ran, and the pipeline can stop. The
+ * kernel itself cannot be stopped: its device queue and context are
+ * abandoned, and the next start takes a new context. The code runs with the
+ * device's access to the process's OpenCL buffers: do not run code from
+ * people you do not trust without a sandbox (docs/clkernel.md, "Trust").
+ *
  * ## Example launch lines
  * Invert colours:
  * |[

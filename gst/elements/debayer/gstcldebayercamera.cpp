@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstcldebayercamera.hpp"
 
+#include <gst/opencl/gstclwatchdog.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -175,18 +177,22 @@ ae_step (AeStatus * ae, const double * fresh, double speed, double target)
   ae->gain += speed * (want - ae->gain);
 }
 
+/* Bounded (gstclwatchdog.hpp): the reads under way end with the queue,
+ * which throws gstcl::DeviceTimeout when a kernel ahead runs past its
+ * kernel-timeout or the queue was abandoned, so that the buffers are never
+ * dropped under a runaway kernel. */
 void
 Statistics::reset ()
 {
-  for (Set &set : sets_) {
-    if (set.reading ())
-      set.reading.wait ();
-    if (set.host) {
-      queue_.enqueueUnmapMemObject (set.pinned, set.host);
-      queue_.finish ();
-    }
-    set = Set ();
+  if (queue_ ()) {
+    gstcl::finish (queue_, "the statistics");
+    for (Set &set : sets_)
+      if (set.host)
+        queue_.enqueueUnmapMemObject (set.pinned, set.host);
+    gstcl::finish (queue_, "the statistics");
   }
+  for (Set &set : sets_)
+    set = Set ();
   queue_ = cl::CommandQueue ();
 }
 
@@ -263,7 +269,7 @@ Statistics::wait_oldest ()
     if (set.busy && (!oldest || set.order < oldest->order))
       oldest = &set;
   if (oldest && oldest->reading ())
-    oldest->reading.wait ();
+    gstcl::wait (queue_, oldest->reading, "the statistics");
 }
 
 bool
@@ -284,8 +290,10 @@ Statistics::begin (GstClContext * ctx)
     for (Set &set : sets_) {
       set.counters = cl::Buffer (context, CL_MEM_READ_WRITE, kBytes);
       set.pinned = cl::Buffer (context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, kBytes);
-      set.host = static_cast<cl_uint *> (queue.enqueueMapBuffer (set.pinned, CL_TRUE,
-              CL_MAP_READ | CL_MAP_WRITE, 0, kBytes));
+      cl::Event mapped;
+      set.host = static_cast<cl_uint *> (queue.enqueueMapBuffer (set.pinned, CL_FALSE,
+              CL_MAP_READ | CL_MAP_WRITE, 0, kBytes, nullptr, &mapped));
+      gstcl::wait (queue, mapped, "the statistics' buffers");
     }
     queue_ = queue;
   }
