@@ -101,7 +101,7 @@ def launch_lines(block):
             continue
         while argv and re.match(r'^[A-Za-z_][A-Za-z0-9_]*=', argv[0]):
             argv = argv[1:]
-        if argv and argv[0] == 'gst-launch-1.0':
+        if argv and argv[0] in ('gst-launch-1.0', 'gst-opencl-calibrate'):
             out.append((start, argv))
     return out
 
@@ -275,6 +275,15 @@ def run_all(root, tmp):
                 receivers.append((number, args, p))
             for number, argv, args, extra, receiver in runs:
                 if receiver:
+                    continue
+                if argv[0] == 'gst-opencl-calibrate':
+                    # the tool makes what the block's next lines read
+                    tool = os.environ.get('GST_OPENCL_CALIBRATE', 'gst-opencl-calibrate')
+                    r = subprocess.run([tool] + argv[1:], cwd=tmp, env=env,
+                                       capture_output=True, text=True, timeout=TIMEOUT)
+                    if r.returncode != 0:
+                        failures.append('%s:%d: gst-opencl-calibrate: exit status %d\n%s' % (
+                            where_file, number, r.returncode, (r.stdout + r.stderr)[-1500:]))
                     continue
                 count += 1
                 where = '%s:%d' % (where_file, number)

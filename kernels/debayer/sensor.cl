@@ -154,6 +154,8 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
       zones[i] = 0;
     barrier (CLK_LOCAL_MEM_FENCE);
   }
+  /* whole-word loads: rows and the first sample on 16 bytes */
+  const bool aligned = ((in_offset | in_stride) & 15) == 0;
   uint4 cells = (uint4) (0);
   /* the statistics' adds of the block's 4 cells: bins, and the zones' luma
    * sums merged where consecutive cells share a zone (-1: none) */
@@ -163,13 +165,31 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
     /* the window: columns x0 - 2 .. x0 + 9, rows y0 - 2 .. y0 + 3 */
     float w[6][WIN_W];
     if (x0 >= 2 && x0 + 10 <= width && y0 >= 2 && y0 + 4 <= height) {
-      /* inside: each row's 12 samples in two vector loads */
+      /* inside: each row's 12 samples in three loads of words (NVIDIA
+       * splits vloadN of uchar and ushort pointers into single bytes or
+       * words): the block's 8 from its aligned start (x0 is a multiple of 8;
+       * rows on 16 bytes, `aligned`), the 2 on each side */
 #pragma unroll
       for (int r = 0; r < 6; r++) {
         __global const uchar *row = in + in_offset + (size_t) (y0 - 2 + r) * in_stride;
         int8 a;
         int4 b;
-        if (in16) {
+        if (in16 && aligned) {
+          __global const ushort *p = (__global const ushort *) row + x0;
+          const uint4 mid = *(__global const uint4 *) p;
+          const uint l = *(__global const uint *) (p - 2), h = *(__global const uint *) (p + 8);
+          const ushort8 m = as_ushort8 (mid);
+          const ushort2 lo = as_ushort2 (l), hi2 = as_ushort2 (h);
+          a = convert_int8 ((ushort8) (lo, m.s0123, m.s45));
+          b = convert_int4 ((ushort4) (m.s67, hi2));
+        } else if (aligned) {
+          __global const uchar *p = row + x0;
+          const uchar8 m = as_uchar8 (*(__global const uint2 *) p);
+          const uchar2 lo = as_uchar2 (*(__global const ushort *) (p - 2)),
+              hi2 = as_uchar2 (*(__global const ushort *) (p + 8));
+          a = convert_int8 ((uchar8) (lo, m.s0123, m.s45));
+          b = convert_int4 ((uchar4) (m.s67, hi2));
+        } else if (in16) {
           __global const ushort *p = (__global const ushort *) row + x0 - 2;
           a = convert_int8 (vload8 (0, p));
           b = convert_int4 (vload4 (2, p));
@@ -280,8 +300,9 @@ void debayer_sensor (__global const uchar * in, int in_offset, int in_stride, in
          * no conversion instruction) */
         const float8 f = (float8) (v[dy][0], v[dy][1], v[dy][2], v[dy][3], v[dy][4], v[dy][5],
             v[dy][6], v[dy][7]);
-        vstore8 (convert_ushort8 (as_uint8 (mad (f, (float8) (mid_max), (float8) (U2F_BASE))) &
-                0xffff), 0, dst);
+        /* one 128-bit store: rows of whole blocks on 16 bytes */
+        *(__global uint4 *) dst = as_uint4 (convert_ushort8 (as_uint8 (mad (f,
+                        (float8) (mid_max), (float8) (U2F_BASE))) & 0xffff));
       }
     }
     if (stats && y0 + 1 < height) {
