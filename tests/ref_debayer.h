@@ -63,8 +63,9 @@ struct Mosaic {
 /* Random samples in [0, 2^bits - 1], with extra 0 and maximum values to reach
  * the clamps; for 16-bit words 1 in 50 samples also has bits above the depth
  * set (they are clamped to the maximum). */
+/* A w x h frame of zeros. */
 inline Mosaic
-random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
+blank_mosaic (int w, int h, int pattern, int bits)
 {
   Mosaic m;
   m.w = w;
@@ -72,6 +73,13 @@ random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
   m.pattern = pattern;
   m.bits = bits;
   m.v.resize ((size_t) w * h);
+  return m;
+}
+
+inline Mosaic
+random_mosaic (int w, int h, int pattern, int bits, uint32_t seed)
+{
+  Mosaic m = blank_mosaic (w, h, pattern, bits);
   std::mt19937 rng (seed);
   for (auto &s : m.v) {
     uint32_t r = rng ();

@@ -195,12 +195,7 @@ GST_START_TEST (test_auto_white_balance)
 {
   const int w = 200, h = 48, bits = 12, maxv = 4095, black = 64;   /* interior and rim */
   const double cast[3] = { 0.55, 1.0, 0.8 };
-  Mosaic m;
-  m.w = w;
-  m.h = h;
-  m.pattern = 2;
-  m.bits = bits;
-  m.v.resize ((size_t) w * h);
+  Mosaic m = blank_mosaic (w, h, 2, bits);
   std::mt19937 rng (3);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
@@ -282,12 +277,7 @@ GST_START_TEST (test_auto_white_balance_bounds)
     {"a trace of green", 4000, 1, 3000, false, 1.0 / 16, 1.0 / 16},   /* the lower bound */
   };
   for (const Case &c : cases) {
-    Mosaic m;
-    m.w = w;
-    m.h = h;
-    m.pattern = 2;
-    m.bits = bits;
-    m.v.resize ((size_t) w * h);
+    Mosaic m = blank_mosaic (w, h, 2, bits);
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) {
         const char col = colour_at (m, x, y);

@@ -17,12 +17,7 @@
 static Mosaic
 mosaic_of (const std::vector<Rgb> &image, int w, int h, int pattern, int bits)
 {
-  Mosaic m;
-  m.w = w;
-  m.h = h;
-  m.pattern = pattern;
-  m.bits = bits;
-  m.v.resize ((size_t) w * h);
+  Mosaic m = blank_mosaic (w, h, pattern, bits);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       const char c = colour_at (m, x, y);

@@ -494,7 +494,11 @@ announce (GstElement *element, ClContextPriv *p, const std::string &name,
 static std::string
 full_options_of (const std::string &options)
 {
-  return "-cl-std=CL1.2 " + options;
+  /* GST_OPENCL_EXTRA_BUILD_OPTIONS: options for every build (a driver's
+   * diagnostics: -cl-nv-verbose puts ptxas's registers and spills into the
+   * build log, which the clruntime category shows at DEBUG) */
+  static const char *extra = g_getenv ("GST_OPENCL_EXTRA_BUILD_OPTIONS");
+  return "-cl-std=CL1.2 " + options + (extra ? std::string (" ") + extra : std::string ());
 }
 
 /* For BackgroundBuild, which announces from the streaming thread the build
@@ -569,6 +573,13 @@ cl::Program build_program (GstClContext *ctx, const std::string &source,
   GST_CAT_INFO (gst_cl_runtime_debug, "built %s on %s in %.1f ms, options '%s'",
       name.c_str (), p->name.c_str (), (g_get_monotonic_time () - start_us) / 1000.0,
       full_options.c_str ());
+  if (gst_debug_category_get_threshold (gst_cl_runtime_debug) >= GST_LEVEL_DEBUG) {
+    try {
+      GST_CAT_DEBUG (gst_cl_runtime_debug, "build log of %s:\n%s", name.c_str (),
+          prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (p->device).c_str ());
+    } catch (const cl::Error &) {
+    }
+  }
   std::lock_guard<std::mutex> lock (p->programs_lock);
   entry->program = prog;
   entry->built = true;
