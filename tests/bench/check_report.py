@@ -118,12 +118,16 @@ def main():
                         r['kernel'].get('fraction_of_same_bytes_copy')]
             if 'device_pipelines' in r['kernel']:
                 figures.append(r['kernel'].get('device_fps'))
-            # launches that gather cldebayer's white-balance statistics are
-            # timed apart; only auto white balance has them (how many fall
-            # in 4 timed frames depends on the device's pace)
+            # launches that gather cldebayer's statistics are timed apart;
+            # only auto white balance and the sensor pass's statistics
+            # (the isp case) have them (how many fall in 4 timed frames
+            # depends on the device's pace)
             if 'statistics_launch_ms' in r['kernel']:
-                if 'manual' in r['case'] or 'camera' not in r['case']:
-                    errors.append(f'{name}: statistics launches without auto white balance')
+                gathers = ('camera' in r['case'] and 'manual' not in r['case']) or \
+                    'isp' in r['case']
+                if not gathers:
+                    errors.append(f'{name}: statistics launches without auto white balance '
+                                  'or the statistics of the sensor pass')
                 figures += [r['kernel']['statistics_launch_ms']['median'],
                             r['kernel']['statistics_launches_per_frame']]
                 if r['kernel']['statistics_launches_per_frame'] > 1:
