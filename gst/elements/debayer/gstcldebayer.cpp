@@ -782,7 +782,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   g_object_class_install_property (gobject_class, PROP_STATISTICS_INTERVAL,
       g_param_spec_uint ("statistics-interval", "Statistics interval", "Every Nth frame "
           "posts an element message cldebayer-statistics (64-bin luma histogram, 16 x 12 "
-          "zone means, colour means, frame, pts); 0: none", 0, G_MAXUINT, 0, playing));
+          "zone means, colour means, frame, pts); 0: none", 0, G_MAXUINT, 0, controllable));
   g_object_class_install_property (gobject_class, PROP_EXPOSURE,
       g_param_spec_enum ("exposure", "Exposure", "Digital exposure gain on the raw samples "
           "after white balance", GST_TYPE_CL_DEBAYER_EXPOSURE, EXPOSURE_MANUAL, playing));
