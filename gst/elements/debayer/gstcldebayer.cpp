@@ -36,6 +36,7 @@
  */
 #include "gstcldebayer.h"
 #include "gstcldebayerengine.hpp"
+#include "gstcldebayerenums.hpp"
 #include "gstclelements.h"
 #include "gstclsettings.hpp"
 
@@ -52,91 +53,6 @@ GST_DEBUG_CATEGORY (gst_cl_debayer_debug);
 #define GST_CAT_DEFAULT gst_cl_debayer_debug
 
 using namespace cldebayer;
-
-#define GST_TYPE_CL_DEBAYER_METHOD (gst_cl_debayer_method_get_type ())
-static GType
-gst_cl_debayer_method_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {METHOD_MALVAR, "Malvar-He-Cutler 5x5 gradient-corrected linear filters",
-        "malvar"},
-    {METHOD_BILINEAR, "Bilinear interpolation of the nearest samples", "bilinear"},
-    {METHOD_MENON, "Menon-Andriani-Calvagno 2007: directional filtering, a posteriori "
-          "decision and refining (sharper edges, less false colour; float arithmetic)",
-        "menon"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerMethod", values));
-  return type;
-}
-
-#define GST_TYPE_CL_DEBAYER_WHITE_BALANCE (gst_cl_debayer_white_balance_get_type ())
-static GType
-gst_cl_debayer_white_balance_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {WB_NONE, "No white balance (the gains are not applied)", "none"},
-    {WB_MANUAL, "The red-gain, green-gain and blue-gain properties", "manual"},
-    {WB_AUTO, "Grey world, from the statistics of the frames before", "auto"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerWhiteBalance", values));
-  return type;
-}
-
-#define GST_TYPE_CL_DEBAYER_TRANSFER (gst_cl_debayer_transfer_get_type ())
-static GType
-gst_cl_debayer_transfer_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {TRANSFER_LINEAR, "Linear (no curve)", "linear"},
-    {TRANSFER_SRGB, "sRGB (IEC 61966-2-1)", "srgb"},
-    {TRANSFER_BT709, "BT.709 OETF", "bt709"},
-    {TRANSFER_GAMMA, "Power 1/gamma (the gamma property)", "gamma"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerTransfer", values));
-  return type;
-}
-
-#define GST_TYPE_CL_DEBAYER_DEFECT (gst_cl_debayer_defect_get_type ())
-static GType
-gst_cl_debayer_defect_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {DEFECT_NONE, "No defect correction", "none"},
-    {DEFECT_DYNAMIC, "Samples beyond their 8 same-colour neighbours by more than "
-          "defect-threshold are clipped to them (hot, dead and single-pixel clusters)",
-        "dynamic"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerDefectCorrection", values));
-  return type;
-}
-
-#define GST_TYPE_CL_DEBAYER_EXPOSURE (gst_cl_debayer_exposure_get_type ())
-static GType
-gst_cl_debayer_exposure_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {EXPOSURE_MANUAL, "The exposure-gain property", "manual"},
-    {EXPOSURE_AUTO, "Moves exposure-gain toward the gain that puts the mean of the zone "
-          "means at exposure-target", "auto"},
-    {0, nullptr, nullptr},
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClDebayerExposure", values));
-  return type;
-}
 
 /* Under the element's lock: what the user set and the white balance and
  * exposure in force (get_property reads them). */
@@ -354,40 +270,6 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
   make_params (self, ctx, in);
 }
 
-/* A statistics message of the frame `g` (docs/cldebayer.md). */
-static GstMessage *
-statistics_message (GstClDebayer * self, const Gathered & g, const AwbStatus & awb)
-{
-  GValue histogram = G_VALUE_INIT, zones = G_VALUE_INIT, v = G_VALUE_INIT;
-  g_value_init (&histogram, GST_TYPE_ARRAY);
-  g_value_init (&v, G_TYPE_UINT64);
-  for (guint64 n : g.histogram) {
-    g_value_set_uint64 (&v, n);
-    gst_value_array_append_value (&histogram, &v);
-  }
-  g_value_unset (&v);
-  g_value_init (&zones, GST_TYPE_ARRAY);
-  g_value_init (&v, G_TYPE_DOUBLE);
-  for (double mean : g.zones) {
-    g_value_set_double (&v, mean);
-    gst_value_array_append_value (&zones, &v);
-  }
-  g_value_unset (&v);
-  const double cells = (double) g.awb.sum[3];
-  const double scale = cells > 0 ? cells * (g.awb_maxv - g.awb_black) : 1;
-  GstStructure *s = gst_structure_new ("cldebayer-statistics",
-      "frame", G_TYPE_UINT64, g.frame, "pts", G_TYPE_UINT64, (guint64) g.pts,
-      "red-mean", G_TYPE_DOUBLE, g.awb.sum[0] / scale,
-      "green-mean", G_TYPE_DOUBLE, g.awb.sum[1] / (2 * scale),
-      "blue-mean", G_TYPE_DOUBLE, g.awb.sum[2] / scale,
-      "cells", G_TYPE_UINT64, (guint64) g.awb.sum[3], "zone-mean", G_TYPE_DOUBLE, g.zone_mean,
-      "red-gain", G_TYPE_DOUBLE, awb.gains[0], "green-gain", G_TYPE_DOUBLE, awb.gains[1],
-      "blue-gain", G_TYPE_DOUBLE, awb.gains[2], nullptr);
-  gst_structure_take_value (s, "histogram", &histogram);
-  gst_structure_take_value (s, "zones", &zones);
-  return gst_message_new_element (GST_OBJECT (self), s);
-}
-
 /* Takes the statistics read back since the last frame: the auto white
  * balance's and exposure's measures (the last of them), and the messages of
  * statistics-interval frames. */
@@ -413,7 +295,8 @@ take_statistics (GstClDebayer * self, Totals * awb, bool * awb_fresh, Gathered *
         std::lock_guard<std::mutex> lock (self->priv->lock);
         status = self->priv->settings.awb;
       }
-      gst_element_post_message (GST_ELEMENT (self), statistics_message (self, g, status));
+      gst_element_post_message (GST_ELEMENT (self), gst_message_new_element (GST_OBJECT (self),
+              statistics_structure (g, status)));
     }
   }
 }

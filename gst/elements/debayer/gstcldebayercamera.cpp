@@ -177,6 +177,39 @@ ae_step (AeStatus * ae, const double * fresh, double speed, double target)
   ae->gain += speed * (want - ae->gain);
 }
 
+GstStructure *
+statistics_structure (const Gathered & g, const AwbStatus & awb)
+{
+  GValue histogram = G_VALUE_INIT, zones = G_VALUE_INIT, v = G_VALUE_INIT;
+  g_value_init (&histogram, GST_TYPE_ARRAY);
+  g_value_init (&v, G_TYPE_UINT64);
+  for (guint64 n : g.histogram) {
+    g_value_set_uint64 (&v, n);
+    gst_value_array_append_value (&histogram, &v);
+  }
+  g_value_unset (&v);
+  g_value_init (&zones, GST_TYPE_ARRAY);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (double mean : g.zones) {
+    g_value_set_double (&v, mean);
+    gst_value_array_append_value (&zones, &v);
+  }
+  g_value_unset (&v);
+  const double cells = (double) g.awb.sum[3];
+  const double scale = cells > 0 ? cells * (g.awb_maxv - g.awb_black) : 1;
+  GstStructure *s = gst_structure_new ("cldebayer-statistics",
+      "frame", G_TYPE_UINT64, g.frame, "pts", G_TYPE_UINT64, (guint64) g.pts,
+      "red-mean", G_TYPE_DOUBLE, g.awb.sum[0] / scale,
+      "green-mean", G_TYPE_DOUBLE, g.awb.sum[1] / (2 * scale),
+      "blue-mean", G_TYPE_DOUBLE, g.awb.sum[2] / scale,
+      "cells", G_TYPE_UINT64, (guint64) g.awb.sum[3], "zone-mean", G_TYPE_DOUBLE, g.zone_mean,
+      "red-gain", G_TYPE_DOUBLE, awb.gains[0], "green-gain", G_TYPE_DOUBLE, awb.gains[1],
+      "blue-gain", G_TYPE_DOUBLE, awb.gains[2], nullptr);
+  gst_structure_take_value (s, "histogram", &histogram);
+  gst_structure_take_value (s, "zones", &zones);
+  return s;
+}
+
 /* Bounded (gstclwatchdog.hpp): the reads under way end with the queue,
  * which throws gstcl::DeviceTimeout when a kernel ahead runs past its
  * kernel-timeout or the queue was abandoned, so that the buffers are never

@@ -177,6 +177,10 @@ struct Gathered {
   bool post = false;              /* a statistics-interval frame */
 };
 
+/* The cldebayer-statistics structure of the frame `g`, with the white
+ * balance in force (docs/cldebayer.md, "3A statistics"). */
+GstStructure *statistics_structure (const Gathered & g, const AwbStatus & awb);
+
 /* The statistics' counters on the device: kSets sets of STATS_SLOTS
  * grey-world counters (stats.cl's; each a pair of words: the sums of the
  * groups' low 16 bits and of the bits above) and the sensor pass's
