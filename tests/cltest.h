@@ -6,6 +6,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#include <gst/controller/gstinterpolationcontrolsource.h>
 #include <gst/opencl/opencl.h>
 #include <gst/opencl/gstcl.hpp>
 #include <unistd.h>
@@ -193,6 +195,41 @@ inline void share_context (GstElement * element)
   GstContext *context = gst_context_new_cl_context (shared_context ());
   gst_element_set_context (element, context);
   gst_context_unref (context);
+}
+
+/* Binds the `property` of the harness's `factory` element to a control
+ * source that steps through `values`, one a second from 0 (no
+ * interpolation: a frame at i seconds takes values[i]). */
+inline void
+bind_steps (GstHarness * h, const char *factory, const char *property,
+    const std::vector<double> &values)
+{
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
+  for (guint i = 0; i < values.size (); i++)
+    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs),
+        i * GST_SECOND, values[i]);
+  GstElement *e = gst_harness_find_element (h, factory);
+  gst_object_add_control_binding (GST_OBJECT (e),
+      gst_direct_control_binding_new_absolute (GST_OBJECT (e), property, cs));
+  gst_object_unref (e);
+  gst_object_unref (cs);
+}
+
+/* cldebayer in a harness (after clupload for OpenCL-memory input) with the
+ * shared context; *element the cldebayer (a reference). */
+inline GstHarness *
+debayer_harness (bool cl_input, GstElement ** element)
+{
+  GstElement *e = cl_input ?
+      gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
+      gst_element_factory_make ("cldebayer", nullptr);
+  share_context (e);
+  GstHarness *h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  *element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
+      GST_ELEMENT (gst_object_ref (h->element));
+  return h;
 }
 
 /* The process's own GST_OPENCL_TUNING (the gpu-tuning suite sets it), or

@@ -1074,19 +1074,11 @@ GST_START_TEST (test_bias_follows_a_controller)
 {
   GstHarness *h = gst_harness_new_parse ("clconvolve kernel=<0,0,0,0,1,0,0,0,0>");
   cltest::share_context (h->element);
-  GstControlSource *cs = gst_interpolation_control_source_new ();
-  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, nullptr);
-  const double biases[] = {0.0, 40.0, -25.0, 7.0};
-  for (guint i = 0; i < G_N_ELEMENTS (biases); i++)
-    gst_timed_value_control_source_set (GST_TIMED_VALUE_CONTROL_SOURCE (cs),
-        i * GST_SECOND, biases[i]);
-  GstElement *conv = gst_harness_find_element (h, "clconvolve");
-  gst_object_add_control_binding (GST_OBJECT (conv),
-      gst_direct_control_binding_new_absolute (GST_OBJECT (conv), "bias", cs));
-  gst_object_unref (conv);
+  const std::vector<double> biases = {0.0, 40.0, -25.0, 7.0};
+  cltest::bind_steps (h, "clconvolve", "bias", biases);
   gst_harness_set_src_caps_str (h, cltest::caps_string ("GRAY8", 5, 3).c_str ());
   const GstVideoInfo info = cltest::video_info ("GRAY8", 5, 3);
-  for (guint i = 0; i < G_N_ELEMENTS (biases); i++) {
+  for (guint i = 0; i < biases.size (); i++) {
     GstBuffer *in = gst_buffer_new_allocate (nullptr, GST_VIDEO_INFO_SIZE (&info), nullptr);
     gst_buffer_memset (in, 0, 100, GST_VIDEO_INFO_SIZE (&info));
     GST_BUFFER_PTS (in) = i * GST_SECOND;
@@ -1101,7 +1093,6 @@ GST_START_TEST (test_bias_follows_a_controller)
     gst_video_frame_unmap (&frame);
     gst_buffer_unref (out);
   }
-  gst_object_unref (cs);
   gst_harness_teardown (h);
 }
 GST_END_TEST

@@ -36,14 +36,7 @@ struct Debayer {
 
   Debayer (const OutFormat & f, bool cl_input)
   {
-    GstElement *e = cl_input ?
-        gst_parse_bin_from_description ("clupload ! cldebayer name=d", TRUE, nullptr) :
-        gst_element_factory_make ("cldebayer", nullptr);
-    share_context (e);
-    h = gst_harness_new_with_element (e, "sink", "src");
-    gst_object_unref (e);
-    element = cl_input ? gst_bin_get_by_name (GST_BIN (h->element), "d") :
-        GST_ELEMENT (gst_object_ref (h->element));
+    h = debayer_harness (cl_input, &element);
     format = &f;
     gst_harness_set_sink_caps_str (h, ("video/x-raw,format=" + std::string (f.name)).c_str ());
   }
