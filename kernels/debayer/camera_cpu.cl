@@ -120,21 +120,6 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
   }
 }
 
-/* The sums of sums' lanes to the counters of `slot`, and sums zeroed. */
-inline void cc_flush_stats (__global uint * totals, int slot, int8 * sums)
-{
-  uint4 t;
-  const int4 a = sums[0].lo + sums[0].hi, b = sums[1].lo + sums[1].hi,
-      c = sums[2].lo + sums[2].hi, d = sums[3].lo + sums[3].hi;
-  t.s0 = (uint) (a.s0 + a.s1 + a.s2 + a.s3);
-  t.s1 = (uint) (b.s0 + b.s1 + b.s2 + b.s3);
-  t.s2 = (uint) (c.s0 + c.s1 + c.s2 + c.s3);
-  t.s3 = (uint) (d.s0 + d.s1 + d.s2 + d.s3);
-  add_stats (totals, slot, t);
-  for (int i = 0; i < 4; i++)
-    sums[i] = (int8) (0);
-}
-
 /* Malvar (or bilinear) at the pixels of parity p of ring row y, chunk k,
  * whose colour is `site` (0 R, 1 G of an R row, 2 G of a B row, 3 B):
  * their R, G and B in [0, 1]. p and site are constants once inlined. */
@@ -343,6 +328,6 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
     /* the sums to the counters every 16 row pairs and at the end (of more
      * rows 16-bit samples could pass 2^31 in a lane) */
     if (stats && (((y - ya) / 2) % 16 == 15 || y + 2 >= yb))
-      cc_flush_stats (totals, slot, sums);
+      flush_lane_stats (totals, slot, sums);
   }
 }

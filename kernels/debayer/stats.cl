@@ -50,6 +50,22 @@ inline void add_stats (__global uint * totals, int slot, uint4 group)
   atomic_add (t + 7, group.s3 >> 16);
 }
 
+/* The CPU shapes' sums by lane (R, G, B, cells: int8 each) to the counters
+ * of `slot` (add_stats), and the sums zeroed. */
+inline void flush_lane_stats (__global uint * totals, int slot, int8 * sums)
+{
+  uint4 t;
+  const int4 a = sums[0].lo + sums[0].hi, b = sums[1].lo + sums[1].hi,
+      c = sums[2].lo + sums[2].hi, d = sums[3].lo + sums[3].hi;
+  t.s0 = (uint) (a.s0 + a.s1 + a.s2 + a.s3);
+  t.s1 = (uint) (b.s0 + b.s1 + b.s2 + b.s3);
+  t.s2 = (uint) (c.s0 + c.s1 + c.s2 + c.s3);
+  t.s3 = (uint) (d.s0 + d.s1 + d.s2 + d.s3);
+  add_stats (totals, slot, t);
+  for (int i = 0; i < 4; i++)
+    sums[i] = (int8) (0);
+}
+
 #if NATIVE_POW == 2
 /* NVIDIA (PTX): v of the work-item of the warp whose lane differs by
  * `lanes` (a butterfly step) */

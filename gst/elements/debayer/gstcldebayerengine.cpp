@@ -198,7 +198,8 @@ Engine::use (const Variant & v, const cl::Program & program)
   Kernels &slot = kernels_[v.kind][v.aligned];
   for (int i = 0; i < 2; i++)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
-  slot.sensor = row.camera ? cl::Kernel (program, "debayer_sensor") : cl::Kernel ();
+  slot.sensor = row.camera ? cl::Kernel (program, format_.cpu ? "debayer_sensor_cpu" :
+      "debayer_sensor") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
@@ -245,8 +246,12 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
   use (v, program);
 }
 
-/* debayer_sensor over the frame (its 8 x 2 blocks), gathering the
- * statistics when c->gather. */
+/* debayer_sensor_cpu's strips (its SC_STRIP_W) and their row pairs at most
+ * (32: the zone sums of a work-item stay below 2^32) */
+static const int kSensorCpuStrip = 128, kSensorCpuPairs = 32;
+
+/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu on
+ * CPUs), gathering the statistics when c->gather. */
 void
 Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c)
 {
@@ -262,8 +267,16 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
       (cl_int) height, p.maxv, p.black, (cl_int) format_.phase_x, (cl_int) format_.phase_y,
       p.defect, p.threshold, *c->shading, p.grid, p.scale, (cl_int) write, p.mid_max,
       (cl_int) c->gather, p.lo, p.hi, p.wb, *c->counters);
-  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, 16, 8,
-      c->gather ? " statistics" : nullptr);
+  const char *profile = c->gather ? " statistics" : nullptr;
+  if (format_.cpu) {
+    /* sensor_cpu.cl: strips of kSensorCpuStrip columns by runs of at most
+     * kSensorCpuPairs row pairs, a work-item each */
+    const int pairs = (height + 1) / 2;
+    gstcl::enqueue_2d (ctx, k, (width + kSensorCpuStrip - 1) / kSensorCpuStrip,
+        (pairs + kSensorCpuPairs - 1) / kSensorCpuPairs, 1, 1, profile);
+    return;
+  }
+  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, 16, 8, profile);
 }
 
 void

@@ -50,9 +50,9 @@ static const char *const kCameraFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_
 static const char *const kMenonFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_menon,
   nullptr };
 static const char *const kMenonCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
-  gst_cl_kernel_debayer_menon_cpu, nullptr };
+  gst_cl_kernel_debayer_menon_cpu, gst_cl_kernel_debayer_sensor_cpu, nullptr };
 static const char *const kCameraCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
-  gst_cl_kernel_debayer_camera_cpu, nullptr };
+  gst_cl_kernel_debayer_camera_cpu, gst_cl_kernel_debayer_sensor_cpu, nullptr };
 #undef CAMERA_FILES
 
 static std::string
