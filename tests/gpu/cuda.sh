@@ -31,7 +31,7 @@ if [ "$what" = pack ]; then
   gstlib=/usr/lib/$arch/gstreamer-1.0
   rm -rf "$dir"
   ../shared/tools/gst-bundle "$dir" build/gst/elements/libgstopencl.so \
-    "$gstlib/libgstnvcodec.so" "$gstlib/libgstopenh264.so" "$gstlib/libgstvideoparsersbad.so" \
+    "$gstlib/libgstnvcodec.so" "$gstlib/libgstopenh264.so" "$gstlib/libgstvideoparsersbad.so" "$gstlib/libgstisomp4.so" \
     build/tests/test_cuda build/tests/bench/gst-opencl-bench
   # Opened at run time by the bridge: it must be there even if nvcodec's
   # ldd did not list it.
@@ -81,9 +81,8 @@ grep 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log" | head -10
 step "3. the recipes of docs/interop.md"
 run() { echo "\$ gst-launch-1.0 $*"; timeout 60 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err";
   echo "  exit status $?"; grep -E 'ERROR|WARN' "$tmp/err" | head -5; }
-mp4() { gst-launch-1.0 -q filesrc location="$tmp/small.h264" ! h264parse ! mp4mux ! \
-  filesink location="$tmp/in.mp4"; }
-mp4
+gst-launch-1.0 -q videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=320,height=240 ! \
+  openh264enc ! h264parse ! mp4mux ! filesink location="$tmp/in.mp4"
 run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
   clupload ! clsobel ! cldownload ! fakesink
 run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
@@ -101,7 +100,7 @@ gst-inspect-1.0 nvh264enc >/dev/null 2>&1 && run filesrc location="$tmp/raw.gray
   capsfilter caps=video/x-bayer,format=rggb12le,width=1920,height=1080,framerate=30/1 ! clupload ! \
   cldebayer black-level=256 white-balance=auto ! "video/x-raw(memory:OpenCLMemory),format=NV12" ! \
   cldownload ! "video/x-raw(memory:CUDAMemory),format=NV12" ! nvh264enc ! h264parse ! \
-  mp4mux ! filesink location="$tmp/camera.mp4"
+  filesink location="$tmp/camera.h264"
 
 step "4. benchmark: the camera path at 4K, NV12 out in CUDA vs system memory"
 timeout 240 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
