@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The CUDA bridge (gstclcuda.hpp). CUDA's and libgstcuda's few types and
- * functions are declared here as their 1.22 / CUDA 11+ headers give them
- * (their ABI): nothing of CUDA is needed to build, and both libraries are
- * opened at run time. */
+/* The CUDA bridge (gstclcuda.hpp): shared memory, the device match, the
+ * elements' side. libcuda and libgstcuda-1.0: gstclcuda-private.hpp. */
 #include "gstclcuda.hpp"
+#include "gstclcuda-private.hpp"
 #include "gstcl.hpp"
 #include "gstclmemory.h"
 #include "gstclvideo.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -19,113 +17,13 @@
 #include <string>
 #include <vector>
 
-#ifndef GST_CL_CUDA
-#define GST_CL_CUDA 0
-#endif
-
-GST_DEBUG_CATEGORY_STATIC (gst_cl_cuda_debug);
 #define GST_CAT_DEFAULT gst_cl_cuda_debug
 
 namespace {
 
-/* ---- CUDA driver API (cuda.h, CUDA 11.2+), as far as used ---- */
-typedef int CUresult;
-typedef int CUdevice;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUstream_st *CUstream;
-typedef unsigned long long CUdeviceptr;
-typedef unsigned long long CUmemGenericAllocationHandle;
-struct CUuuid { unsigned char bytes[16]; };
-struct CUmemLocation { int type; int id; };
-struct CUmemAllocationProp {
-  int type;
-  int requestedHandleTypes;
-  CUmemLocation location;
-  void *win32HandleMetaData;
-  struct {
-    unsigned char compressionType;
-    unsigned char gpuDirectRDMACapable;
-    unsigned short usage;
-    unsigned char reserved[4];
-  } allocFlags;
-};
-struct CUmemAccessDesc { CUmemLocation location; int flags; };
-struct CUDA_MEMCPY2D {
-  size_t srcXInBytes, srcY;
-  int srcMemoryType;
-  const void *srcHost;
-  CUdeviceptr srcDevice;
-  void *srcArray;
-  size_t srcPitch;
-  size_t dstXInBytes, dstY;
-  int dstMemoryType;
-  void *dstHost;
-  CUdeviceptr dstDevice;
-  void *dstArray;
-  size_t dstPitch;
-  size_t WidthInBytes;
-  size_t Height;
-};
-constexpr CUresult CUDA_SUCCESS = 0;
-constexpr CUresult CUDA_ERROR_NOT_READY = 600;
-constexpr int CU_MEMORYTYPE_DEVICE = 2;
-constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 1;
-constexpr int CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR = 1;
-constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
-constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3;
-constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0;
-constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
-constexpr int CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED = 102;
-constexpr int CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 103;
-
-struct CudaApi {
-  CUresult (*Init) (unsigned);
-  CUresult (*DeviceGetCount) (int *);
-  CUresult (*DeviceGet) (CUdevice *, int);
-  CUresult (*DeviceGetUuid) (CUuuid *, CUdevice);
-  CUresult (*DeviceGetAttribute) (int *, int, CUdevice);
-  CUresult (*DevicePrimaryCtxRetain) (CUcontext *, CUdevice);
-  CUresult (*DevicePrimaryCtxRelease) (CUdevice);
-  CUresult (*CtxPushCurrent) (CUcontext);
-  CUresult (*CtxPopCurrent) (CUcontext *);
-  CUresult (*CtxSynchronize) ();
-  CUresult (*MemGetAllocationGranularity) (size_t *, const CUmemAllocationProp *, int);
-  CUresult (*MemCreate) (CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *,
-      unsigned long long);
-  CUresult (*MemRelease) (CUmemGenericAllocationHandle);
-  CUresult (*MemAddressReserve) (CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
-  CUresult (*MemAddressFree) (CUdeviceptr, size_t);
-  CUresult (*MemMap) (CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
-      unsigned long long);
-  CUresult (*MemUnmap) (CUdeviceptr, size_t);
-  CUresult (*MemSetAccess) (CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
-  CUresult (*MemExportToShareableHandle) (void *, CUmemGenericAllocationHandle, int,
-      unsigned long long);
-  CUresult (*MemsetD8) (CUdeviceptr, unsigned char, size_t);
-  CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D *, CUstream);
-  CUresult (*StreamCreate) (CUstream *, unsigned);
-  CUresult (*StreamDestroy) (CUstream);
-  CUresult (*StreamQuery) (CUstream);
-  CUresult (*GetErrorName) (CUresult, const char **);
-};
-
-/* ---- libgstcuda-1.0 (1.22); GstCudaContext is a GstObject ---- */
-#define GST_MAP_CUDA_FLAG ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
-struct GstCudaApi {
-  gboolean (*load_library) ();
-  void (*memory_init_once) ();
-  gboolean (*is_cuda_memory) (GstMemory *);
-  gboolean (*context_push) (GstObject *);
-  gboolean (*context_pop) (CUcontext *);
-  gboolean (*ensure_element_context) (GstElement *, gint, GstObject **);
-  gboolean (*handle_set_context) (GstElement *, GstContext *, gint, GstObject **);
-  gboolean (*handle_context_query) (GstElement *, GstQuery *, GstObject *);
-  GstBufferPool *(*buffer_pool_new) (GstObject *);
-};
+using namespace gstcl::cuda::api;
 
 /* ---- cl_khr_external_memory (OpenCL 3.0's clCreateBufferWithProperties) ---- */
-typedef cl_mem (*CreateBufferWithPropertiesFn) (cl_context, const cl_ulong *, cl_mem_flags,
-    size_t, void *, cl_int *);
 typedef cl_int (*ExternalMemObjectsFn) (cl_command_queue, cl_uint, const cl_mem *, cl_uint,
     const cl_event *, cl_event *);
 constexpr cl_ulong kClExternalMemoryHandleOpaqueFd = 0x2060;
@@ -133,192 +31,6 @@ constexpr cl_ulong kClMemDeviceHandleList = 0x2051;
 constexpr cl_ulong kClMemDeviceHandleListEnd = 0;
 constexpr cl_device_info kClDeviceUuid = 0x106A;
 constexpr cl_device_info kClDeviceExternalMemoryImportHandleTypes = 0x204F;
-
-struct Loaded {
-  bool ok = false;
-  std::string why;  /* why not, for the log */
-  CudaApi cu {};
-  GstCudaApi gc {};
-  CreateBufferWithPropertiesFn create_buffer = nullptr;
-};
-
-template <typename F> bool
-sym (void *lib, const char *name, F &out)
-{
-  out = reinterpret_cast<F> (dlsym (lib, name));
-  if (!out)
-    GST_WARNING ("%s not found", name);
-  return out != nullptr;
-}
-
-void
-init_debug ()
-{
-  static std::once_flag once;
-  std::call_once (once, [] {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_cuda_debug, "clcuda", 0,
-        "gst-opencl: frames to and from CUDA memory");
-  });
-}
-
-const char *
-cu_name (const Loaded &l, CUresult r)
-{
-  const char *name = nullptr;
-  if (l.cu.GetErrorName && l.cu.GetErrorName (r, &name) == CUDA_SUCCESS && name)
-    return name;
-  return "unknown CUDA error";
-}
-
-const Loaded &
-loaded ()
-{
-  static Loaded l;
-  static std::once_flag once;
-  std::call_once (once, [] {
-    init_debug ();
-#if !GST_CL_CUDA
-    l.why = "built without the cuda option";
-    return;
-#else
-    const char *env = g_getenv ("GST_OPENCL_CUDA");
-    if (env && (!g_ascii_strcasecmp (env, "off") || !strcmp (env, "0"))) {
-      l.why = "GST_OPENCL_CUDA=off";
-      return;
-    }
-    /* Libraries stay loaded for the process, as libgstcuda keeps libcuda. */
-    void *cuda = dlopen ("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!cuda) {
-      l.why = std::string ("libcuda.so.1 not loaded: ") + dlerror ();
-      return;
-    }
-    GST_INFO ("libcuda.so.1 loaded");
-    CudaApi &c = l.cu;
-    bool ok = sym (cuda, "cuInit", c.Init) && sym (cuda, "cuDeviceGetCount", c.DeviceGetCount) &&
-        sym (cuda, "cuDeviceGet", c.DeviceGet) &&
-        sym (cuda, "cuDeviceGetAttribute", c.DeviceGetAttribute) &&
-        sym (cuda, "cuDevicePrimaryCtxRetain", c.DevicePrimaryCtxRetain) &&
-        sym (cuda, "cuDevicePrimaryCtxRelease_v2", c.DevicePrimaryCtxRelease) &&
-        sym (cuda, "cuCtxPushCurrent_v2", c.CtxPushCurrent) &&
-        sym (cuda, "cuCtxPopCurrent_v2", c.CtxPopCurrent) &&
-        sym (cuda, "cuCtxSynchronize", c.CtxSynchronize) &&
-        sym (cuda, "cuMemGetAllocationGranularity", c.MemGetAllocationGranularity) &&
-        sym (cuda, "cuMemCreate", c.MemCreate) && sym (cuda, "cuMemRelease", c.MemRelease) &&
-        sym (cuda, "cuMemAddressReserve", c.MemAddressReserve) &&
-        sym (cuda, "cuMemAddressFree", c.MemAddressFree) && sym (cuda, "cuMemMap", c.MemMap) &&
-        sym (cuda, "cuMemUnmap", c.MemUnmap) && sym (cuda, "cuMemSetAccess", c.MemSetAccess) &&
-        sym (cuda, "cuMemExportToShareableHandle", c.MemExportToShareableHandle) &&
-        sym (cuda, "cuMemsetD8_v2", c.MemsetD8) &&
-        sym (cuda, "cuMemcpy2DAsync_v2", c.Memcpy2DAsync) &&
-        sym (cuda, "cuStreamCreate", c.StreamCreate) &&
-        sym (cuda, "cuStreamDestroy_v2", c.StreamDestroy) &&
-        sym (cuda, "cuStreamQuery", c.StreamQuery) &&
-        sym (cuda, "cuGetErrorName", c.GetErrorName);
-    /* cuDeviceGetUuid_v2 (CUDA 11.4) gives a MIG instance's own UUID. */
-    if (ok && !(c.DeviceGetUuid = reinterpret_cast<decltype (c.DeviceGetUuid)> (
-                dlsym (cuda, "cuDeviceGetUuid_v2"))))
-      ok = sym (cuda, "cuDeviceGetUuid", c.DeviceGetUuid);
-    if (!ok) {
-      l.why = "libcuda.so.1 lacks a function (too old a driver?)";
-      return;
-    }
-    CUresult r = c.Init (0);
-    int count = 0;
-    if (r != CUDA_SUCCESS || (r = c.DeviceGetCount (&count)) != CUDA_SUCCESS || count == 0) {
-      l.why = std::string ("no CUDA device: ") + (r != CUDA_SUCCESS ? cu_name (l, r) : "none");
-      return;
-    }
-    GST_INFO ("cuInit: %d CUDA device(s)", count);
-
-    void *gc = dlopen ("libgstcuda-1.0.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!gc) {
-      l.why = std::string ("libgstcuda-1.0.so.0 (gst-plugins-bad) not loaded: ") + dlerror ();
-      return;
-    }
-    GstCudaApi &g = l.gc;
-    ok = sym (gc, "gst_cuda_load_library", g.load_library) &&
-        sym (gc, "gst_cuda_memory_init_once", g.memory_init_once) &&
-        sym (gc, "gst_is_cuda_memory", g.is_cuda_memory) &&
-        sym (gc, "gst_cuda_context_push", g.context_push) &&
-        sym (gc, "gst_cuda_context_pop", g.context_pop) &&
-        sym (gc, "gst_cuda_ensure_element_context", g.ensure_element_context) &&
-        sym (gc, "gst_cuda_handle_set_context", g.handle_set_context) &&
-        sym (gc, "gst_cuda_handle_context_query", g.handle_context_query) &&
-        sym (gc, "gst_cuda_buffer_pool_new", g.buffer_pool_new);
-    if (!ok) {
-      l.why = "libgstcuda-1.0.so.0 lacks a function (older than 1.22?)";
-      return;
-    }
-    if (!g.load_library ()) {
-      l.why = "gst_cuda_load_library failed";
-      return;
-    }
-    g.memory_init_once ();
-    /* Core in OpenCL 3.0; the ICD loader exports it (2.3 and later). */
-    l.create_buffer = reinterpret_cast<CreateBufferWithPropertiesFn> (
-        dlsym (RTLD_DEFAULT, "clCreateBufferWithProperties"));
-    if (!l.create_buffer) {
-      l.why = "the OpenCL ICD loader has no clCreateBufferWithProperties (OpenCL 3.0)";
-      return;
-    }
-    GST_INFO ("libgstcuda-1.0.so.0 loaded");
-    l.ok = true;
-#endif
-  });
-  return l;
-}
-
-void
-check (CUresult r, const char *what)
-{
-  if (r != CUDA_SUCCESS) {
-    std::string msg = std::string (what) + " failed: " + cu_name (loaded (), r) + " (" +
-        std::to_string (r) + ")";
-    GST_WARNING ("%s", msg.c_str ());
-    throw std::runtime_error (msg);
-  }
-  GST_LOG ("%s: ok", what);
-}
-
-/* The current CUDA context while alive. */
-class Current {
-public:
-  explicit Current (CUcontext c) { check (loaded ().cu.CtxPushCurrent (c), "cuCtxPushCurrent"); }
-  ~Current () { CUcontext c; loaded ().cu.CtxPopCurrent (&c); }
-  Current (const Current &) = delete;
-  Current &operator= (const Current &) = delete;
-};
-
-/* The same, for a GstCudaContext (its own push and pop). */
-class GstCurrent {
-public:
-  explicit GstCurrent (GstObject *ctx)
-  {
-    if (!loaded ().gc.context_push (ctx))
-      throw std::runtime_error ("gst_cuda_context_push failed");
-  }
-  ~GstCurrent () { loaded ().gc.context_pop (nullptr); }
-  GstCurrent (const GstCurrent &) = delete;
-  GstCurrent &operator= (const GstCurrent &) = delete;
-};
-
-/* Polls the stream: a copy is microseconds, and nothing else runs on it. */
-void
-wait_stream (CUstream stream, const char *what)
-{
-  const auto &cu = loaded ().cu;
-  const gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  for (guint i = 0;; i++) {
-    CUresult r = cu.StreamQuery (stream);
-    if (r == CUDA_SUCCESS)
-      return;
-    if (r != CUDA_ERROR_NOT_READY)
-      check (r, what);
-    if (g_get_monotonic_time () > deadline)
-      throw std::runtime_error (std::string (what) + ": not done after 10 s");
-    g_usleep (i < 8 ? 10 : 100);
-  }
-}
 
 const char *
 uuid_string (const unsigned char *b, char out[37])
