@@ -63,7 +63,7 @@ step "H.264 input (openh264enc)"
 timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=60 pattern=ball ! \
   video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! openh264enc ! h264parse ! \
   video/x-h264,stream-format=byte-stream ! filesink location="$tmp/small.h264"
-timeout 300 gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! \
+timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! \
   video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! openh264enc bitrate=8000000 ! \
   h264parse ! video/x-h264,stream-format=byte-stream ! filesink location="$tmp/1080p.h264"
 ls -l "$tmp"
@@ -71,7 +71,7 @@ ls -l "$tmp"
 step "2. test_cuda (leaks tracer on)"
 GST_OPENCL_EXPECT_CUDA=1 GST_OPENCL_TEST_H264="$tmp/small.h264" CK_DEFAULT_TIMEOUT=300 \
   GST_TRACERS=leaks GST_DEBUG='*:1,GST_TRACER:7,leaks:5,clcuda:4,check:4' \
-  GST_DEBUG_FILE="$tmp/test.log" timeout 400 "$dir/bin/test_cuda"
+  GST_DEBUG_FILE="$tmp/test.log" timeout 240 "$dir/bin/test_cuda"
 echo "test_cuda: exit status $?"
 grep -E 'test_cuda.cpp|clcuda' "$tmp/test.log" | grep -E 'INFO|WARN|ERROR' | \
   sed 's/^.*\(test_cuda.cpp\|gstclcuda.cpp\)/\1/' | sort | uniq -c | sort -rn | head -40
@@ -103,7 +103,7 @@ gst-inspect-1.0 nvh264enc >/dev/null 2>&1 && run filesrc location="$tmp/raw.gray
   filesink location="$tmp/camera.h264"
 
 step "4. benchmark: the camera path at 4K, NV12 out in CUDA vs system memory"
-timeout 240 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
+timeout 180 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
   --only 'cldebayer camera rggb12le>NV12,cldebayer isp rggb12le>NV12' \
   --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
 cat "$tmp/bench.md"
@@ -118,7 +118,7 @@ for n in 1 4 8 16; do
   done
   start=$(date +%s%N)
   # shellcheck disable=SC2086
-  timeout 120 gst-launch-1.0 -q $chains >/dev/null 2>"$tmp/err"
+  timeout 60 gst-launch-1.0 -q $chains >/dev/null 2>"$tmp/err"
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   echo "$n streams x 150 frames: ${ms} ms, exit status $rc, $(( n * 150 * 1000 / (ms > 0 ? ms : 1) )) frames/s in all (1080p30 streams: $(( n * 150 * 1000 / (ms > 0 ? ms : 1) / 30 )))"
