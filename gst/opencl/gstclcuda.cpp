@@ -575,6 +575,7 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
   bool mapped = false;
   try {
     Shared &shared = p.take (out_mem->size, out_frame);
+    const gint64 t0 = g_get_monotonic_time ();
     {
       GstCurrent current (ctx);
       for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
@@ -592,6 +593,7 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
       }
       wait_stream (p.stream, "the copy from CUDA memory");
     }
+    const gint64 t1 = g_get_monotonic_time ();
     /* Written whole on the device: mapped for writing only, nothing goes up. */
     if (!gst_memory_map (out_mem, &map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");
@@ -603,7 +605,9 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
     mapped = false;
     n_to_cl++;
     n_bytes += size;
-    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL", size);
+    /* (the OpenCL copy runs on: the next frame into this buffer waits) */
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL, CUDA copy %" G_GINT64_FORMAT
+        " us", size, t1 - t0);
   } catch (...) {
     if (mapped)
       gst_memory_unmap (out_mem, &map);
@@ -661,12 +665,14 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
     if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");
     mapped = true;
+    const gint64 t0 = g_get_monotonic_time ();
     const size_t size = MIN (in_mem->size, shared.size ());
     shared.last = enqueue_cl_copy (p.cl, *p.fns, shared, (cl_mem) map.data, in_mem->offset,
         size, true);
     gst_memory_unmap (in_mem, &map);
     mapped = false;
     gstcl::wait (p.cl, shared.last, "the copy into shared memory");
+    const gint64 t1 = g_get_monotonic_time ();
     GstVideoInfo out_info;
     gst_video_info_from_caps (&out_info, caps);
     if (!gst_video_frame_map (&frame, &out_info, out,
@@ -692,11 +698,15 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
        * as ready. */
       wait_stream (p.stream, "the copy into CUDA memory");
     }
+    const gint64 t2 = g_get_monotonic_time ();
     gst_video_frame_unmap (&frame);
     frame_mapped = false;
     n_from_cl++;
     n_bytes += size;
-    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA", size);
+    /* The OpenCL wait includes the queue's work ahead of the copy (the
+     * kernels of the frame). */
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA, OpenCL copy and queue %"
+        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us", size, t1 - t0, t2 - t1);
   } catch (...) {
     if (mapped)
       gst_memory_unmap (in_mem, &map);

@@ -11,7 +11,8 @@
 # and h264parse (to make the H.264 input there), test_cuda and the benchmark.
 # run, in about 3 minutes:
 #   1. what the bridge finds, step by step (GST_DEBUG=clcuda:5: libcuda load,
-#      device UUIDs, the trial through shared memory);
+#      device UUIDs, the trial through shared memory); 1b. the device copies'
+#      time a frame at 4K NV12 (the clcuda log's per-frame lines);
 #   2. test_cuda with GST_OPENCL_EXPECT_CUDA=1 under the leaks tracer: the
 #      same bytes as the system path for CUDA in (cudaupload, nvh264dec) and
 #      out (cudadownload, the camera path's NV12), no host transfer on the
@@ -58,6 +59,17 @@ GST_DEBUG=clcuda:5 timeout 60 gst-launch-1.0 videotestsrc num-buffers=2 ! \
   'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink 2>&1 |
   grep -E 'clcuda|ERROR|WARN|EOS' | sed 's/^.*clcuda /clcuda /' | head -60
 echo "exit status ${PIPESTATUS[0]}"
+
+step "1b. what each leg costs: 4K NV12, 100 frames in and out of CUDA memory"
+GST_DEBUG=clcuda:6 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
+  video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
+  'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
+  /CUDA -> OpenCL, CUDA copy/ { n1++; if (n1 > 5) { a += $(NF-1); na++ } }
+  /OpenCL -> CUDA, OpenCL copy/ { n2++; if (n2 > 5) { for (i = 1; i <= NF; i++) {
+      if ($i == "queue") b += $(i+1); if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
+  END { if (na) printf "CUDA -> OpenCL: CUDA copy %.0f us a frame (%d frames)\n", a / na, na;
+        if (nb) printf "OpenCL -> CUDA: OpenCL copy and queue %.0f us, CUDA copy %.0f us a frame (%d frames)\n", b / nb, c / nb, nb;
+        if (!na && !nb) print "no clcuda frame logs" }'
 
 step "H.264 input (openh264enc)"
 timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=60 pattern=ball ! \
