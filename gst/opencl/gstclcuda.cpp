@@ -85,6 +85,14 @@ public:
       mem_ = l.create_buffer (gst_cl_context_get_cl_context (ctx), props, CL_MEM_READ_WRITE,
           size_, nullptr, &err);
       if (!mem_) {
+        /* The device list is optional (one device per context here). */
+        GST_INFO ("import with a device list: %s (%d); again without", gstcl::error_name (err),
+            err);
+        const cl_ulong bare[] = {kClExternalMemoryHandleOpaqueFd, (cl_ulong) fd, 0};
+        mem_ = l.create_buffer (gst_cl_context_get_cl_context (ctx), bare, CL_MEM_READ_WRITE,
+            size_, nullptr, &err);
+      }
+      if (!mem_) {
         close (fd);  /* not imported: still ours */
         throw cl::Error (err, "clCreateBufferWithProperties (import of a CUDA allocation)");
       }
