@@ -33,6 +33,11 @@ stay as written):
   device=K with K > 0 on an element
       -> the line runs with POCL_DEVICES="pthread pthread" (PoCL then gives
          a second device).
+  nvcodec's elements and CUDA memory (docs/interop.md), where cudadownload
+  is not registered (no CUDA device)
+      -> nvh264dec: openh264dec; nvh264enc: videoconvert ! openh264enc; cudaupload,
+         cudadownload: identity; (memory:CUDAMemory) dropped from caps: the
+         same line in system memory.
 
 A line whose doc shows the error it ends with (the next code block starts
 with "ERROR: from element ...": clkernel.md's runaway kernel) must end with
@@ -60,6 +65,17 @@ TIMEOUT = 120   # seconds a line may take
 SINKS_WITHOUT_DISPLAY = {'autovideosink', 'xvimagesink', 'ximagesink', 'glimagesink',
                          'waylandsink', 'kmssink'}
 CAMERAS = {'v4l2src', 'aravissrc'}
+CUDA_SUBSTITUTES = {'nvh264dec': [['openh264dec']],
+                    'nvh264enc': [['videoconvert'], ['openh264enc']],  # it takes I420 only
+                    'cudaupload': [['identity']], 'cudadownload': [['identity']]}
+
+
+def have_cuda():
+    """Whether nvcodec's CUDA elements are registered (a CUDA device)."""
+    if not hasattr(have_cuda, 'answer'):
+        have_cuda.answer = subprocess.run(['gst-inspect-1.0', '--exists', 'cudadownload'],
+                                          capture_output=True).returncode == 0
+    return have_cuda.answer
 
 
 def doc_files(root):
@@ -165,6 +181,11 @@ def substitute(argv, port, has_receiver, tmp):
         if name in CAMERAS:
             out += camera_substitute(elements[i + 1] if i + 1 < len(elements) else None, tmp)
             continue
+        if not have_cuda():
+            if name in CUDA_SUBSTITUTES:
+                out += CUDA_SUBSTITUTES[name]
+                continue
+            element = [w.replace('(memory:CUDAMemory)', '') for w in element]
         if name == 'videotestsrc' and not any(p.startswith('num-buffers=') for p in props):
             element = element + ['num-buffers=%d' % N]
         elif name in SINKS_WITHOUT_DISPLAY or name == 'srtsink' or \

@@ -9,9 +9,18 @@
  * writes straight into pinned memory and the upload is one DMA transfer;
  * such buffers pass through without a copy.
  *
+ * Where the OpenCL device is a CUDA device too (NVIDIA), and libcuda and
+ * gst-plugins-bad's CUDA library are installed, it also takes frames in
+ * CUDA memory (video/x-raw(memory:CUDAMemory), from nvh264dec, cudaupload,
+ * ...) and copies them on the device, with no host transfer; the CUDA
+ * context is shared with the nvcodec elements (docs/interop.md).
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 videotestsrc ! clupload ! clsobel ! cldownload ! videoconvert ! autovideosink
+ * ]|
+ * |[
+ * gst-launch-1.0 filesrc location=in.h264 ! h264parse ! nvh264dec ! clupload ! clsobel ! cldownload ! videoconvert ! autovideosink
  * ]|
  */
 #include "gstclupload.h"
@@ -19,6 +28,7 @@
 
 #include <gst/opencl/opencl.h>
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclcuda.hpp>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_upload_debug);
 #define GST_CAT_DEFAULT gst_cl_upload_debug
@@ -27,18 +37,37 @@ struct _GstClUpload {
   GstClBaseTransform parent;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
+  gstcl::cuda::Bridge *cuda;  /* frames in CUDA memory */
+  gboolean cuda_in;           /* the input caps are in CUDA memory */
 };
 
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UPLOAD)
 
+/* Whether this element's device takes CUDA memory (false before start). */
+static bool
+cuda_offered (GstBaseTransform * trans)
+{
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+  bool offered = ctx && gstcl::cuda::device_for (ctx) >= 0;
+  if (ctx)
+    gst_object_unref (ctx);
+  return offered;
+}
+
 static GstCaps *
 gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result = gst_caps_is_any (caps) ?
-      gst_cl_base_transform_other_template (trans, direction) :
-      gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
+  GstCaps *result;
+  if (gst_caps_is_any (caps)) {
+    result = gst_cl_base_transform_other_template (trans, direction);
+  } else {
+    result = gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
+    /* After the others: a CUDA producer that prefers CUDA memory asks. */
+    if (direction == GST_PAD_SRC && cuda_offered (trans))
+      result = gst_caps_merge (result, gstcl::cuda::to_cuda_caps (caps));
+  }
   return gst_cl_caps_apply_filter (result, filter);
 }
 
@@ -51,6 +80,23 @@ gst_cl_upload_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Unsupported caps"),
         ("%" GST_PTR_FORMAT, incaps));
     return FALSE;
+  }
+  self->cuda_in = gstcl::cuda::caps_in_cuda (incaps);
+  if (self->cuda_in) {
+    GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+    try {
+      if (!ctx)
+        throw std::runtime_error ("no OpenCL context");
+      self->cuda->start (GST_ELEMENT (trans), ctx);
+    } catch (const std::exception &e) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Could not take frames in CUDA memory"),
+          ("%s", e.what ()));
+      self->cuda_in = FALSE;
+    }
+    if (ctx)
+      gst_object_unref (ctx);
+    if (!self->cuda_in)
+      return FALSE;
   }
   return TRUE;
 }
@@ -93,6 +139,18 @@ gst_cl_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
     return GST_FLOW_ERROR;
   }
   GstMemory *out_mem = gst_buffer_peek_memory (outbuf, 0);
+  if (self->cuda_in) {
+    if (!gst_cl_buffer_frame_info (outbuf, &self->out_info, &out_frame) ||
+        gst_buffer_n_memory (outbuf) != 1 || !gst_is_cl_memory (out_mem))
+      goto upload_failed;
+    try {
+      /* On the device: CUDA memory -> shared memory -> the OpenCL buffer. */
+      self->cuda->to_cl (inbuf, self->in_info, outbuf, out_frame);
+    } catch (...) {
+      return gstcl::post_exception (GST_ELEMENT (self), "taking a frame from CUDA memory");
+    }
+    return GST_FLOW_OK;
+  }
   if (inbuf == outbuf) {
     if (!gst_cl_memory_sync_to_device (out_mem))
       goto upload_failed;
@@ -139,6 +197,51 @@ upload_failed:
   return GST_FLOW_ERROR;
 }
 
+static gboolean
+gst_cl_upload_propose_allocation (GstBaseTransform * trans, GstQuery * decide, GstQuery * query)
+{
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (query, &caps, nullptr);
+  if (gstcl::cuda::caps_in_cuda (caps)) {
+    /* A CUDA producer keeps its own pool. */
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->propose_allocation (trans,
+      decide, query);
+}
+
+static gboolean
+gst_cl_upload_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
+{
+  if (GST_CL_UPLOAD (trans)->cuda->handle_query (GST_ELEMENT (trans), query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->query (trans, direction, query);
+}
+
+static void
+gst_cl_upload_set_context (GstElement * element, GstContext * context)
+{
+  GST_CL_UPLOAD (element)->cuda->set_context (element, context);
+  GST_ELEMENT_CLASS (gst_cl_upload_parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cl_upload_stop (GstBaseTransform * trans)
+{
+  auto *self = GST_CL_UPLOAD (trans);
+  self->cuda->stop ();
+  self->cuda_in = FALSE;
+  return TRUE;
+}
+
+static void
+gst_cl_upload_finalize (GObject * object)
+{
+  delete GST_CL_UPLOAD (object)->cuda;
+  G_OBJECT_CLASS (gst_cl_upload_parent_class)->finalize (object);
+}
+
 static void
 gst_cl_upload_class_init (GstClUploadClass * klass)
 {
@@ -147,6 +250,7 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
 
   gst_cl_base_transform_class_add_pad_templates (GST_CL_BASE_TRANSFORM_CLASS (klass),
       GST_CL_ANY_VIDEO_CAPS, TRUE, TRUE, GST_CL_ANY_VIDEO_CAPS, TRUE, FALSE);
+  gstcl::cuda::add_to_pad_template (element_class, "sink");
   gst_element_class_set_static_metadata (element_class, "OpenCL uploader",
       "Filter/Video/Hardware", "Moves raw video and Bayer frames into OpenCL memory",
       "gst-opencl developers");
@@ -156,10 +260,16 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   trans_class->set_caps = gst_cl_upload_set_caps;
   trans_class->prepare_output_buffer = gst_cl_upload_prepare_output_buffer;
   trans_class->transform = gst_cl_upload_transform;
+  trans_class->propose_allocation = gst_cl_upload_propose_allocation;
+  trans_class->query = gst_cl_upload_query;
+  trans_class->stop = gst_cl_upload_stop;
+  element_class->set_context = gst_cl_upload_set_context;
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_upload_finalize;
   GST_DEBUG_CATEGORY_INIT (gst_cl_upload_debug, "clupload", 0, "OpenCL upload");
 }
 
 static void
-gst_cl_upload_init (GstClUpload *)
+gst_cl_upload_init (GstClUpload * self)
 {
+  self->cuda = new gstcl::cuda::Bridge ();
 }

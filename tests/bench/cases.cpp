@@ -4,6 +4,7 @@
 
 #include <gst/gst.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -88,6 +89,8 @@ make_cases ()
       "clupload ! " + element + " ! video/x-raw(memory:OpenCLMemory),format=" + format, false};
   };
   const std::string to_cl_rgba = " ! video/x-raw(memory:OpenCLMemory),format=RGBA";
+  const std::string cuda_nv12 = " ! video/x-raw(memory:OpenCLMemory),format=NV12 ! cldownload ! "
+      "video/x-raw(memory:CUDAMemory),format=NV12";
 
   auto ours = [] (std::string name, std::string caps, std::string element) {
     return Case{std::move (name), std::move (caps), element, "clupload ! " + element};
@@ -119,6 +122,14 @@ make_cases ()
     sys_and_dev ("cldebayer camera rggb12le>RGBA", bayer12, camera, "RGBA"),
     sys_and_dev ("cldebayer camera manual-wb rggb12le>NV12", bayer12, camera_manual, "NV12"),
     sys_and_dev ("cldebayer isp rggb12le>NV12", bayer12, isp, "NV12"),
+    /* ... with the NV12 handed to a CUDA consumer (an NVENC encoder) in CUDA
+     * memory: only the raw upload crosses the bus (docs/interop.md); where
+     * no CUDA device shares memory, cudadownload is not registered and the
+     * cases are skipped */
+    {"cldebayer camera rggb12le>NV12 CUDA out", bayer12, camera + cuda_nv12, "", false,
+      "video/x-raw(memory:CUDAMemory)"},
+    {"cldebayer isp rggb12le>NV12 CUDA out", bayer12, isp + cuda_nv12, "", false,
+      "video/x-raw(memory:CUDAMemory)"},
     /* the corrections alone (no statistics): what the sensor pass costs
      * apart from them */
     sys_and_dev ("cldebayer corrections rggb12le>NV12", bayer12, camera_manual +
@@ -200,8 +211,19 @@ missing_elements (const std::string &fragment)
   for (gchar **p = parts; *p; p++) {
     gchar *part = g_strstrip (*p);
     std::string word (part, strcspn (part, " \t"));
-    if (word.empty () || word.find_first_of ("/(=,") != std::string::npos)
-      continue;  /* a caps filter */
+    if (word.empty () || word.find_first_of ("/(=,") != std::string::npos) {
+      /* a caps filter; CUDA memory needs the nvcodec elements, which
+       * register only on a CUDA machine */
+      if (strstr (part, "memory:CUDAMemory") &&
+          std::find (missing.begin (), missing.end (), "cudadownload") == missing.end ()) {
+        GstElementFactory *f = gst_element_factory_find ("cudadownload");
+        if (f)
+          gst_object_unref (f);
+        else
+          missing.push_back ("cudadownload");
+      }
+      continue;
+    }
     GstElementFactory *f = gst_element_factory_find (word.c_str ());
     if (f)
       gst_object_unref (f);

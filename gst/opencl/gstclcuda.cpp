@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The CUDA bridge (gstclcuda.hpp): shared memory, the device match, the
+ * elements' side. libcuda and libgstcuda-1.0: gstclcuda-private.hpp. */
+#include "gstclcuda.hpp"
+#include "gstclcuda-private.hpp"
+#include "gstcl.hpp"
+#include "gstclmemory.h"
+#include "gstclvideo.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#define GST_CAT_DEFAULT gst_cl_cuda_debug
+
+namespace {
+
+using namespace gstcl::cuda::api;
+
+/* ---- cl_khr_external_memory (OpenCL 3.0's clCreateBufferWithProperties) ---- */
+typedef cl_int (*ExternalMemObjectsFn) (cl_command_queue, cl_uint, const cl_mem *, cl_uint,
+    const cl_event *, cl_event *);
+constexpr cl_ulong kClExternalMemoryHandleOpaqueFd = 0x2060;
+constexpr cl_ulong kClMemDeviceHandleList = 0x2051;
+constexpr cl_ulong kClMemDeviceHandleListEnd = 0;
+constexpr cl_device_info kClDeviceUuid = 0x106A;
+constexpr cl_device_info kClDeviceExternalMemoryImportHandleTypes = 0x204F;
+
+const char *
+uuid_string (const unsigned char *b, char out[37])
+{
+  g_snprintf (out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+      b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+      b[14], b[15]);
+  return out;
+}
+
+/* One VMM allocation of `device`, exported and imported into ctx's OpenCL
+ * context. Make and destroy it with a CUDA context current. */
+class Shared {
+public:
+  Shared (GstClContext *ctx, int device, size_t size)
+  {
+    const Loaded &l = loaded ();
+    CUmemAllocationProp prop {};
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = device;
+    size_t granularity = 0;
+    check (l.cu.MemGetAllocationGranularity (&granularity, &prop,
+            CU_MEM_ALLOC_GRANULARITY_MINIMUM), "cuMemGetAllocationGranularity");
+    if (granularity == 0)
+      granularity = 2 << 20;
+    size_ = (size + granularity - 1) / granularity * granularity;
+    try {
+      check (l.cu.MemCreate (&handle_, size_, &prop, 0), "cuMemCreate");
+      created_ = true;
+      check (l.cu.MemAddressReserve (&ptr_, size_, 0, 0, 0), "cuMemAddressReserve");
+      reserved_ = true;
+      check (l.cu.MemMap (ptr_, size_, 0, handle_, 0), "cuMemMap");
+      mapped_ = true;
+      CUmemAccessDesc access {};
+      access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      access.location.id = device;
+      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      check (l.cu.MemSetAccess (ptr_, size_, &access, 1), "cuMemSetAccess");
+      /* Bytes no copy writes (row padding) are zero, as in every pool. */
+      check (l.cu.MemsetD8 (ptr_, 0, size_), "cuMemsetD8");
+      int fd = -1;
+      check (l.cu.MemExportToShareableHandle (&fd, handle_,
+              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
+      GST_DEBUG ("exported %" G_GSIZE_FORMAT " bytes (granularity %" G_GSIZE_FORMAT
+          ") at 0x%llx as fd %d", size_, granularity, ptr_, fd);
+      cl_device_id dev = gst_cl_context_get_cl_device (ctx);
+      const cl_ulong props[] = {kClExternalMemoryHandleOpaqueFd, (cl_ulong) fd,
+        kClMemDeviceHandleList, (cl_ulong) (uintptr_t) dev, kClMemDeviceHandleListEnd, 0};
+      cl_int err = CL_SUCCESS;
+      mem_ = l.create_buffer (gst_cl_context_get_cl_context (ctx), props, CL_MEM_READ_WRITE,
+          size_, nullptr, &err);
+      if (!mem_) {
+        /* The device list is optional (one device per context here). */
+        GST_INFO ("import with a device list: %s (%d); again without", gstcl::error_name (err),
+            err);
+        const cl_ulong bare[] = {kClExternalMemoryHandleOpaqueFd, (cl_ulong) fd, 0};
+        mem_ = l.create_buffer (gst_cl_context_get_cl_context (ctx), bare, CL_MEM_READ_WRITE,
+            size_, nullptr, &err);
+      }
+      if (!mem_) {
+        close (fd);  /* not imported: still ours */
+        throw cl::Error (err, "clCreateBufferWithProperties (import of a CUDA allocation)");
+      }
+      /* A successful import hands the descriptor to the driver, as Vulkan's
+       * and CUDA's imports do; the log says whether it is still open. */
+      GST_DEBUG ("imported fd %d as cl_mem %p (fd %s after the import)", fd, mem_,
+          fcntl (fd, F_GETFD) == -1 ? "closed" : "still open");
+    } catch (...) {
+      release ();
+      throw;
+    }
+  }
+  ~Shared () { release (); }
+  Shared (const Shared &) = delete;
+  Shared &operator= (const Shared &) = delete;
+
+  CUdeviceptr ptr () const { return ptr_; }
+  cl_mem mem () const { return mem_; }
+  size_t size () const { return size_; }
+  cl::Event last;  /* the last OpenCL command on it */
+
+private:
+  void release ()
+  {
+    const Loaded &l = loaded ();
+    if (mem_)
+      clReleaseMemObject (mem_);
+    if (mapped_)
+      l.cu.MemUnmap (ptr_, size_);
+    if (reserved_)
+      l.cu.MemAddressFree (ptr_, size_);
+    if (created_)
+      l.cu.MemRelease (handle_);
+    mem_ = nullptr;
+    mapped_ = reserved_ = created_ = false;
+  }
+  CUmemGenericAllocationHandle handle_ = 0;
+  CUdeviceptr ptr_ = 0;
+  size_t size_ = 0;
+  cl_mem mem_ = nullptr;
+  bool created_ = false, reserved_ = false, mapped_ = false;
+};
+
+/* clEnqueueAcquire/ReleaseExternalMemObjectsKHR of ctx's platform. */
+struct ExternalFns {
+  ExternalFns (GstClContext *ctx)
+  {
+    cl_platform_id platform = nullptr;
+    clGetDeviceInfo (gst_cl_context_get_cl_device (ctx), CL_DEVICE_PLATFORM, sizeof (platform),
+        &platform, nullptr);
+    acquire = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
+            platform, "clEnqueueAcquireExternalMemObjectsKHR"));
+    release = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
+            platform, "clEnqueueReleaseExternalMemObjectsKHR"));
+  }
+  ExternalMemObjectsFn acquire = nullptr;
+  ExternalMemObjectsFn release = nullptr;
+};
+
+/* Copies shared.mem() -> dst (or dst -> shared.mem() when `into_shared`),
+ * bracketed by the acquire and release the extension asks for; returns the
+ * release's event (the copy's, without the extension's functions). */
+cl::Event
+enqueue_cl_copy (GstClContext *ctx, const ExternalFns &fns, Shared &shared, cl_mem other,
+    size_t other_offset, size_t size, bool into_shared)
+{
+  cl_command_queue q = gst_cl_context_get_cl_queue (ctx);
+  cl_mem sm = shared.mem ();
+  cl_int err;
+  if (fns.acquire && (err = fns.acquire (q, 1, &sm, 0, nullptr, nullptr)) != CL_SUCCESS)
+    throw cl::Error (err, "clEnqueueAcquireExternalMemObjectsKHR");
+  cl_event copy = nullptr;
+  err = into_shared ?
+      clEnqueueCopyBuffer (q, other, sm, other_offset, 0, size, 0, nullptr, &copy) :
+      clEnqueueCopyBuffer (q, sm, other, 0, other_offset, size, 0, nullptr, &copy);
+  if (err != CL_SUCCESS)
+    throw cl::Error (err, "clEnqueueCopyBuffer (shared memory)");
+  cl::Event done (copy);  /* takes the reference */
+  if (fns.release) {
+    cl_event rel = nullptr;
+    if ((err = fns.release (q, 1, &sm, 0, nullptr, &rel)) != CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueReleaseExternalMemObjectsKHR");
+    done = cl::Event (rel);
+  }
+  clFlush (q);
+  return done;
+}
+
+std::atomic<guint64> n_to_cl {0}, n_from_cl {0}, n_bytes {0};
+
+bool
+uuid_of (GstClContext *ctx, unsigned char out[16])
+{
+  const cl::Device &dev = gstcl::device_of (ctx);
+  std::string ext = dev.getInfo<CL_DEVICE_EXTENSIONS> ();
+  if (ext.find ("cl_khr_device_uuid") == std::string::npos) {
+    GST_INFO ("%s: no cl_khr_device_uuid", gst_cl_context_get_device_name (ctx));
+    return false;
+  }
+  if (ext.find ("cl_khr_external_memory_opaque_fd") == std::string::npos) {
+    GST_INFO ("%s: no cl_khr_external_memory_opaque_fd", gst_cl_context_get_device_name (ctx));
+    return false;
+  }
+  cl_uint types[8] = {};
+  size_t got = 0;
+  clGetDeviceInfo (dev (), kClDeviceExternalMemoryImportHandleTypes, sizeof (types), types,
+      &got);
+  bool fd_type = false;
+  for (size_t i = 0; i < got / sizeof (cl_uint); i++)
+    fd_type |= types[i] == kClExternalMemoryHandleOpaqueFd;
+  GST_INFO ("%s: import handle types %s OPAQUE_FD", gst_cl_context_get_device_name (ctx),
+      fd_type ? "include" : "lack");
+  if (!fd_type)
+    return false;
+  return clGetDeviceInfo (dev (), kClDeviceUuid, 16, out, nullptr) == CL_SUCCESS;
+}
+
+/* A trial on the primary context of `device`: CUDA writes a pattern into a
+ * shared allocation, OpenCL reads it back. */
+bool
+trial (GstClContext *ctx, int device)
+{
+  const Loaded &l = loaded ();
+  CUdevice dev;
+  CUcontext primary = nullptr;
+  if (l.cu.DeviceGet (&dev, device) != CUDA_SUCCESS ||
+      l.cu.DevicePrimaryCtxRetain (&primary, dev) != CUDA_SUCCESS)
+    return false;
+  bool ok = false;
+  try {
+    Current current (primary);
+    Shared shared (ctx, device, 4096);
+    check (l.cu.MemsetD8 (shared.ptr () + 64, 0x5a, 16), "cuMemsetD8 (trial)");
+    check (l.cu.CtxSynchronize (), "cuCtxSynchronize (trial)");
+    ExternalFns fns (ctx);
+    GST_INFO ("clEnqueueAcquire/ReleaseExternalMemObjectsKHR %s",
+        fns.acquire && fns.release ? "found" : "not found (copies without them)");
+    unsigned char back[16] = {};
+    cl_command_queue q = gst_cl_context_get_cl_queue (ctx);
+    cl_mem sm = shared.mem ();
+    cl_int err = CL_SUCCESS;
+    if (fns.acquire && (err = fns.acquire (q, 1, &sm, 0, nullptr, nullptr)) != CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueAcquireExternalMemObjectsKHR (trial)");
+    cl_event read = nullptr;
+    if ((err = clEnqueueReadBuffer (q, sm, CL_FALSE, 64, 16, back, 0, nullptr, &read)) !=
+        CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueReadBuffer (trial)");
+    cl::Event done (read);
+    if (fns.release && (err = fns.release (q, 1, &sm, 0, nullptr, nullptr)) != CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueReleaseExternalMemObjectsKHR (trial)");
+    gstcl::wait (ctx, done, "the CUDA trial read");
+    gstcl::finish (ctx, "the CUDA trial");
+    ok = true;
+    for (unsigned char b : back)
+      ok &= b == 0x5a;
+    GST_INFO ("trial: OpenCL read %s what CUDA wrote (first byte 0x%02x)",
+        ok ? "back" : "NOT", back[0]);
+  } catch (const cl::Error &e) {
+    GST_WARNING ("trial failed: %s", gstcl::describe (e).c_str ());
+  } catch (const std::exception &e) {
+    GST_WARNING ("trial failed: %s", e.what ());
+  }
+  l.cu.DevicePrimaryCtxRelease (dev);
+  return ok;
+}
+
+/* Row bytes and rows of `plane`. */
+void
+plane_shape (const GstVideoInfo &info, guint plane, size_t &row_bytes, size_t &rows,
+    size_t other_stride)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_format_info_component (info.finfo, plane, comp);
+  const int c = comp[0] >= 0 ? comp[0] : (int) plane;
+  rows = GST_VIDEO_INFO_COMP_HEIGHT (&info, c);
+  row_bytes = (size_t) GST_VIDEO_INFO_COMP_WIDTH (&info, c) * GST_VIDEO_INFO_COMP_PSTRIDE (&info, c);
+  if (row_bytes == 0)  /* packed formats with no pixel stride (v210): the rows as they are */
+    row_bytes = MIN ((size_t) GST_VIDEO_INFO_PLANE_STRIDE (&info, plane), other_stride);
+}
+
+}  // namespace
+
+namespace gstcl::cuda {
+
+bool
+available ()
+{
+  const Loaded &l = loaded ();
+  static std::once_flag once;
+  std::call_once (once, [&] {
+    if (l.ok)
+      GST_INFO ("CUDA memory available");
+    else
+      GST_INFO ("no CUDA memory: %s", l.why.c_str ());
+  });
+  return l.ok;
+}
+
+int
+device_for (GstClContext *ctx)
+{
+  if (!available ())
+    return -1;
+  static std::mutex lock;
+  static std::map<cl_device_id, int> found;
+  std::lock_guard<std::mutex> guard (lock);
+  cl_device_id id = gst_cl_context_get_cl_device (ctx);
+  auto it = found.find (id);
+  if (it != found.end ())
+    return it->second;
+  int device = -1;
+  unsigned char uuid[16];
+  char text[37];
+  try {
+    if (uuid_of (ctx, uuid)) {
+      GST_INFO ("OpenCL device %s: UUID %s", gst_cl_context_get_device_name (ctx),
+          uuid_string (uuid, text));
+      const Loaded &l = loaded ();
+      int count = 0;
+      l.cu.DeviceGetCount (&count);
+      for (int i = 0; i < count && device < 0; i++) {
+        CUdevice dev;
+        CUuuid cu_uuid;
+        if (l.cu.DeviceGet (&dev, i) != CUDA_SUCCESS ||
+            l.cu.DeviceGetUuid (&cu_uuid, dev) != CUDA_SUCCESS)
+          continue;
+        int vmm = 0, fd = 0;
+        l.cu.DeviceGetAttribute (&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev);
+        l.cu.DeviceGetAttribute (&fd,
+            CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev);
+        const bool same = !memcmp (cu_uuid.bytes, uuid, 16);
+        GST_INFO ("CUDA device %d: UUID %s (%s), VMM %d, fd export %d", i,
+            uuid_string (cu_uuid.bytes, text), same ? "the same" : "another", vmm, fd);
+        if (same)
+          device = i;
+      }
+      if (device >= 0 && !trial (ctx, device))
+        device = -1;
+    }
+  } catch (const cl::Error &e) {
+    GST_WARNING ("matching the device: %s", gstcl::describe (e).c_str ());
+    device = -1;
+  }
+  GST_INFO ("%s: CUDA memory %s (CUDA device %d)", gst_cl_context_get_device_name (ctx),
+      device >= 0 ? "offered" : "not offered", device);
+  found[id] = device;
+  return device;
+}
+
+Stats
+stats ()
+{
+  Stats s;
+  s.to_cl = n_to_cl.load ();
+  s.from_cl = n_from_cl.load ();
+  s.bytes = n_bytes.load ();
+  return s;
+}
+
+bool
+caps_in_cuda (const GstCaps *caps)
+{
+  if (!caps || gst_caps_is_empty (caps) || gst_caps_is_any (caps))
+    return false;
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  return f && gst_caps_features_contains (f, GST_CL_CAPS_FEATURE_MEMORY_CUDA);
+}
+
+GstCaps *
+to_cuda_caps (const GstCaps *caps)
+{
+  GstCaps *out = gst_caps_new_empty ();
+  for (guint i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    if (!gst_structure_has_name (s, "video/x-raw"))
+      continue;
+    out = gst_caps_merge_structure_full (out, gst_structure_copy (s),
+        gst_caps_features_new (GST_CL_CAPS_FEATURE_MEMORY_CUDA, nullptr));
+  }
+  return out;
+}
+
+void
+add_to_pad_template (GstElementClass *klass, const char *name)
+{
+  if (!available ())
+    return;
+  GstPadTemplate *old = gst_element_class_get_pad_template (klass, name);
+  g_return_if_fail (old != nullptr);
+  GstCaps *caps = gst_pad_template_get_caps (old);
+  GstCaps *cuda = to_cuda_caps (caps);
+  caps = gst_caps_merge (caps, cuda);
+  /* Replaces the template of that name. */
+  gst_element_class_add_pad_template (klass, gst_pad_template_new (name,
+          GST_PAD_TEMPLATE_DIRECTION (old), GST_PAD_TEMPLATE_PRESENCE (old), caps));
+  gst_caps_unref (caps);
+}
+
+struct Bridge::Impl {
+  std::mutex lock;            /* context (set_context and queries come from any thread) */
+  GstObject *context = nullptr;  /* GstCudaContext */
+  int device = -1;
+  /* The streaming thread's: */
+  GstClContext *cl = nullptr;
+  CUstream stream = nullptr;
+  std::vector<std::unique_ptr<Shared>> ring;
+  size_t next = 0;
+  GstVideoInfo last_layout {};
+  bool has_layout = false;
+  std::unique_ptr<ExternalFns> fns;
+  GstBufferPool *pool = nullptr;
+  GstCaps *pool_caps = nullptr;
+
+  GstObject *ref_context ()
+  {
+    std::lock_guard<std::mutex> g (lock);
+    return context ? GST_OBJECT (gst_object_ref (context)) : nullptr;
+  }
+
+  /* A shared buffer of at least `size` bytes for frames laid out as
+   * `layout`, whose last OpenCL command is done; a ring of three, so that
+   * the next frame's CUDA copy rarely waits for the OpenCL queue. Another
+   * layout takes new buffers: bytes outside the planes (row padding) stay
+   * zero. */
+  Shared &take (size_t size, const GstVideoInfo &layout)
+  {
+    const bool same = has_layout && GST_VIDEO_INFO_FORMAT (&layout) ==
+        GST_VIDEO_INFO_FORMAT (&last_layout) && layout.width == last_layout.width &&
+        layout.height == last_layout.height &&
+        gst_cl_video_info_same_layout (&layout, &last_layout);
+    if (!ring.empty () && (!same || ring[0]->size () < size)) {
+      GST_DEBUG ("frames of %" G_GSIZE_FORMAT " bytes in another layout: new shared buffers",
+          size);
+      for (auto &s : ring)
+        gstcl::wait (cl, s->last, "a copy of shared memory");
+      ring.clear ();
+      next = 0;
+    }
+    last_layout = layout;
+    has_layout = true;
+    if (ring.size () < 3) {
+      ring.push_back (std::make_unique<Shared> (cl, device, size));
+      return *ring.back ();
+    }
+    Shared &s = *ring[next++ % ring.size ()];
+    gstcl::wait (cl, s.last, "a copy of shared memory");
+    return s;
+  }
+
+  void drop ()
+  {
+    if (pool) {
+      gst_buffer_pool_set_active (pool, FALSE);
+      gst_object_unref (pool);
+      pool = nullptr;
+    }
+    gst_clear_caps (&pool_caps);
+    GstObject *ctx = ref_context ();
+    if (ctx && (stream || !ring.empty ())) {
+      try {
+        for (auto &s : ring)
+          gstcl::wait (cl, s->last, "a copy of shared memory");
+      } catch (...) {
+        GST_WARNING ("a copy of shared memory did not end: its buffers are freed anyway");
+      }
+      try {
+        GstCurrent current (ctx);
+        ring.clear ();
+        if (stream)
+          loaded ().cu.StreamDestroy (stream);
+      } catch (...) {
+        GST_WARNING ("could not make the CUDA context current to free its buffers");
+      }
+    }
+    ring.clear ();
+    stream = nullptr;
+    next = 0;
+    has_layout = false;
+    fns.reset ();
+    if (ctx)
+      gst_object_unref (ctx);
+    if (cl)
+      gst_object_unref (cl);
+    cl = nullptr;
+  }
+};
+
+Bridge::Bridge () : impl_ (new Impl) {}
+
+Bridge::~Bridge ()
+{
+  stop ();
+}
+
+void
+Bridge::set_context (GstElement *element, GstContext *context)
+{
+  if (!available ())
+    return;
+  std::lock_guard<std::mutex> g (impl_->lock);
+  loaded ().gc.handle_set_context (element, context, impl_->device, &impl_->context);
+}
+
+bool
+Bridge::handle_query (GstElement *element, GstQuery *query)
+{
+  if (!available () || GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT)
+    return false;
+  GstObject *ctx = impl_->ref_context ();
+  gboolean handled = ctx && loaded ().gc.handle_context_query (element, query, ctx);
+  if (ctx)
+    gst_object_unref (ctx);
+  return handled;
+}
+
+void
+Bridge::start (GstElement *element, GstClContext *cl)
+{
+  Impl &p = *impl_;
+  const int device = device_for (cl);
+  if (device < 0)
+    throw std::runtime_error ("no CUDA device shares memory with this OpenCL device");
+  if (p.cl == cl && p.stream)
+    return;
+  p.drop ();
+  {
+    std::lock_guard<std::mutex> g (p.lock);
+    /* A context kept from set_context for another device goes. */
+    guint id = 0;
+    if (p.context)
+      g_object_get (p.context, "cuda-device-id", &id, nullptr);
+    if (p.context && (int) id != device) {
+      GST_INFO_OBJECT (element, "dropping the CUDA context of device %u", id);
+      gst_object_unref (p.context);
+      p.context = nullptr;
+    }
+    p.device = device;
+  }
+  /* Without our lock: it queries the neighbours, which may query us. */
+  GstObject *ctx = p.ref_context ();
+  if (!ctx) {
+    if (!loaded ().gc.ensure_element_context (element, device, &ctx) || !ctx)
+      throw std::runtime_error ("no CUDA context for CUDA device " + std::to_string (device));
+    std::lock_guard<std::mutex> g (p.lock);
+    if (p.context)
+      gst_object_unref (p.context);
+    p.context = GST_OBJECT (gst_object_ref (ctx));
+  }
+  GST_INFO_OBJECT (element, "CUDA context %" GST_PTR_FORMAT " on CUDA device %d", ctx, device);
+  {
+    GstCurrent current (ctx);
+    check (loaded ().cu.StreamCreate (&p.stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  }
+  gst_object_unref (ctx);
+  p.cl = GST_CL_CONTEXT (gst_object_ref (cl));
+  p.fns = std::make_unique<ExternalFns> (cl);
+}
+
+void
+Bridge::stop ()
+{
+  impl_->drop ();
+  std::lock_guard<std::mutex> g (impl_->lock);
+  if (impl_->context)
+    gst_object_unref (impl_->context);
+  impl_->context = nullptr;
+}
+
+void
+Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
+    const GstVideoInfo &out_frame)
+{
+  Impl &p = *impl_;
+  if (!p.stream)
+    throw std::runtime_error ("the CUDA leg was not started");
+  GstMemory *out_mem = gst_buffer_peek_memory (out, 0);
+  GstMemory *in_mem = gst_buffer_peek_memory (in, 0);
+  if (gst_buffer_n_memory (in) != 1 || !loaded ().gc.is_cuda_memory (in_mem))
+    throw std::runtime_error ("the input buffer is not CUDA memory");
+  GstObject *ctx = p.ref_context ();
+  GstVideoFrame frame;
+  if (!gst_video_frame_map (&frame, &info, in,
+          (GstMapFlags) (GST_MAP_READ | GST_MAP_CUDA_FLAG))) {
+    gst_object_unref (ctx);
+    throw std::runtime_error ("could not map the CUDA frame");
+  }
+  GstMapInfo map;
+  bool mapped = false;
+  try {
+    Shared &shared = p.take (out_mem->size, out_frame);
+    const gint64 t0 = g_get_monotonic_time ();
+    {
+      GstCurrent current (ctx);
+      for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
+        CUDA_MEMCPY2D c {};
+        size_t rows;
+        plane_shape (out_frame, i, c.WidthInBytes, rows, GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i));
+        c.Height = rows;
+        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.srcDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
+        c.srcPitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = shared.ptr () + GST_VIDEO_INFO_PLANE_OFFSET (&out_frame, i);
+        c.dstPitch = GST_VIDEO_INFO_PLANE_STRIDE (&out_frame, i);
+        check (loaded ().cu.Memcpy2DAsync (&c, p.stream), "cuMemcpy2DAsync (CUDA -> shared)");
+      }
+      wait_stream (p.stream, "the copy from CUDA memory");
+    }
+    const gint64 t1 = g_get_monotonic_time ();
+    /* Written whole on the device: mapped for writing only, nothing goes up. */
+    if (!gst_memory_map (out_mem, &map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL)))
+      throw std::runtime_error ("could not map the OpenCL frame");
+    mapped = true;
+    const size_t size = MIN (out_mem->size, shared.size ());
+    shared.last = enqueue_cl_copy (p.cl, *p.fns, shared, (cl_mem) map.data, out_mem->offset,
+        size, false);
+    gst_memory_unmap (out_mem, &map);
+    mapped = false;
+    n_to_cl++;
+    n_bytes += size;
+    /* (the OpenCL copy runs on: the next frame into this buffer waits) */
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL, CUDA copy %" G_GINT64_FORMAT
+        " us", size, t1 - t0);
+  } catch (...) {
+    if (mapped)
+      gst_memory_unmap (out_mem, &map);
+    gst_video_frame_unmap (&frame);
+    gst_object_unref (ctx);
+    throw;
+  }
+  gst_video_frame_unmap (&frame);
+  gst_object_unref (ctx);
+}
+
+GstBuffer *
+Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
+{
+  Impl &p = *impl_;
+  if (!p.stream)
+    throw std::runtime_error ("the CUDA leg was not started");
+  GstMemory *in_mem = gst_buffer_peek_memory (in, 0);
+  if (gst_buffer_n_memory (in) != 1 || !gst_is_cl_memory (in_mem))
+    throw std::runtime_error ("the input buffer is not OpenCL memory");
+  GstObject *ctx = p.ref_context ();
+  if (!p.pool || !p.pool_caps || !gst_caps_is_equal (p.pool_caps, caps)) {
+    if (p.pool) {
+      gst_buffer_pool_set_active (p.pool, FALSE);
+      gst_object_unref (p.pool);
+    }
+    gst_caps_replace (&p.pool_caps, caps);
+    GstVideoInfo info;
+    p.pool = gst_video_info_from_caps (&info, caps) ? loaded ().gc.buffer_pool_new (ctx) : nullptr;
+    if (p.pool) {
+      GstStructure *config = gst_buffer_pool_get_config (p.pool);
+      gst_buffer_pool_config_set_params (config, caps, GST_VIDEO_INFO_SIZE (&info), 0, 0);
+      gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+      if (!gst_buffer_pool_set_config (p.pool, config) ||
+          !gst_buffer_pool_set_active (p.pool, TRUE))
+        gst_clear_object (&p.pool);
+    }
+    if (!p.pool) {
+      gst_object_unref (ctx);
+      throw std::runtime_error ("could not make a CUDA buffer pool");
+    }
+    GST_DEBUG ("CUDA pool for %" GST_PTR_FORMAT, caps);
+  }
+  GstBuffer *out = nullptr;
+  if (gst_buffer_pool_acquire_buffer (p.pool, &out, nullptr) != GST_FLOW_OK || !out) {
+    gst_object_unref (ctx);
+    throw std::runtime_error ("no buffer from the CUDA pool");
+  }
+  GstMapInfo map;
+  bool mapped = false, frame_mapped = false;
+  GstVideoFrame frame;
+  try {
+    Shared &shared = p.take (in_mem->size, in_frame);
+    /* Read on the device: anything newer on the host goes up first. */
+    if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
+      throw std::runtime_error ("could not map the OpenCL frame");
+    mapped = true;
+    const gint64 t0 = g_get_monotonic_time ();
+    const size_t size = MIN (in_mem->size, shared.size ());
+    shared.last = enqueue_cl_copy (p.cl, *p.fns, shared, (cl_mem) map.data, in_mem->offset,
+        size, true);
+    gst_memory_unmap (in_mem, &map);
+    mapped = false;
+    gstcl::wait (p.cl, shared.last, "the copy into shared memory");
+    const gint64 t1 = g_get_monotonic_time ();
+    GstVideoInfo out_info;
+    gst_video_info_from_caps (&out_info, caps);
+    if (!gst_video_frame_map (&frame, &out_info, out,
+            (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CUDA_FLAG)))
+      throw std::runtime_error ("could not map the CUDA frame");
+    frame_mapped = true;
+    {
+      GstCurrent current (ctx);
+      for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
+        CUDA_MEMCPY2D c {};
+        size_t rows;
+        plane_shape (in_frame, i, c.WidthInBytes, rows, GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i));
+        c.Height = rows;
+        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.srcDevice = shared.ptr () + GST_VIDEO_INFO_PLANE_OFFSET (&in_frame, i);
+        c.srcPitch = GST_VIDEO_INFO_PLANE_STRIDE (&in_frame, i);
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
+        c.dstPitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
+        check (loaded ().cu.Memcpy2DAsync (&c, p.stream), "cuMemcpy2DAsync (shared -> CUDA)");
+      }
+      /* 1.22's CUDA memory has no stream of its own: its readers take it
+       * as ready. */
+      wait_stream (p.stream, "the copy into CUDA memory");
+    }
+    const gint64 t2 = g_get_monotonic_time ();
+    gst_video_frame_unmap (&frame);
+    frame_mapped = false;
+    n_from_cl++;
+    n_bytes += size;
+    /* The OpenCL wait includes the queue's work ahead of the copy (the
+     * kernels of the frame). */
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA, OpenCL copy and queue %"
+        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us", size, t1 - t0, t2 - t1);
+  } catch (...) {
+    if (mapped)
+      gst_memory_unmap (in_mem, &map);
+    if (frame_mapped)
+      gst_video_frame_unmap (&frame);
+    gst_buffer_unref (out);
+    gst_object_unref (ctx);
+    throw;
+  }
+  gst_object_unref (ctx);
+  return out;
+}
+
+}  // namespace gstcl::cuda

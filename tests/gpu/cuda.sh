@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Issue 35 on a GPU host with NVIDIA's driver (docs/interop.md): frames to and
+# from the nvcodec elements' CUDA memory without a host trip.
+#
+#   bash tests/gpu/cuda.sh pack [DIR]   # here, after ninja -C build (DIR: .bundle)
+#   bash tests/gpu/cuda.sh run [DIR]    # there, in the repository root (carry DIR)
+#
+# pack: ../shared/tools/gst-bundle's runtime with the plugin, nvcodec
+# (cudaupload, cudadownload, nvh264dec; it brings libgstcuda-1.0), openh264enc
+# and h264parse (to make the H.264 input there), test_cuda and the benchmark.
+# run, in about 3 minutes:
+#   1. what the bridge finds, step by step (GST_DEBUG=clcuda:5: libcuda load,
+#      device UUIDs, the trial through shared memory); 1b. the device copies'
+#      time a frame at 4K NV12 (the clcuda log's per-frame lines);
+#   2. test_cuda with GST_OPENCL_EXPECT_CUDA=1 under the leaks tracer: the
+#      same bytes as the system path for CUDA in (cudaupload, nvh264dec) and
+#      out (cudadownload, the camera path's NV12), no host transfer on the
+#      CUDA legs, caps changes, a flushing seek, EOS, no descriptor left;
+#   3. the recipes of docs/interop.md as written;
+#   4. the benchmark: the camera and isp cases at 4K, NV12 out in CUDA
+#      memory vs system memory, and the bus limits;
+#   5. NVDEC 1080p H.264 -> clupload -> clsobel -> CUDA memory: frames/s of
+#      N streams at once, for the number of 1080p30 streams one GPU takes.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+what=${1:?usage: $0 pack|run [DIR]}
+dir=${2:-.bundle}
+
+if [ "$what" = pack ]; then
+  arch=$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
+  gstlib=/usr/lib/$arch/gstreamer-1.0
+  rm -rf "$dir"
+  ../shared/tools/gst-bundle "$dir" build/gst/elements/libgstopencl.so \
+    "$gstlib/libgstnvcodec.so" "$gstlib/libgstopenh264.so" "$gstlib/libgstvideoparsersbad.so" "$gstlib/libgstisomp4.so" \
+    build/tests/test_cuda build/tests/bench/gst-opencl-bench
+  # Opened at run time by the bridge: it must be there even if nvcodec's
+  # ldd did not list it.
+  [ -e "$dir/lib/libgstcuda-1.0.so.0" ] || cp -L "/usr/lib/$arch/libgstcuda-1.0.so.0" "$dir/lib/"
+  exit 0
+fi
+
+# shellcheck source=/dev/null
+source "$dir/env.sh"
+# libcuda.so.1 (NVIDIA's driver), wherever the host keeps it.
+for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
+  [ -e "$d/libcuda.so.1" ] && export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d" && break
+done
+export GST_REGISTRY_1_0=/tmp/gst-opencl-cuda-registry.bin GST_DEBUG_NO_COLOR=1
+tmp=$(mktemp -d)
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+step "1. what the bridge finds"
+nvidia-smi -L 2>/dev/null
+gst-inspect-1.0 nvcodec 2>&1 | grep -E 'cudaupload|cudadownload|nvh264dec|nvh264enc'
+gst-inspect-1.0 clupload | grep -c 'CUDAMemory' | sed 's/^/clupload templates with CUDAMemory: /'
+GST_DEBUG=clcuda:5 timeout 60 gst-launch-1.0 videotestsrc num-buffers=2 ! \
+  video/x-raw,format=NV12,width=64,height=48 ! cudaupload ! clupload ! cldownload ! \
+  'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink 2>&1 |
+  grep -E 'clcuda|ERROR|WARN|EOS' | sed 's/^.*clcuda /clcuda /' | head -60
+echo "exit status ${PIPESTATUS[0]}"
+
+step "1b. what each leg costs: 4K NV12, 100 frames in and out of CUDA memory"
+GST_DEBUG=clcuda:6 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
+  video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
+  'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
+  /CUDA -> OpenCL, CUDA copy/ { n1++; if (n1 > 5) { a += $(NF-1); na++ } }
+  /OpenCL -> CUDA, OpenCL copy/ { n2++; if (n2 > 5) { for (i = 1; i <= NF; i++) {
+      if ($i == "queue") b += $(i+1); if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
+  END { if (na) printf "CUDA -> OpenCL: CUDA copy %.0f us a frame (%d frames)\n", a / na, na;
+        if (nb) printf "OpenCL -> CUDA: OpenCL copy and queue %.0f us, CUDA copy %.0f us a frame (%d frames)\n", b / nb, c / nb, nb;
+        if (!na && !nb) print "no clcuda frame logs" }'
+
+step "H.264 input (openh264enc)"
+timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=60 pattern=ball ! \
+  video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! openh264enc ! h264parse ! \
+  video/x-h264,stream-format=byte-stream ! filesink location="$tmp/small.h264"
+timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! \
+  video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! openh264enc bitrate=8000000 ! \
+  h264parse ! video/x-h264,stream-format=byte-stream ! filesink location="$tmp/1080p.h264"
+ls -l "$tmp"
+
+step "2. test_cuda (leaks tracer on)"
+GST_OPENCL_EXPECT_CUDA=1 GST_OPENCL_TEST_H264="$tmp/small.h264" CK_DEFAULT_TIMEOUT=300 \
+  GST_TRACERS=leaks GST_DEBUG='*:1,GST_TRACER:7,leaks:5,clcuda:4,check:4' \
+  GST_DEBUG_FILE="$tmp/test.log" timeout 240 "$dir/bin/test_cuda"
+echo "test_cuda: exit status $?"
+grep -E 'test_cuda.cpp|clcuda' "$tmp/test.log" | grep -E 'INFO|WARN|ERROR' | \
+  sed 's/^.*\(test_cuda.cpp\|gstclcuda.cpp\)/\1/' | sort | uniq -c | sort -rn | head -40
+echo "objects alive at exit: $(grep -c 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log")"
+grep 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log" | head -10
+
+step "3. the recipes of docs/interop.md"
+run() { echo "\$ gst-launch-1.0 $*"; timeout 60 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err";
+  echo "  exit status $?"; grep -E 'ERROR|WARN' "$tmp/err" | head -5; }
+gst-launch-1.0 -q videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=320,height=240 ! \
+  openh264enc ! h264parse ! mp4mux ! filesink location="$tmp/in.mp4"
+run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
+  clupload ! clsobel ! cldownload ! fakesink
+run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
+  clupload ! clconvolve kernel="<1,2,1,2,4,2,1,2,1>" ! \
+  cldownload ! "video/x-raw(memory:CUDAMemory)" ! cudadownload ! fakesink
+# The camera recipe with nvh264enc: the H100 has no NVENC; its CUDA half:
+gst-launch-1.0 -q videotestsrc num-buffers=30 ! video/x-raw,format=GRAY16_LE,width=1920,height=1080 ! \
+  filesink location="$tmp/raw.gray16" 2>/dev/null
+run filesrc location="$tmp/raw.gray16" blocksize=$((1920 * 1080 * 2)) ! \
+  capsfilter caps=video/x-bayer,format=rggb12le,width=1920,height=1080,framerate=30/1 ! clupload ! \
+  cldebayer black-level=256 white-balance=auto ! "video/x-raw(memory:OpenCLMemory),format=NV12" ! \
+  cldownload ! "video/x-raw(memory:CUDAMemory),format=NV12" ! cudadownload ! fakesink
+gst-inspect-1.0 nvh264enc >/dev/null 2>&1 && run filesrc location="$tmp/raw.gray16" \
+  blocksize=$((1920 * 1080 * 2)) ! \
+  capsfilter caps=video/x-bayer,format=rggb12le,width=1920,height=1080,framerate=30/1 ! clupload ! \
+  cldebayer black-level=256 white-balance=auto ! "video/x-raw(memory:OpenCLMemory),format=NV12" ! \
+  cldownload ! "video/x-raw(memory:CUDAMemory),format=NV12" ! nvh264enc ! h264parse ! \
+  filesink location="$tmp/camera.h264"
+
+step "4. benchmark: the camera path at 4K, NV12 out in CUDA vs system memory"
+timeout 180 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
+  --only 'cldebayer camera rggb12le>NV12,cldebayer isp rggb12le>NV12' \
+  --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
+cat "$tmp/bench.md"
+mkdir -p "${OUT:-$tmp}" && cp "$tmp/bench.json" "$tmp/bench.md" "${OUT:-$tmp}/" 2>/dev/null
+
+step "5. NVDEC 1080p -> clupload -> clsobel -> CUDA memory, N streams at once"
+for n in 1 4 8 16; do
+  chains=""
+  for i in $(seq "$n"); do
+    chains="$chains filesrc location=$tmp/1080p.h264 ! h264parse ! nvh264dec ! clupload ! clsobel ! "
+    chains="$chains cldownload ! video/x-raw(memory:CUDAMemory) ! fakesink sync=false"
+  done
+  start=$(date +%s%N)
+  # shellcheck disable=SC2086
+  timeout 60 gst-launch-1.0 -q $chains >/dev/null 2>"$tmp/err"
+  rc=$?
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  echo "$n streams x 150 frames: ${ms} ms, exit status $rc, $(( n * 150 * 1000 / (ms > 0 ? ms : 1) )) frames/s in all (1080p30 streams: $(( n * 150 * 1000 / (ms > 0 ? ms : 1) / 30 )))"
+  grep -E 'ERROR' "$tmp/err" | head -3
+done
+rm -rf "$tmp"
