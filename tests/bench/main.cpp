@@ -49,6 +49,12 @@ static const char *kUsage =
     "                          or both (default)\n"
     "  --farm-contexts K       one process: the pipelines dealt out over K OpenCL contexts\n"
     "                          (default 1, the application's shared one)\n"
+    "  --farm-devices LIST     spread the pipelines over devices: selectors as the\n"
+    "                          `device` property takes them (1,2 or pci:...) or auto\n"
+    "                          (every device auto deals over); pipeline i on device\n"
+    "                          i % D, each device with --farm-contexts K contexts;\n"
+    "                          processes get GST_OPENCL_DEVICE likewise\n"
+    "  --farm-until-late       paced counts: stop after the first with late or dropped frames\n"
     "  --farm-seconds S        measurement window (default 10), after --farm-warmup S (2)\n"
     "  --farm-format F         NV12 (default) or RGBA out\n"
     "  --farm-size WxH         camera size (default 1920x1080); --farm-fps N (default 30)\n"
@@ -274,6 +280,25 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error,
         *error = "--farm-contexts must be at least 1";
         return false;
       }
+    } else if (a == "--farm-devices") {
+      if (!next ())
+        return false;
+      farm->devices.clear ();
+      std::string item;
+      for (size_t at = 0; at <= value.size (); at++)
+        if (at == value.size () || value[at] == ',') {
+          if (!item.empty ())
+            farm->devices.push_back (item);
+          item.clear ();
+        } else {
+          item += value[at];
+        }
+      if (farm->devices.empty ()) {
+        *error = "--farm-devices needs a list of devices, e.g. 1,2 or auto";
+        return false;
+      }
+    } else if (a == "--farm-until-late") {
+      farm->until_late = true;
     } else if (a == "--farm-child") {
       if (!number (&child->index))
         return false;
