@@ -6,7 +6,8 @@ paced and unpaced, one process and processes. Each device gets half of the
 pipelines (the benchmark checks each pipeline runs on the device it was sent
 to), every device moves frames, the devices' frames add up to the total and,
 paced, every frame captured in the window reaches the sink or is counted
-dropped."""
+dropped. Then 4 pipelines whose elements make their own contexts with
+GST_OPENCL_DEVICE=auto: dealt by the devices' live contexts."""
 import json
 import math
 import os
@@ -55,6 +56,29 @@ def main():
             errors.append(f'{name}: no CPU a stream')
         print(f"{name}: " + ', '.join(f"device {d['index']} {d['fps']:.1f} frames/s"
                                      for d in devices))
+    # device=auto in the elements: no context handed in (--farm-contexts 0),
+    # GST_OPENCL_DEVICE=auto; the benchmark's own two contexts sit on the
+    # first device, so the first pipelines go to the second
+    path = os.path.join(outdir, 'bench-farm-auto.json')
+    if os.path.exists(path):
+        os.remove(path)
+    proc = subprocess.run([bench, '--device', 'auto', '--farm-contexts', '0', '--farm-paced', '4',
+                           '--farm-seconds', '1', '--farm-warmup', '0.5', '--farm-size', '160x120',
+                           '--farm-ways', 'shared', '--limit-mib', '16', '--json', path],
+                          stdout=subprocess.DEVNULL, timeout=60)
+    runs = json.load(open(path))['farm']['runs'] if os.path.exists(path) else []
+    if proc.returncode != 0 or len(runs) != 1 or runs[0]['status'] != 'ok':
+        errors.append(f'farm with device=auto: exit {proc.returncode}, {runs}')
+    else:
+        r = runs[0]
+        by_device = {d['index']: d['pipelines'] for d in r.get('devices', [])}
+        if by_device != {0: 1, 1: 3} or not r['own_contexts']:
+            errors.append(f'farm with device=auto: pipelines by device {by_device}, '
+                          'expected {0: 1, 1: 3}')
+        if r['frames'] + r['dropped'] != r['frames_expected'] or r['frames'] == 0:
+            errors.append(f"farm with device=auto: {r['frames']} frames + {r['dropped']} "
+                          f"dropped of {r['frames_expected']}")
+        print(f'farm with device=auto: pipelines by device {by_device}')
     for e in errors:
         print('FAIL:', e)
     sys.exit(1 if errors else 0)

@@ -64,8 +64,8 @@ cpu_ns ()
       ((gint64) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
 }
 
-/* Device memory in use on the GPU (all processes), from nvidia-smi; -1 when
- * there is none. */
+/* Device memory in use on the GPUs (all processes, all GPUs), from
+ * nvidia-smi; -1 when there is none. */
 double
 gpu_used_mib ()
 {
@@ -73,9 +73,9 @@ gpu_used_mib ()
       "2>/dev/null", "r");
   if (!f)
     return -1;
-  double v = -1;
-  if (std::fscanf (f, "%lf", &v) != 1)
-    v = -1;
+  double v = -1, one = 0;
+  while (std::fscanf (f, "%lf", &one) == 1)   /* one line a GPU: the sum */
+    v = (v < 0 ? 0 : v) + one;
   pclose (f);
   return v;
 }
@@ -473,6 +473,7 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   Json &j = r.json;
   j["way"] = r.way;
   j["contexts"] = r.way == "processes" ? r.pipelines : r.contexts;
+  j["own_contexts"] = r.own_contexts;
   j["paced"] = r.paced;
   j["pipelines"] = r.pipelines;
   j["window_s"] = window_s;
@@ -511,7 +512,9 @@ std::string
 way_text (const FarmResult & r)
 {
   std::string s = r.way;
-  if (!r.devices.empty () && r.way != "processes")
+  if (r.own_contexts && r.way != "processes")
+    s += " (a context a pipeline)";
+  else if (!r.devices.empty () && r.way != "processes")
     s += " (" + std::to_string (r.contexts / (int) r.devices.size ()) + " context" +
         (r.contexts / (int) r.devices.size () == 1 ? "" : "s") + " a device)";
   else if (r.way != "processes" && r.contexts != 1)
@@ -524,15 +527,15 @@ way_text (const FarmResult & r)
   return s;
 }
 
-/* "1: 3201.0 (0 late), 2: ..." */
+/* "1: 3201.0 (32 pipelines, 0 late, 0 dropped), 2: ..." */
 std::string
 shares_text (const FarmResult & r)
 {
   std::string s;
   char buf[128];
   for (const DeviceShare &d : r.devices) {
-    std::snprintf (buf, sizeof buf, "%s%u: %.1f (%ld late, %ld dropped)", s.empty () ? "" : ", ",
-        d.index, d.fps, d.late, d.dropped);
+    std::snprintf (buf, sizeof buf, "%s%u: %.1f (%d pipelines, %ld late, %ld dropped)",
+        s.empty () ? "" : ", ", d.index, d.fps, d.pipelines, d.late, d.dropped);
     s += buf;
   }
   return s;
@@ -685,6 +688,35 @@ finish_shares (FarmResult & r)
   r.json["devices"] = list;
 }
 
+/* --farm-contexts 0: the shares of the devices the pipelines' own
+ * contexts went to. */
+void
+own_shares (FarmResult & r, std::vector<Pipe *> &pipes)
+{
+  std::vector<unsigned> on;
+  for (Pipe *p : pipes) {
+    const int d = running_device (p);
+    p->device = d;
+    if (d >= 0 && std::find (on.begin (), on.end (), (unsigned) d) == on.end ())
+      on.push_back ((unsigned) d);
+  }
+  std::sort (on.begin (), on.end ());
+  std::vector<gstcl::DeviceEntry> devs;
+  try {
+    for (const auto &d : gstcl::enumerate_devices ())
+      if (std::find (on.begin (), on.end (), d.index) != on.end ())
+        devs.push_back (d);
+  } catch (const std::exception &) {
+  }
+  r.devices = device_shares (devs);
+  for (Pipe *p : pipes)   /* from the device's index to its share */
+    for (size_t s = 0; s < r.devices.size (); s++)
+      if (p->device == (int) r.devices[s].index) {
+        p->device = (int) s;
+        break;
+      }
+}
+
 FarmResult
 run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
     const Limits & limits)
@@ -720,7 +752,15 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
   }
   r.devices = device_shares (devs);
   const int per_device = std::max (o.contexts, 1);
-  if (!devs.empty ()) {
+  r.own_contexts = o.contexts == 0;
+  if (r.own_contexts && !devs.empty () && r.status == "ok") {
+    r.status = "error";
+    r.message = "--farm-contexts 0 takes the device of --device (GST_OPENCL_DEVICE), "
+        "not --farm-devices";
+  }
+  if (r.own_contexts) {
+    /* none handed in: each pipeline's elements make theirs, as in gst-launch */
+  } else if (!devs.empty ()) {
     for (size_t d = 0; d < devs.size () && r.status == "ok"; d++)
       for (int k = 0; k < per_device && r.status == "ok"; k++) {
         GError *err = nullptr;
@@ -749,10 +789,12 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
       }
     }
   }
-  r.contexts = (int) contexts.size ();
+  r.contexts = r.own_contexts ? n : (int) contexts.size ();
   std::atomic<bool> stop_pacing{false};
   std::thread pacer;
-  auto context_of = [&] (size_t i) {
+  auto context_of = [&] (size_t i) -> GstClContext * {
+    if (r.own_contexts)
+      return nullptr;
     if (devs.empty ())
       return contexts[i % contexts.size ()];
     const size_t d = i % devs.size ();
@@ -773,6 +815,8 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
       r.message = e;
     }
   }
+  if (r.status == "ok" && r.own_contexts)
+    own_shares (r, pipes);
   for (size_t i = 0; i < pipes.size () && r.status == "ok" && !devs.empty (); i++) {
     const int on = running_device (pipes[i]), want = (int) devs[pipes[i]->device].index;
     if (on != want) {

@@ -21,7 +21,8 @@ struct FarmOptions {
   std::vector<int> unpaced;     /* pipeline counts to run as fast as they go */
   bool shared = true;           /* one process, one context */
   bool processes = true;        /* one process and one context a pipeline */
-  int contexts = 1;             /* one process: pipeline i on context i % contexts */
+  int contexts = 1;             /* one process: pipeline i on context i % contexts;
+                                   0: none handed in, each pipeline makes its own */
   /* device selectors ("1", "pci:...", "auto": every device auto deals over);
    * empty: the benchmark's device. Pipeline i on device i % D, each device
    * with `contexts` contexts (one process) or GST_OPENCL_DEVICE (processes). */
@@ -46,6 +47,7 @@ struct DeviceShare {
 struct FarmResult {
   std::string way;              /* "one process" or "processes" */
   int contexts = 1;             /* OpenCL contexts (queues) in the one process */
+  bool own_contexts = false;    /* each pipeline made its own (--farm-contexts 0) */
   bool paced = true;
   int pipelines = 0;
   std::string status = "ok";

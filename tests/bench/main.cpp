@@ -48,7 +48,9 @@ static const char *kUsage =
     "  --farm-ways WAYS        shared (one process, one context), processes (one each)\n"
     "                          or both (default)\n"
     "  --farm-contexts K       one process: the pipelines dealt out over K OpenCL contexts\n"
-    "                          (default 1, the application's shared one)\n"
+    "                          (default 1, the application's shared one); 0: none\n"
+    "                          handed in, each pipeline makes its own on --device's\n"
+    "                          device (with --device auto: dealt over the GPUs)\n"
     "  --farm-devices LIST     spread the pipelines over devices: selectors as the\n"
     "                          `device` property takes them (1,2 or pci:...) or auto\n"
     "                          (every device auto deals over); pipeline i on device\n"
@@ -276,10 +278,7 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error,
     } else if (a == "--farm-contexts") {
       if (!number (&farm->contexts))
         return false;
-      if (farm->contexts < 1) {
-        *error = "--farm-contexts must be at least 1";
-        return false;
-      }
+
     } else if (a == "--farm-devices") {
       if (!next ())
         return false;

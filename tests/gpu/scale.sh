@@ -19,7 +19,8 @@
 #           (240); test_multidevice once over all devices
 #   farm    unpaced, 64 pipelines of 1080p 12-bit camera -> NV12 with 2
 #           contexts: on the first GPU alone, then 64 a GPU over all GPUs
-#           in one process
+#           in one process; then 64 a GPU with device=auto, a context a
+#           pipeline
 #   paced   1080p30: the first GPU alone at 64,128,192,256 pipelines until
 #           one count has late frames, $PACED_CONTEXTS (4) contexts; then
 #           every GPU at once at 128,192,256 a GPU, until late
@@ -121,6 +122,9 @@ farm () {  # name timeout bench-args...
 if has farm; then
   farm unpaced-1gpu 120 --farm-devices "$first" --farm-contexts 2 --farm-unpaced "$unit"
   farm unpaced-allgpus 150 --farm-devices "$all" --farm-contexts 2 --farm-unpaced $((unit * n))
+  # device=auto as an application gets it: no context handed in, each
+  # pipeline's elements make one (GST_OPENCL_DEVICE=auto), dealt over the GPUs
+  farm unpaced-auto 150 --device auto --farm-contexts 0 --farm-unpaced $((unit * n))
 fi
 
 if has paced; then
