@@ -230,6 +230,7 @@ GST_START_TEST (test_selectors)
     {"", 1}, {"auto", 1}, {"gpu", 1}, {"GPU:1", 2}, {"gpu:2", -1}, {"cpu", 0},
     {"cpu:0", 0}, {"accelerator", -1}, {"2", 2}, {"3", -1},
     {"pci:0000:c1:00.0", 2}, {"pci:C1:00.0", 2}, {"c1:00.0", 2}, {"0000:1b:00.0", 1},
+    {"00000000:C1:00.0", 2},   /* as nvidia-smi --query-gpu=pci.bus_id prints it */
     {"pci:0000:c2:00.0", -1}, {"pci:nonsense", -1},
     {"uuid:a1b2c3d4-e5f6-0718-293a-4b5c6d7e8f90", 2},
     {"A1B2C3D4E5F60718293A4B5C6D7E8F90", 2},
