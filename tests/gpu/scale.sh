@@ -12,14 +12,18 @@
 # There, in the repository root:
 #   source .bundle/env.sh
 #   bash tests/gpu/scale.sh .bundle/bin/gst-opencl-bench OUTDIR [STEPS]
-# STEPS (default "info tests farm paced"; each can run in a call of its own):
+# STEPS (default "info tests farm paced"; each can run in a call of its own:
+# "info tests" takes up to ~6 minutes, "farm" ~2, "paced" ~4 on two GPUs):
 #   info    gst-opencl-info, each GPU picked by its PCI address and UUID
 #   tests   the test binaries (beside the bench, or $TEST_DIR) on every GPU,
 #           the GPUs at the same time, each binary at most $TEST_TIMEOUT s
-#           (240); test_multidevice once over all devices
+#           (240), all of them within $TESTS_BUDGET s (300: the binaries
+#           left are reported "not run"); test_multidevice once over all
+#           devices
 #   farm    unpaced, 64 pipelines of 1080p 12-bit camera -> NV12 with 2
-#           contexts: on the first GPU alone, then 64 a GPU over all GPUs
-#           in one process; then 64 a GPU with device=auto, a context a
+#           contexts: on the first GPU alone, then 64 a GPU over the first
+#           two GPUs (where there are more than two) and over all GPUs in
+#           one process; then 64 a GPU with device=auto, a context a
 #           pipeline
 #   paced   1080p30: the first GPU alone at 64,128,192,256 pipelines until
 #           one count has late frames, $PACED_CONTEXTS (4) contexts; then
@@ -39,6 +43,7 @@ info=$(command -v gst-opencl-info || echo "$bindir/gst-opencl-info")
 seconds=${FARM_SECONDS:-8}
 paced_contexts=${PACED_CONTEXTS:-4}
 test_timeout=${TEST_TIMEOUT:-240}
+tests_budget=${TESTS_BUDGET:-300}
 tests=${TESTS:-runtime debayer camera sensor menon convert convolve sobel}
 type=${DEVICE_TYPE:-gpu}
 unit=${UNIT:-64}
@@ -90,13 +95,17 @@ if has info; then
 fi
 
 if has tests; then
+  deadline=$(( $(date +%s) + tests_budget ))
   run_tests () {  # GPU-line
-    local sel log rc t0
+    local sel log rc t0 left
     sel=$(selector "$1")
     for t in $tests; do
       log=$out/test_$t-${sel//[:.]/_}.log
       t0=$(date +%s)
-      GST_OPENCL_DEVICE=$sel timeout "$test_timeout" "$tests_dir/test_$t" > "$log" 2>&1
+      left=$(( deadline - t0 ))
+      [ "$left" -gt "$test_timeout" ] && left=$test_timeout
+      if [ "$left" -lt 10 ]; then say "tests: test_$t on $sel: not run (out of time)"; continue; fi
+      GST_OPENCL_DEVICE=$sel timeout "$left" "$tests_dir/test_$t" > "$log" 2>&1
       rc=$?
       say "tests: test_$t on $sel: rc $rc in $(( $(date +%s) - t0 )) s, $(grep -E '^[0-9]+%' "$log" | tail -1)"
     done
@@ -121,6 +130,10 @@ farm () {  # name timeout bench-args...
 
 if has farm; then
   farm unpaced-1gpu 120 --farm-devices "$first" --farm-contexts 2 --farm-unpaced "$unit"
+  if [ "$n" -gt 2 ]; then
+    farm unpaced-2gpus 150 --farm-devices "$(cut -d' ' -f1 "$out/gpus.txt" | head -2 | paste -sd,)" \
+      --farm-contexts 2 --farm-unpaced $((unit * 2))
+  fi
   farm unpaced-allgpus 150 --farm-devices "$all" --farm-contexts 2 --farm-unpaced $((unit * n))
   # device=auto as an application gets it: no context handed in, each
   # pipeline's elements make one (GST_OPENCL_DEVICE=auto), dealt over the GPUs
