@@ -64,8 +64,8 @@ bool device_info (const cl::Device &d, cl_device_info what, T *out)
 std::string pci_address (unsigned domain, unsigned bus, unsigned dev, unsigned fn)
 {
   char buf[32];
-  std::snprintf (buf, sizeof buf, "%04x:%02x:%02x.%x", domain & 0xffff, bus & 0xff,
-      dev & 0x1f, fn & 7);
+  /* as lspci prints it; domains beyond 16 bits (VMD) get more digits */
+  std::snprintf (buf, sizeof buf, "%04x:%02x:%02x.%x", domain, bus & 0xff, dev & 0x1f, fn & 7);
   return buf;
 }
 
@@ -138,7 +138,7 @@ std::string pci_canonical (const std::string &s)
   char tail = 0;
   if (std::sscanf (s.c_str (), "%x:%x:%x.%x%c", &domain, &bus, &dev, &fn, &tail) == 4 ||
       (domain = 0, std::sscanf (s.c_str (), "%x:%x.%x%c", &bus, &dev, &fn, &tail) == 3)) {
-    if (domain <= 0xffff && bus <= 0xff && dev <= 0x1f && fn <= 7)
+    if (bus <= 0xff && dev <= 0x1f && fn <= 7)
       return pci_address (domain, bus, dev, fn);
   }
   return "";
