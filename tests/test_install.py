@@ -120,7 +120,7 @@ def test_installed(a, destdir):
     run(['gst-launch-1.0', '-q', 'videotestsrc', 'num-buffers=2', '!', 'clsobel', '!',
          'fakesink'], env)
     out = run([os.path.join(bindir, 'gst-opencl-info')], env)
-    check('auto picks' in out, 'gst-opencl-info printed: %s' % out)
+    check('default (device unset) picks' in out and 'auto deals' in out, 'gst-opencl-info printed: %s' % out)
     out = run([os.path.join(bindir, 'gst-opencl-calibrate'), '--help'], env)
     check('lens-shading' in out, 'gst-opencl-calibrate --help printed: %s' % out)
 

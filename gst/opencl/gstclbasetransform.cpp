@@ -436,11 +436,14 @@ gst_cl_base_transform_class_init (GstClBaseTransformClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
-          "OpenCL device: empty or 'auto' (first GPU, else accelerator, else CPU), "
-          "'gpu', 'cpu', 'accelerator', an index as gst-opencl-info prints it, or a "
-          "case-insensitive part of 'platform / device'. Empty uses "
-          "$GST_OPENCL_DEVICE when set. An explicit value also decides which "
-          "shared context this element accepts.",
+          "OpenCL device: empty (first GPU, else accelerator, else CPU); 'auto' "
+          "(a new context goes to the GPU, else accelerator or CPU, with the fewest "
+          "live contexts of the process: pipelines spread over the GPUs); 'gpu', "
+          "'cpu', 'accelerator', or 'gpu:N' (the Nth GPU); an index as "
+          "gst-opencl-info prints it; a stable id it prints, 'pci:0000:41:00.0' or "
+          "'uuid:...'; or a case-insensitive part of 'platform / device'. Empty uses "
+          "$GST_OPENCL_DEVICE when set. A value other than empty or 'auto' also "
+          "decides which shared context this element accepts.",
           nullptr,
           (GParamFlags) (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
               GST_PARAM_MUTABLE_READY)));

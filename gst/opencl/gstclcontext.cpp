@@ -34,6 +34,8 @@ struct ClContextPriv {
   bool gpu_tuning = false;
   /* the queue's launches and whether it was abandoned (gstclwatchdog.hpp) */
   std::shared_ptr<gstcl::watchdog::QueueWatch> watch;
+  /* counts this context on its device, for device=auto's choice */
+  std::unique_ptr<gstcl::DeviceClaim> claim;
 };
 
 struct _GstClContext {
@@ -77,12 +79,17 @@ gst_cl_context_init (GstClContext * self)
   self->priv = new ClContextPriv ();
 }
 
+/* `claim`: the device's count select_device() made for it, else one is
+ * made here. */
 static GstClContext *
-context_from (cl::Context context, cl::Device device, cl::CommandQueue queue)
+context_from (cl::Context context, cl::Device device, cl::CommandQueue queue,
+    std::unique_ptr<gstcl::DeviceClaim> claim = nullptr)
 {
   auto *self = GST_CL_CONTEXT (g_object_new (GST_TYPE_CL_CONTEXT, nullptr));
   gst_object_ref_sink (self);
   auto *p = self->priv;
+  p->claim = claim ? std::move (claim) : std::unique_ptr<gstcl::DeviceClaim> (
+      new gstcl::DeviceClaim (device ()));
   p->context = std::move (context);
   p->device = std::move (device);
   p->queue = std::move (queue);
@@ -119,10 +126,13 @@ GstClContext *
 gst_cl_context_new (const gchar * selector, GError ** error)
 {
   try {
-    gstcl::DeviceEntry entry = gstcl::select_device (selector ? selector : "");
+    /* Counted on its device from the choice on, so that `auto` deals
+     * pipelines started together over the devices. */
+    std::unique_ptr<gstcl::DeviceClaim> claim;
+    gstcl::DeviceEntry entry = gstcl::select_device (selector ? selector : "", &claim);
     cl::Context context (entry.device);
     cl::CommandQueue queue (context, entry.device);
-    return context_from (context, entry.device, queue);
+    return context_from (context, entry.device, queue, std::move (claim));
   } catch (const cl::Error & e) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "could not create an OpenCL context: %s", gstcl::describe (e).c_str ());
@@ -204,8 +214,8 @@ gst_cl_context_matches (GstClContext * context, const gchar * selector)
   g_return_val_if_fail (GST_IS_CL_CONTEXT (context), FALSE);
   if (gst_cl_context_is_abandoned (context))
     return FALSE;   /* a runaway kernel holds its queue */
-  if (!selector || !*selector)
-    return TRUE;
+  if (!selector || gstcl::selector_takes_any (selector))
+    return TRUE;   /* not set, or `auto`: whichever context the pipeline has */
   try {
     return gstcl::select_device (selector).device () == context->priv->device ();
   } catch (const std::exception &) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* gst-opencl-info: lists OpenCL platforms and devices with the index that the
- * elements' `device` property takes, and shows which one `auto` picks. */
+/* gst-opencl-info: lists OpenCL platforms and devices with the index and the
+ * stable ids (PCI address, UUID) that the elements' `device` property takes,
+ * and shows which device the default picks and which ones `auto` deals over. */
 #include <gst/opencl/gstcldevice.hpp>
 
 #include <cstdio>
@@ -26,11 +27,22 @@ main (int argc, char **argv)
       std::printf ("   %u compute units, %.1f GiB memory%s\n", d.compute_units,
           d.global_mem / (1024.0 * 1024.0 * 1024.0),
           d.host_unified_memory ? ", shares host memory" : "");
+      std::printf ("   pci:%s uuid:%s\n", d.pci_bus.empty () ? "(none)" : d.pci_bus.c_str (),
+          d.uuid.empty () ? "(none)" : d.uuid.c_str ());
     }
-    auto picked = gstcl::select_device ("");
-    std::printf ("auto%s picks %u: %s\n",
-        gstcl::effective_selector ("").empty () ? "" : " (from GST_OPENCL_DEVICE)",
-        picked.index, picked.full_name ().c_str ());
+    const bool from_env = !gstcl::effective_selector ("").empty ();
+    if (from_env) {
+      auto picked = gstcl::select_device ("");
+      std::printf ("GST_OPENCL_DEVICE='%s' picks %u: %s\n",
+          gstcl::effective_selector ("").c_str (), picked.index, picked.full_name ().c_str ());
+    }
+    auto def = gstcl::match_device (devices, "");
+    std::printf ("the default (device unset) picks %u: %s\n", def->index,
+        def->full_name ().c_str ());
+    std::printf ("auto deals new contexts over:");
+    for (const auto &d : gstcl::auto_devices (devices))
+      std::printf (" %u", d.index);
+    std::printf ("\n");
     if (*selector) {
       auto chosen = gstcl::select_device (selector);
       std::printf ("'%s' picks %u: %s\n", selector, chosen.index, chosen.full_name ().c_str ());

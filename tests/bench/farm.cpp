@@ -4,6 +4,7 @@
 #include "stats.h"
 
 #include <gst/app/gstappsrc.h>
+#include <gst/opencl/gstcldevice.hpp>
 #include <gst/video/video.h>
 
 #include <poll.h>
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 namespace bench {
@@ -62,8 +64,8 @@ cpu_ns ()
       ((gint64) ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
 }
 
-/* Device memory in use on the GPU (all processes), from nvidia-smi; -1 when
- * there is none. */
+/* Device memory in use on the GPUs (all processes, all GPUs), from
+ * nvidia-smi; -1 when there is none. */
 double
 gpu_used_mib ()
 {
@@ -71,9 +73,9 @@ gpu_used_mib ()
       "2>/dev/null", "r");
   if (!f)
     return -1;
-  double v = -1;
-  if (std::fscanf (f, "%lf", &v) != 1)
-    v = -1;
+  double v = -1, one = 0;
+  while (std::fscanf (f, "%lf", &one) == 1)   /* one line a GPU: the sum */
+    v = (v < 0 ? 0 : v) + one;
   pclose (f);
   return v;
 }
@@ -97,6 +99,7 @@ input_caps (const FarmOptions &o)
 struct Pipe {
   const FarmOptions *opt = nullptr;
   bool paced = true;
+  int device = -1;              /* of the --farm-devices list, or -1 */
   gint64 offset = 0;            /* phase of its frames within the period (paced) */
   GstElement *pipeline = nullptr, *src = nullptr;
   GstCaps *caps = nullptr;
@@ -436,7 +439,8 @@ add_pipe (Totals & t, Pipe * p)
 
 void
 fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_total,
-    const GstVideoInfo & in, const GstVideoInfo & out, const Limits & limits)
+    const GstVideoInfo & in, const GstVideoInfo & out, const Limits & limits,
+    size_t n_devices = 1)
 {
   r.window_s = window_s;
   r.expected = t.expected;
@@ -447,6 +451,7 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   r.aggregate_fps = t.frames / window_s;
   r.cpu_ms_per_frame = t.frames > 0 ? cpu_ns_total / 1e6 / t.frames : NAN;
   r.cpu_cores = cpu_ns_total / 1e9 / window_s;
+  r.cpu_percent_per_stream = r.pipelines > 0 ? 100 * r.cpu_cores / r.pipelines : NAN;
   r.element_cpu_ms_per_frame = t.element_frames > 0 ?
       t.element_cpu_ns / 1e6 / t.element_frames : NAN;
   std::vector<double> lat = t.latency_ms;
@@ -457,8 +462,10 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
     r.latency_max_ms = lat.back ();
   }
   const double in_b = (double) GST_VIDEO_INFO_SIZE (&in), out_b = (double) GST_VIDEO_INFO_SIZE (&out);
-  const double serial = transfer_limit_fps (limits, in_b, out_b),
-      duplex = transfer_limit_fps (limits, in_b, out_b, true);
+  /* Spread over devices, against the benchmark's device's limit times
+   * their number (alike devices assumed). */
+  const double serial = transfer_limit_fps (limits, in_b, out_b) * n_devices,
+      duplex = transfer_limit_fps (limits, in_b, out_b, true) * n_devices;
   if (serial > 0) {
     r.transfer_fraction = r.aggregate_fps / serial;
     r.duplex_fraction = r.aggregate_fps / duplex;
@@ -466,6 +473,7 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   Json &j = r.json;
   j["way"] = r.way;
   j["contexts"] = r.way == "processes" ? r.pipelines : r.contexts;
+  j["own_contexts"] = r.own_contexts;
   j["paced"] = r.paced;
   j["pipelines"] = r.pipelines;
   j["window_s"] = window_s;
@@ -483,6 +491,8 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   j["fraction_of_duplex_transfer_limit"] = r.duplex_fraction;
   j["cpu_ms_per_frame"] = r.cpu_ms_per_frame;
   j["cpu_cores"] = r.cpu_cores;
+  j["cpu_percent_of_a_core_per_stream"] = r.cpu_percent_per_stream;
+  j["n_devices"] = (double) n_devices;
   j["element_cpu_ms_per_frame"] = r.element_cpu_ms_per_frame;
   Json l = Json::object ();
   l["p50"] = r.latency_p50_ms;
@@ -497,12 +507,45 @@ fill_result (FarmResult & r, const Totals & t, double window_s, double cpu_ns_to
   }
 }
 
+/* "one process (2 contexts)", "processes over 2 devices", ... */
+std::string
+way_text (const FarmResult & r)
+{
+  std::string s = r.way;
+  if (r.own_contexts && r.way != "processes")
+    s += " (a context a pipeline)";
+  else if (!r.devices.empty () && r.way != "processes")
+    s += " (" + std::to_string (r.contexts / (int) r.devices.size ()) + " context" +
+        (r.contexts / (int) r.devices.size () == 1 ? "" : "s") + " a device)";
+  else if (r.way != "processes" && r.contexts != 1)
+    s += " (" + std::to_string (r.contexts) + " contexts)";
+  if (!r.devices.empty ()) {
+    s += " over device" + std::string (r.devices.size () > 1 ? "s " : " ");
+    for (size_t i = 0; i < r.devices.size (); i++)
+      s += (i ? "," : "") + std::to_string (r.devices[i].index);
+  }
+  return s;
+}
+
+/* "1: 3201.0 (32 pipelines, 0 late, 0 dropped), 2: ..." */
+std::string
+shares_text (const FarmResult & r)
+{
+  std::string s;
+  char buf[128];
+  for (const DeviceShare &d : r.devices) {
+    std::snprintf (buf, sizeof buf, "%s%u: %.1f (%d pipelines, %ld late, %ld dropped)",
+        s.empty () ? "" : ", ", d.index, d.fps, d.pipelines, d.late, d.dropped);
+    s += buf;
+  }
+  return s;
+}
+
 std::string
 label (const FarmResult & r)
 {
-  return "[farm] " + std::to_string (r.pipelines) + " x camera, " + r.way +
-      (r.way == "processes" || r.contexts == 1 ? "" : " (" + std::to_string (r.contexts) +
-          " contexts)") + ", " + (r.paced ? "paced" : "unpaced");
+  return "[farm] " + std::to_string (r.pipelines) + " x camera, " + way_text (r) + ", " +
+      (r.paced ? "paced" : "unpaced");
 }
 
 void
@@ -514,11 +557,36 @@ report_progress (const FarmResult & r)
     return;
   }
   std::fprintf (stderr, "%s: %ld/%ld frames, %ld late, %ld dropped, %.1f frames/s, "
-      "CPU %.3f ms/frame (%.2f cores; cldebayer %.3f), latency p50 %.2f p99 %.2f max %.2f ms, "
-      "%.1f MiB + %.1f buffers a pipeline\n", label (r).c_str (), r.frames, r.expected,
+      "CPU %.3f ms/frame (%.2f cores, %.2f %% of a core a stream; cldebayer %.3f), "
+      "latency p50 %.2f p99 %.2f max %.2f ms, %.1f MiB + %.1f buffers a pipeline%s%s\n",
+      label (r).c_str (), r.frames, r.expected,
       r.late, r.dropped, r.aggregate_fps, r.cpu_ms_per_frame, r.cpu_cores,
-      r.element_cpu_ms_per_frame, r.latency_p50_ms,
-      r.latency_p99_ms, r.latency_max_ms, r.device_mib_per_pipeline, r.buffers_per_pipeline);
+      r.cpu_percent_per_stream, r.element_cpu_ms_per_frame, r.latency_p50_ms,
+      r.latency_p99_ms, r.latency_max_ms, r.device_mib_per_pipeline, r.buffers_per_pipeline,
+      r.devices.empty () ? "" : "; frames/s by device: ", shares_text (r).c_str ());
+}
+
+/* The index (as gst-opencl-info prints it) of the device the pipe's
+ * cldebayer runs on, or -1. */
+int
+running_device (Pipe * p)
+{
+  GstElement *cam = gst_bin_get_by_name (GST_BIN (p->pipeline), "cam");
+  GstClContext *c = cam ? gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (cam)) :
+      nullptr;
+  int index = -1;
+  if (c) {
+    try {
+      for (const auto &d : gstcl::enumerate_devices ())
+        if (d.device () == gst_cl_context_get_cl_device (c))
+          index = (int) d.index;
+    } catch (const std::exception &) {
+    }
+    gst_object_unref (c);
+  }
+  if (cam)
+    gst_object_unref (cam);
+  return index;
 }
 
 /* Waits until every pipe has had a frame out (or one failed). */
@@ -540,6 +608,113 @@ wait_streaming (std::vector<Pipe *> &pipes, double seconds)
       return "a pipeline had no frame out after " + std::to_string ((int) seconds) + " s";
     g_usleep (5000);
   }
+}
+
+/* The devices of --farm-devices, each once, in the order given. Throws
+ * std::runtime_error when a selector matches none. */
+std::vector<gstcl::DeviceEntry>
+farm_devices (const FarmOptions &o)
+{
+  std::vector<gstcl::DeviceEntry> out;
+  if (o.devices.empty ())
+    return out;
+  const auto all = gstcl::enumerate_devices ();
+  auto add = [&] (const gstcl::DeviceEntry &d) {
+    for (const auto &have : out)
+      if (have.index == d.index)
+        return;
+    out.push_back (d);
+  };
+  for (const std::string &sel : o.devices) {
+    if (sel == "auto") {
+      for (const auto &d : gstcl::auto_devices (all))
+        add (d);
+      continue;
+    }
+    const gstcl::DeviceEntry *d = gstcl::match_device (all, sel);
+    if (!d)
+      throw std::runtime_error ("--farm-devices: no OpenCL device matches '" + sel + "'");
+    add (*d);
+  }
+  return out;
+}
+
+/* Empty shares, one a device of the list. */
+std::vector<DeviceShare>
+device_shares (const std::vector<gstcl::DeviceEntry> &devs)
+{
+  std::vector<DeviceShare> out;
+  for (const auto &d : devs) {
+    DeviceShare s;
+    s.index = d.index;
+    s.name = d.full_name ();
+    s.pci_bus = d.pci_bus;
+    out.push_back (s);
+  }
+  return out;
+}
+
+void
+add_share (DeviceShare & s, const Totals & t)
+{
+  s.pipelines++;
+  s.expected += t.expected;
+  s.frames += t.frames;
+  s.late += t.late + t.unready;
+  s.dropped += t.dropped;
+}
+
+/* The shares' frames/s, and the JSON list of them. */
+void
+finish_shares (FarmResult & r)
+{
+  if (r.devices.empty ())
+    return;
+  Json list = Json::array ();
+  for (DeviceShare &s : r.devices) {
+    s.fps = r.window_s > 0 ? s.frames / r.window_s : 0;
+    Json j = Json::object ();
+    j["index"] = (double) s.index;
+    j["name"] = s.name;
+    j["pci_bus"] = s.pci_bus;
+    j["pipelines"] = s.pipelines;
+    j["frames_expected"] = s.expected;
+    j["frames"] = s.frames;
+    j["late"] = s.late;
+    j["dropped"] = s.dropped;
+    j["fps"] = s.fps;
+    list.push (j);
+  }
+  r.json["devices"] = list;
+}
+
+/* --farm-contexts 0: the shares of the devices the pipelines' own
+ * contexts went to. */
+void
+own_shares (FarmResult & r, std::vector<Pipe *> &pipes)
+{
+  std::vector<unsigned> on;
+  for (Pipe *p : pipes) {
+    const int d = running_device (p);
+    p->device = d;
+    if (d >= 0 && std::find (on.begin (), on.end (), (unsigned) d) == on.end ())
+      on.push_back ((unsigned) d);
+  }
+  std::sort (on.begin (), on.end ());
+  std::vector<gstcl::DeviceEntry> devs;
+  try {
+    for (const auto &d : gstcl::enumerate_devices ())
+      if (std::find (on.begin (), on.end (), d.index) != on.end ())
+        devs.push_back (d);
+  } catch (const std::exception &) {
+  }
+  r.devices = device_shares (devs);
+  for (Pipe *p : pipes)   /* from the device's index to its share */
+    for (size_t s = 0; s < r.devices.size (); s++)
+      if (p->device == (int) r.devices[s].index) {
+        p->device = (int) s;
+        break;
+      }
 }
 
 FarmResult
@@ -565,9 +740,41 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
     pipes.push_back (p);
   }
   /* The application's context, or as many as asked for (each its own queue),
-   * the pipelines dealt out over them. */
+   * the pipelines dealt out over them; with --farm-devices, K contexts on
+   * each device, pipeline i on device i % D. */
   std::vector<GstClContext *> contexts;
-  if (o.contexts <= 1 && shared) {
+  std::vector<gstcl::DeviceEntry> devs;
+  try {
+    devs = farm_devices (o);
+  } catch (const std::exception &e) {
+    r.status = "error";
+    r.message = e.what ();
+  }
+  r.devices = device_shares (devs);
+  const int per_device = std::max (o.contexts, 1);
+  r.own_contexts = o.contexts == 0;
+  if (r.own_contexts && !devs.empty () && r.status == "ok") {
+    r.status = "error";
+    r.message = "--farm-contexts 0 takes the device of --device (GST_OPENCL_DEVICE), "
+        "not --farm-devices";
+  }
+  if (r.own_contexts) {
+    /* none handed in: each pipeline's elements make theirs, as in gst-launch */
+  } else if (!devs.empty ()) {
+    for (size_t d = 0; d < devs.size () && r.status == "ok"; d++)
+      for (int k = 0; k < per_device && r.status == "ok"; k++) {
+        GError *err = nullptr;
+        GstClContext *c = gst_cl_context_new (std::to_string (devs[d].index).c_str (), &err);
+        if (!c) {
+          r.status = "error";
+          r.message = std::string ("cannot make a context on device ") +
+              std::to_string (devs[d].index) + ": " + (err ? err->message : "?");
+          g_clear_error (&err);
+        } else {
+          contexts.push_back (c);
+        }
+      }
+  } else if (o.contexts <= 1 && shared) {
     contexts.push_back (GST_CL_CONTEXT (gst_object_ref (shared)));
   } else {
     for (int i = 0; i < std::max (o.contexts, 1) && r.status == "ok"; i++) {
@@ -582,11 +789,20 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
       }
     }
   }
-  r.contexts = (int) contexts.size ();
+  r.contexts = r.own_contexts ? n : (int) contexts.size ();
   std::atomic<bool> stop_pacing{false};
   std::thread pacer;
+  auto context_of = [&] (size_t i) -> GstClContext * {
+    if (r.own_contexts)
+      return nullptr;
+    if (devs.empty ())
+      return contexts[i % contexts.size ()];
+    const size_t d = i % devs.size ();
+    pipes[i]->device = (int) d;
+    return contexts[d * per_device + (i / devs.size ()) % per_device];
+  };
   for (size_t i = 0; i < pipes.size () && r.status == "ok"; i++)
-    if (!start_pipe (pipes[i], contexts[i % contexts.size ()])) {
+    if (!start_pipe (pipes[i], context_of (i))) {
       r.status = "error";
       r.message = pipes[i]->error;
     }
@@ -597,6 +813,16 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
     if (!e.empty ()) {
       r.status = "error";
       r.message = e;
+    }
+  }
+  if (r.status == "ok" && r.own_contexts)
+    own_shares (r, pipes);
+  for (size_t i = 0; i < pipes.size () && r.status == "ok" && !devs.empty (); i++) {
+    const int on = running_device (pipes[i]), want = (int) devs[pipes[i]->device].index;
+    if (on != want) {
+      r.status = "error";
+      r.message = "pipeline " + std::to_string (i) + " runs on device " +
+          std::to_string (on) + ", not " + std::to_string (want);
     }
   }
   if (r.status == "ok") {
@@ -617,12 +843,19 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
     for (Pipe *p : pipes)
       gst_element_set_state (p->pipeline, GST_STATE_NULL);
     Totals t;
-    for (Pipe *p : pipes)
+    for (Pipe *p : pipes) {
       add_pipe (t, p);
+      if (p->device >= 0) {
+        Totals one;
+        add_pipe (one, p);
+        add_share (r.devices[p->device], one);
+      }
+    }
     r.device_mib_per_pipeline = (double) (w.mem.live_bytes - before.live_bytes) / n / 1048576.0;
     r.buffers_per_pipeline = (double) (w.mem.live_buffers - before.live_buffers) / n;
     fill_result (r, t, (w.w1 - w.w0) / 1e9, (double) w.cpu, pipes[0]->info,
-        pipes[0]->out_info, limits);
+        pipes[0]->out_info, limits, std::max<size_t> (devs.size (), 1));
+    finish_shares (r);
   }
   stop_pacing = true;
   if (pacer.joinable ())
@@ -643,11 +876,14 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
 
 gchar **startup_environment = nullptr;   /* farm_keep_environment () */
 
-/* The environment now, with the ICD loader's variables as at startup. */
+/* The environment now, with the ICD loader's variables as at startup, and
+ * GST_OPENCL_DEVICE set to `device` when given. */
 static gchar **
-child_environment ()
+child_environment (const std::string &device)
 {
   gchar **env = g_get_environ ();
+  if (!device.empty ())
+    env = g_environ_setenv (env, "GST_OPENCL_DEVICE", device.c_str (), TRUE);
   for (const char *name : {"OCL_ICD_FILENAMES", "OCL_ICD_VENDORS"}) {
     const gchar *kept = startup_environment ?
         g_environ_getenv (startup_environment, name) : nullptr;
@@ -717,6 +953,14 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
   r.pipelines = n;
   r.json = Json::object ();
   r.gpu_used_mib_before = gpu_used_mib ();
+  std::vector<gstcl::DeviceEntry> devs;
+  try {
+    devs = farm_devices (o);
+  } catch (const std::exception &e) {
+    r.status = "error";
+    r.message = e.what ();
+  }
+  r.devices = device_shares (devs);
   std::vector<Child> kids;
   for (int i = 0; i < n && r.status == "ok"; i++) {
     std::vector<std::string> args = {exe, "--farm-child", std::to_string (i),
@@ -730,7 +974,8 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
     argv.push_back (nullptr);
     Child c;
     GError *err = nullptr;
-    gchar **envp = child_environment ();
+    gchar **envp = child_environment (devs.empty () ? std::string () :
+        std::to_string (devs[i % devs.size ()].index));
     const gboolean spawned = g_spawn_async_with_pipes (nullptr, argv.data (), envp,
         G_SPAWN_DO_NOT_REAP_CHILD, nullptr, nullptr, &c.pid, &c.in, &c.out, nullptr, &err);
     g_strfreev (envp);
@@ -750,9 +995,19 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
   if (r.status == "ok") {
     int failed = 0;
     std::string first;
-    for (Child &c : kids)
-      if (c.line.rfind ("ready", 0) != 0 && failed++ == 0)
-        first = c.line;
+    for (size_t k = 0; k < kids.size (); k++) {
+      const std::string &line = kids[k].line;
+      /* "ready D": D the device its cldebayer runs on */
+      if (line.rfind ("ready", 0) != 0) {
+        if (failed++ == 0)
+          first = line;
+      } else if (!devs.empty () && line != "ready " +
+          std::to_string (devs[k % devs.size ()].index)) {
+        if (failed++ == 0)
+          first = "process " + std::to_string (k) + " is " + line + ", not on device " +
+              std::to_string (devs[k % devs.size ()].index);
+      }
+    }
     if (failed) {
       r.status = "error";
       r.message = std::to_string (failed) + " of " + std::to_string (n) +
@@ -780,7 +1035,8 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
   }
   Totals t;
   double cpu = 0, bytes = 0, buffers = 0;
-  for (Child &c : kids) {
+  for (size_t k = 0; k < kids.size (); k++) {
+    Child &c = kids[k];
     if (r.status != "ok")
       break;
     std::istringstream in (c.line);
@@ -800,6 +1056,15 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
     t.late += late;
     t.unready += unready;
     t.dropped += dropped;
+    if (!devs.empty ()) {
+      Totals one;
+      one.expected = expected;
+      one.frames = got;
+      one.late = late;
+      one.unready = unready;
+      one.dropped = dropped;
+      add_share (r.devices[k % devs.size ()], one);
+    }
     t.element_cpu_ns += el_cpu;
     t.element_frames += el_frames;
     cpu += cpu_ns;
@@ -831,7 +1096,9 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
     gst_cl_video_info_from_caps (&out, oc);
     gst_caps_unref (ic);
     gst_caps_unref (oc);
-    fill_result (r, t, (w1 - w0) / 1e9, cpu, in, out, limits);
+    fill_result (r, t, (w1 - w0) / 1e9, cpu, in, out, limits,
+        std::max<size_t> (devs.size (), 1));
+    finish_shares (r);
   } else {
     r.json["way"] = r.way;
     r.json["paced"] = paced;
@@ -878,7 +1145,7 @@ farm_child (const FarmOptions &o, bool paced, int index, int count)
       pacer.join ();
     return 1;
   }
-  std::printf ("ready\n");
+  std::printf ("ready %d\n", running_device (&p));
   std::fflush (stdout);
   long long w0 = 0, w1 = 0;
   if (std::scanf ("%lld %lld", &w0, &w1) != 2) {   /* the parent went away */
@@ -920,10 +1187,15 @@ run_farm (const FarmOptions &o, GstClContext * shared, const Limits & limits,
   for (int way = 0; way < 2; way++) {
     if ((way == 0 && !o.shared) || (way == 1 && !o.processes))
       continue;
-    for (bool paced : {true, false})
+    for (bool paced : {true, false}) {
+      bool stop = false;
       for (int n : paced ? o.paced : o.unpaced) {
+        if (stop)
+          break;
         FarmResult r = way == 0 ? run_one_process (o, paced, n, shared, limits) :
             run_processes (o, paced, n, limits, exe);
+        /* --farm-until-late: the larger counts would be late too */
+        stop = paced && o.until_late && (r.status != "ok" || r.late > 0 || r.dropped > 0);
         if (r.status != "ok") {
           r.json["status"] = r.status;
           r.json["message"] = r.message;
@@ -933,6 +1205,7 @@ run_farm (const FarmOptions &o, GstClContext * shared, const Limits & limits,
         report_progress (r);
         out.push_back (std::move (r));
       }
+    }
   }
   return out;
 }
@@ -941,7 +1214,7 @@ std::string
 farm_markdown (const std::vector<FarmResult> &results, const FarmOptions &o)
 {
   std::ostringstream md;
-  char buf[512];
+  char buf[1024];
   md << "## Camera farm: " << o.width << "x" << o.height << " " << o.fps
      << " frames/s 12-bit RGGB > cldebayer (camera stages, manual white balance) > "
      << o.format << " > fakesink\n\n";
@@ -950,28 +1223,31 @@ farm_markdown (const std::vector<FarmResult> &results, const FarmOptions &o)
         "period), sink sync=true; late = at the sink more than one frame period after "
         "capture, or not readable (download not over) when the sink renders it at capture + one period; the sink maps every frame it renders, as a consumer would; dropped = no free input buffer at capture time (a camera drops it) or never "
         "at the sink. CPU = process CPU time (user + system, all threads; all processes) over "
-        "the window / frames.\n\n";
+        "the window / frames; CPU % a stream = CPU cores / pipelines. Over several devices: "
+        "pipeline i on device i % D, the transfer limit that of the benchmark's device times "
+        "D.\n\n";
   md << "| way | paced | pipelines | frames (of expected) | late | dropped | frames/s together "
         "| of transfer limit (serial / duplex) | CPU ms a frame (process) | cldebayer CPU ms a "
-        "frame | CPU cores | latency ms p50 / p99 / max | device MiB a pipeline (buffers) | "
-        "nvidia-smi MiB before / during |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        "frame | CPU cores | CPU % of a core a stream | latency ms p50 / p99 / max | device MiB "
+        "a pipeline (buffers) | nvidia-smi MiB before / during | frames/s by device |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const FarmResult &r : results) {
     if (r.status != "ok") {
       md << "| " << r.way << " | " << (r.paced ? "yes" : "no") << " | " << r.pipelines
-         << " | " << r.status << ": " << r.message.substr (0, 200) << " ||||||||||\n";
+         << " | " << r.status << ": " << r.message.substr (0, 200) << " ||||||||||||\n";
       continue;
     }
     std::snprintf (buf, sizeof buf, "| %s | %s | %d | %ld (%ld) | %ld | %ld | %.1f | %.0f %% / "
-        "%.0f %% | %.3f | %.3f | %.2f | %.2f / %.2f / %.2f | %.1f (%.1f) | %.0f / %.0f |\n",
-        (r.way + (r.way == "processes" || r.contexts == 1 ? std::string () :
-            ", " + std::to_string (r.contexts) + " contexts")).c_str (),
+        "%.0f %% | %.3f | %.3f | %.2f | %.2f | %.2f / %.2f / %.2f | %.1f (%.1f) | %.0f / %.0f | "
+        "%s |\n",
+        way_text (r).c_str (),
         r.paced ? "yes" : "no", r.pipelines, r.frames, r.expected, r.late,
         r.dropped, r.aggregate_fps, 100 * r.transfer_fraction, 100 * r.duplex_fraction,
-        r.cpu_ms_per_frame, r.element_cpu_ms_per_frame, r.cpu_cores, r.latency_p50_ms,
+        r.cpu_ms_per_frame, r.element_cpu_ms_per_frame, r.cpu_cores, r.cpu_percent_per_stream,
+        r.latency_p50_ms,
         r.latency_p99_ms, r.latency_max_ms,
         r.device_mib_per_pipeline, r.buffers_per_pipeline, r.gpu_used_mib_before,
-        r.gpu_used_mib_during);
+        r.gpu_used_mib_during, shares_text (r).c_str ());
     md << buf;
   }
   md << "\n";

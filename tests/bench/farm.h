@@ -21,17 +21,33 @@ struct FarmOptions {
   std::vector<int> unpaced;     /* pipeline counts to run as fast as they go */
   bool shared = true;           /* one process, one context */
   bool processes = true;        /* one process and one context a pipeline */
-  int contexts = 1;             /* one process: pipeline i on context i % contexts */
+  int contexts = 1;             /* one process: pipeline i on context i % contexts;
+                                   0: none handed in, each pipeline makes its own */
+  /* device selectors ("1", "pci:...", "auto": every device auto deals over);
+   * empty: the benchmark's device. Pipeline i on device i % D, each device
+   * with `contexts` contexts (one process) or GST_OPENCL_DEVICE (processes). */
+  std::vector<std::string> devices;
+  bool until_late = false;      /* paced: stop after the first count with late frames */
   double seconds = 10;          /* measurement window */
   double warmup_seconds = 2;    /* every pipeline streaming before the window */
   std::string format = "NV12";  /* output: NV12 or RGBA */
   int width = 1920, height = 1080, fps = 30;
 };
 
+/* One device's part of a point spread over several devices. */
+struct DeviceShare {
+  unsigned index = 0;           /* as gst-opencl-info prints it */
+  std::string name, pci_bus;
+  int pipelines = 0;
+  long expected = 0, frames = 0, late = 0, dropped = 0;
+  double fps = 0;
+};
+
 /* One point: a way (shared / processes), paced or not, N pipelines. */
 struct FarmResult {
   std::string way;              /* "one process" or "processes" */
   int contexts = 1;             /* OpenCL contexts (queues) in the one process */
+  bool own_contexts = false;    /* each pipeline made its own (--farm-contexts 0) */
   bool paced = true;
   int pipelines = 0;
   std::string status = "ok";
@@ -44,6 +60,8 @@ struct FarmResult {
   double aggregate_fps = 0, transfer_fraction = 0, duplex_fraction = 0;
   double cpu_ms_per_frame = 0;  /* process CPU (user + system) / frames */
   double cpu_cores = 0;         /* process CPU / wall time */
+  double cpu_percent_per_stream = 0;  /* cpu_cores / pipelines, in % of one core */
+  std::vector<DeviceShare> devices;   /* with --farm-devices */
   double element_cpu_ms_per_frame = 0;  /* cldebayer's streaming-thread CPU, input to output */
   double latency_p50_ms = 0, latency_p99_ms = 0, latency_max_ms = 0;
   double device_mib_per_pipeline = 0, buffers_per_pipeline = 0;

@@ -22,8 +22,10 @@ static const char *kUsage =
     "usage: gst-opencl-bench [options]\n"
     "  --quick                 tiny run: 1080p, 4 frames, 1 repeat, 2 concurrent\n"
     "  --sizes LIST            1080p,4k,8k or WxH, comma-separated (default: all three)\n"
-    "  --device SEL            OpenCL device (sets GST_OPENCL_DEVICE): auto, gpu, cpu,\n"
-    "                          an index as gst-opencl-info prints it, or part of its name\n"
+    "  --device SEL            OpenCL device (sets GST_OPENCL_DEVICE): gpu, gpu:1, cpu,\n"
+    "                          an index or id (pci:..., uuid:...) as gst-opencl-info\n"
+    "                          prints it, part of its name, or auto (contexts dealt\n"
+    "                          over the GPUs)\n"
     "  --repeats N             runs of each case (default 5)\n"
     "  --frames N              frames a run (default 100), the first ones not timed\n"
     "  --warmup N              frames not timed (default: frames/10, 1..10)\n"
@@ -48,7 +50,15 @@ static const char *kUsage =
     "  --farm-ways WAYS        shared (one process, one context), processes (one each)\n"
     "                          or both (default)\n"
     "  --farm-contexts K       one process: the pipelines dealt out over K OpenCL contexts\n"
-    "                          (default 1, the application's shared one)\n"
+    "                          (default 1, the application's shared one); 0: none\n"
+    "                          handed in, each pipeline makes its own on --device's\n"
+    "                          device (with --device auto: dealt over the GPUs)\n"
+    "  --farm-devices LIST     spread the pipelines over devices: selectors as the\n"
+    "                          `device` property takes them (1,2 or pci:...) or auto\n"
+    "                          (every device auto deals over); pipeline i on device\n"
+    "                          i % D, each device with --farm-contexts K contexts;\n"
+    "                          processes get GST_OPENCL_DEVICE likewise\n"
+    "  --farm-until-late       paced counts: stop after the first with late or dropped frames\n"
     "  --farm-seconds S        measurement window (default 10), after --farm-warmup S (2)\n"
     "  --farm-format F         NV12 (default) or RGBA out\n"
     "  --farm-size WxH         camera size (default 1920x1080); --farm-fps N (default 30)\n"
@@ -270,10 +280,26 @@ parse_args (int argc, char **argv, Options *o, bool *list, std::string *error,
     } else if (a == "--farm-contexts") {
       if (!number (&farm->contexts))
         return false;
-      if (farm->contexts < 1) {
-        *error = "--farm-contexts must be at least 1";
+
+    } else if (a == "--farm-devices") {
+      if (!next ())
+        return false;
+      farm->devices.clear ();
+      std::string item;
+      for (size_t at = 0; at <= value.size (); at++)
+        if (at == value.size () || value[at] == ',') {
+          if (!item.empty ())
+            farm->devices.push_back (item);
+          item.clear ();
+        } else {
+          item += value[at];
+        }
+      if (farm->devices.empty ()) {
+        *error = "--farm-devices needs a list of devices, e.g. 1,2 or auto";
         return false;
       }
+    } else if (a == "--farm-until-late") {
+      farm->until_late = true;
     } else if (a == "--farm-child") {
       if (!number (&child->index))
         return false;
