@@ -75,10 +75,11 @@ inline ScRow sc_load_row (__global const uchar * row, int in16, int x, int width
  * below (d), already flipped at the frame's second and second last rows:
  * `first`/`last` the lanes at the second and second last column. */
 inline float8 sc_defect8 (float8 c, float8 cl, float8 cr, float8 ul, float8 uc, float8 ur,
-    float8 dl, float8 dc, float8 dr, int8 first, int8 last, float threshold)
+    float8 dl, float8 dc, float8 dr, int8 first, int8 last, bool inside, float threshold)
 {
   /* left and right flipped: a mirrored neighbour that is the sample itself */
-#define FLIP(l, r) const float8 l##f = select (l, r, first), r##f = select (r, l, last)
+#define FLIP(l, r) const float8 l##f = inside ? l : select (l, r, first), \
+    r##f = inside ? r : select (r, l, last)
   FLIP (cl, cr);
   FLIP (ul, ur);
   FLIP (dl, dr);
@@ -157,8 +158,11 @@ void debayer_sensor_cpu (__global const uchar * in, int in_offset, int in_stride
       rows[r] = src + (size_t) border_reflect101 (y - 2 + r, height) * in_stride;
     for (int x = tx; x < xb; x += 16) {
       ScRow w[6];
+#pragma unroll
       for (int r = 0; r < 6; r++)
         w[r] = sc_load_row (rows[r], in16, x, width, maxv, black);
+      /* the lanes' columns 2 .. width - 3: no flip */
+      const bool inside = x >= 2 && x + 18 <= width - 2;
       float8 v[2][2];   /* by row and parity */
 #pragma unroll
       for (int dy = 0; dy < 2; dy++) {
@@ -176,7 +180,7 @@ void debayer_sensor_cpu (__global const uchar * in, int in_offset, int in_stride
 #define ROWV(q, side) (p ? side (q.o, q.o2) : side (q.e, q.e2))
             s = sc_defect8 (s, ROWV (c, SC_L), ROWV (c, SC_R), ROWV (u, SC_L), ROWV (u, SC_C),
                 ROWV (u, SC_R), ROWV (d, SC_L), ROWV (d, SC_C), ROWV (d, SC_R), xs == 1,
-                xs == width - 2, threshold);
+                xs == width - 2, inside, threshold);
 #undef ROWV
           }
           s *= unit;
