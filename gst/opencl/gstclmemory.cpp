@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -35,6 +36,7 @@ struct ClMemPriv {
   void *mapped_ptr = nullptr;
   bool host_dirty = false;   /* the host wrote through the current mapping */
   bool device_dirty = false; /* the device wrote since the host last looked */
+  bool wrapped = false;      /* a foreign host buffer (gst_cl_allocator_wrap_buffer) */
 };
 
 struct GstClMemory {
@@ -45,12 +47,14 @@ struct GstClMemory {
 struct _GstClAllocator {
   GstAllocator parent;
   GstClContext *context;
+  gsize base_align;          /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
 };
 
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
-    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0};
+    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0},
+    stat_wrapped{0}, stat_wrapped_bytes{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -63,6 +67,8 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->download_bytes = stat_download_bytes.load ();
   stats->live_buffers = stat_live_buffers.load ();
   stats->live_bytes = stat_live_bytes.load ();
+  stats->wrapped = stat_wrapped.load ();
+  stats->wrapped_bytes = stat_wrapped_bytes.load ();
 }
 
 void
@@ -342,12 +348,17 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
       GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
     }
   }
+  const bool wrapped = p->wrapped;
   gst_object_unref (p->context);
   g_mutex_clear (&p->lock);
-  delete p;  /* releases the cl buffers; the driver keeps them while in use */
-  stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
+  /* Releases the cl buffers; the driver keeps them while in use (a wrapped
+   * buffer's owner too: end_lease). */
+  delete p;
+  if (!wrapped) {
+    stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
+    stat_live_buffers--;
+  }
   g_free (m);
-  stat_live_buffers--;
 }
 
 static void
@@ -385,7 +396,106 @@ gst_cl_allocator_new (GstClContext * context)
   auto *self = GST_CL_ALLOCATOR (g_object_new (GST_TYPE_CL_ALLOCATOR, nullptr));
   gst_object_ref_sink (self);
   self->context = GST_CL_CONTEXT (gst_object_ref (context));
+  self->base_align = 128;   /* the largest OpenCL C type, if the query fails */
+  try {
+    self->base_align = MAX (gstcl::device_of (context).getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN> () / 8,
+        (cl_uint) 1);
+  } catch (const cl::Error & e) {
+    GST_WARNING ("CL_DEVICE_MEM_BASE_ADDR_ALIGN: %s", gstcl::describe (e).c_str ());
+  }
   return GST_ALLOCATOR (self);
+}
+
+/* ---- foreign host memory, wrapped ---- */
+
+/* What keeps a wrapped buffer's owner from reusing it: the buffer, mapped
+ * and referenced, until the driver deletes the cl buffer, which it does
+ * only after the last command that uses it has completed (OpenCL 1.2,
+ * clReleaseMemObject); PoCL then calls this from its worker thread. */
+struct HostLease {
+  GstBuffer *buffer;
+  GstMapInfo map;
+};
+
+static void CL_CALLBACK
+end_lease (cl_mem, void *data)
+{
+  auto *lease = static_cast<HostLease *> (data);
+  gst_buffer_unmap (lease->buffer, &lease->map);
+  gst_buffer_unref (lease->buffer);
+  delete lease;
+}
+
+static bool
+wrapping_allowed ()
+{
+  /* GST_OPENCL_WRAP=0: copy foreign memory as discrete devices do (a
+   * driver that mishandles host pointers; before/after measurements). */
+  static const bool allowed = g_strcmp0 (g_getenv ("GST_OPENCL_WRAP"), "0") != 0;
+  return allowed;
+}
+
+GstMemory *
+gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstMapFlags flags,
+    gsize granule)
+{
+  g_return_val_if_fail (GST_IS_CL_ALLOCATOR (allocator), nullptr);
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), nullptr);
+  auto *alloc = GST_CL_ALLOCATOR (allocator);
+  if (!wrapping_allowed () || !gst_cl_context_has_unified_memory (alloc->context) ||
+      gst_buffer_n_memory (buffer) != 1)
+    return nullptr;
+  auto *lease = new HostLease { gst_buffer_ref (buffer), GstMapInfo () };
+  if (!gst_buffer_map (buffer, &lease->map, flags)) {
+    gst_buffer_unref (buffer);
+    delete lease;
+    return nullptr;
+  }
+  /* The device may assume CL_DEVICE_MEM_BASE_ADDR_ALIGN for the buffer's
+   * start (aligned vector loads). A read-only wrap starts at the boundary at
+   * or below the data: that lies in the data's own page, so it is readable,
+   * nothing writes it, and the frame's offsets grow by `shift` (which must
+   * keep samples aligned). A wrap the device writes must start at the data. */
+  const guintptr addr = (guintptr) lease->map.data;
+  const gsize shift = addr % alloc->base_align;
+  static const gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  const bool write = (flags & GST_MAP_WRITE) != 0;
+  if ((write && shift) || shift % MAX (granule, (gsize) 1) || alloc->base_align > page ||
+      lease->map.size == 0) {
+    end_lease (nullptr, lease);
+    return nullptr;
+  }
+  const gsize size = lease->map.size + shift;
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer (gstcl::context_of (alloc->context)(), CL_MEM_USE_HOST_PTR |
+      (!write ? CL_MEM_READ_ONLY : (flags & GST_MAP_READ) ? CL_MEM_READ_WRITE :
+          CL_MEM_WRITE_ONLY), size, (void *) (addr - shift), &err);
+  if (mem && err == CL_SUCCESS)
+    err = clSetMemObjectDestructorCallback (mem, end_lease, lease);
+  if (err != CL_SUCCESS) {
+    GST_WARNING ("could not wrap %" G_GSIZE_FORMAT " bytes of host memory: %s", size,
+        gstcl::error_name (err));
+    if (mem)
+      clReleaseMemObject (mem);
+    end_lease (nullptr, lease);
+    return nullptr;
+  }
+  auto *p = new ClMemPriv ();
+  g_mutex_init (&p->lock);
+  p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
+  p->unified = true;
+  p->wrapped = true;
+  p->device = cl::Buffer (mem, false);   /* ours: released at free */
+  auto *m = g_new0 (GstClMemory, 1);
+  m->priv = p;
+  gst_memory_init (&m->mem, (GstMemoryFlags) (GST_MEMORY_FLAG_NO_SHARE |
+          (write ? 0 : GST_MEMORY_FLAG_READONLY)), allocator, nullptr, size, 0, shift,
+      size - shift);
+  stat_wrapped++;
+  stat_wrapped_bytes += size - shift;
+  GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT ", %" G_GSIZE_FORMAT
+      " before the data", m, size - shift, buffer, shift);
+  return &m->mem;
 }
 
 gboolean
