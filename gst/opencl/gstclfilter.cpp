@@ -218,20 +218,16 @@ repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to,
 /* On a unified-memory device, the input's own host memory as a GstClMemory,
  * without a copy (gst_cl_allocator_wrap_buffer: the buffer stays referenced
  * until the kernels that read it have completed); NULL where it cannot be
- * (a discrete device; several memories; 16-bit rows that the wrap's start
- * would leave on odd addresses): the caller copies. `info` is
- * sample-aligned. */
+ * (a discrete device; several memories; a misaligned start): the caller
+ * copies. The frame's layout is the same either way: the plan stands. */
 static GstMemory *
-wrap_input (GstClFilterPrivate * p, GstClContext * ctx, GstBuffer * inbuf,
-    const GstVideoInfo * info)
+wrap_input (GstClFilterPrivate * p, GstClContext * ctx, GstBuffer * inbuf)
 {
   if (!gst_cl_context_has_unified_memory (ctx))
     return nullptr;
   if (!p->upload_allocator)
     p->upload_allocator = gst_cl_allocator_new (ctx);
-  /* the rows' samples stay aligned where the wrap starts below the data */
-  const gsize sample = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 ? 2 : 1;
-  return gst_cl_allocator_wrap_buffer (p->upload_allocator, inbuf, GST_MAP_READ, sample);
+  return gst_cl_allocator_wrap_buffer (p->upload_allocator, inbuf, GST_MAP_READ);
 }
 
 /* The input as one GstClMemory of our context (a reference): the buffer's
@@ -256,7 +252,7 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
     return gst_memory_ref (gst_buffer_peek_memory (inbuf, 0));
   }
   if (!misaligned)
-    if (GstMemory *wrapped = wrap_input (p, ctx, inbuf, info))
+    if (GstMemory *wrapped = wrap_input (p, ctx, inbuf))
       return wrapped;
 
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);

@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <cstring>
-#include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -47,7 +46,7 @@ struct GstClMemory {
 struct _GstClAllocator {
   GstAllocator parent;
   GstClContext *context;
-  gsize base_align;          /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+  gsize wrap_align;          /* a wrapped host buffer's start, in bytes */
 };
 
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
@@ -396,12 +395,21 @@ gst_cl_allocator_new (GstClContext * context)
   auto *self = GST_CL_ALLOCATOR (g_object_new (GST_TYPE_CL_ALLOCATOR, nullptr));
   gst_object_ref_sink (self);
   self->context = GST_CL_CONTEXT (gst_object_ref (context));
-  self->base_align = 128;   /* the largest OpenCL C type, if the query fails */
+  /* Where a wrapped host buffer must start (gst_cl_allocator_wrap_buffer):
+   * CL_DEVICE_MEM_BASE_ADDR_ALIGN (128 bytes on PoCL, 4096 for an Intel GPU
+   * to read in place), but on a CPU device, where the memory is the host's
+   * and only the kernels' own loads care, 16 bytes: the widest vector that
+   * a kernel of kernels/ loads through a pointer (uint4, uchar16, ushort8).
+   * PoCL (3.1) assumes no more of a kernel argument than its type says and
+   * reads any pointer in place, misaligned ones too (a debug warning). */
+  self->wrap_align = 128;
   try {
-    self->base_align = MAX (gstcl::device_of (context).getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN> () / 8,
-        (cl_uint) 1);
+    const cl::Device &device = gstcl::device_of (context);
+    self->wrap_align = MAX (device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN> () / 8, (cl_uint) 1);
+    if (device.getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU)
+      self->wrap_align = MIN (self->wrap_align, (gsize) 16);
   } catch (const cl::Error & e) {
-    GST_WARNING ("CL_DEVICE_MEM_BASE_ADDR_ALIGN: %s", gstcl::describe (e).c_str ());
+    GST_WARNING ("device alignment: %s", gstcl::describe (e).c_str ());
   }
   return GST_ALLOCATOR (self);
 }
@@ -436,8 +444,7 @@ wrapping_allowed ()
 }
 
 GstMemory *
-gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstMapFlags flags,
-    gsize granule)
+gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstMapFlags flags)
 {
   g_return_val_if_fail (GST_IS_CL_ALLOCATOR (allocator), nullptr);
   g_return_val_if_fail (GST_IS_BUFFER (buffer), nullptr);
@@ -451,25 +458,16 @@ gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstM
     delete lease;
     return nullptr;
   }
-  /* The device may assume CL_DEVICE_MEM_BASE_ADDR_ALIGN for the buffer's
-   * start (aligned vector loads). A read-only wrap starts at the boundary at
-   * or below the data: that lies in the data's own page, so it is readable,
-   * nothing writes it, and the frame's offsets grow by `shift` (which must
-   * keep samples aligned). A wrap the device writes must start at the data. */
-  const guintptr addr = (guintptr) lease->map.data;
-  const gsize shift = addr % alloc->base_align;
-  static const gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  const bool write = (flags & GST_MAP_WRITE) != 0;
-  if ((write && shift) || shift % MAX (granule, (gsize) 1) || alloc->base_align > page ||
-      lease->map.size == 0) {
+  const gsize size = lease->map.size;
+  if ((guintptr) lease->map.data % alloc->wrap_align || size == 0) {
     end_lease (nullptr, lease);
     return nullptr;
   }
-  const gsize size = lease->map.size + shift;
+  const bool write = (flags & GST_MAP_WRITE) != 0;
   cl_int err = CL_SUCCESS;
   cl_mem mem = clCreateBuffer (gstcl::context_of (alloc->context)(), CL_MEM_USE_HOST_PTR |
       (!write ? CL_MEM_READ_ONLY : (flags & GST_MAP_READ) ? CL_MEM_READ_WRITE :
-          CL_MEM_WRITE_ONLY), size, (void *) (addr - shift), &err);
+          CL_MEM_WRITE_ONLY), size, lease->map.data, &err);
   if (mem && err == CL_SUCCESS)
     err = clSetMemObjectDestructorCallback (mem, end_lease, lease);
   if (err != CL_SUCCESS) {
@@ -489,12 +487,10 @@ gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstM
   auto *m = g_new0 (GstClMemory, 1);
   m->priv = p;
   gst_memory_init (&m->mem, (GstMemoryFlags) (GST_MEMORY_FLAG_NO_SHARE |
-          (write ? 0 : GST_MEMORY_FLAG_READONLY)), allocator, nullptr, size, 0, shift,
-      size - shift);
+          (write ? 0 : GST_MEMORY_FLAG_READONLY)), allocator, nullptr, size, 0, 0, size);
   stat_wrapped++;
-  stat_wrapped_bytes += size - shift;
-  GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT ", %" G_GSIZE_FORMAT
-      " before the data", m, size - shift, buffer, shift);
+  stat_wrapped_bytes += size;
+  GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT, m, size, buffer);
   return &m->mem;
 }
 

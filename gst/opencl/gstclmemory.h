@@ -38,15 +38,12 @@ GST_CL_API gboolean gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContex
  * until the device has finished with the cl buffer (its destructor
  * callback: after the last kernel that reads or writes it completed),
  * however early the GstMemory is dropped, so its owner (a pool) cannot
- * reuse it before. When the mapping does not start on a
- * CL_DEVICE_MEM_BASE_ADDR_ALIGN boundary, the boundary below it in the page
- * it lies in (read-only wraps), the wrap starts there, a multiple of
- * `granule` bytes (the sample size) below the data, and the returned
- * memory's `offset` says where the data starts. NULL (copy instead) on a
- * discrete device, with GST_OPENCL_WRAP=0, for several memories, and for a
- * start that cannot be aligned so. */
+ * reuse it before. NULL (copy instead) on a discrete device, with
+ * GST_OPENCL_WRAP=0, for several memories, and for data that does not
+ * start on CL_DEVICE_MEM_BASE_ADDR_ALIGN (on a CPU device: on 16 bytes,
+ * the widest vector the kernels load). */
 GST_CL_API GstMemory *gst_cl_allocator_wrap_buffer (GstAllocator * allocator,
-    GstBuffer * buffer, GstMapFlags flags, gsize granule);
+    GstBuffer * buffer, GstMapFlags flags);
 
 /* Copies `size` bytes of host memory into the device buffer (an upload). */
 GST_CL_API gboolean gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size);
