@@ -215,10 +215,26 @@ repack (const guint8 * data, const GstVideoInfo * from, const GstVideoInfo * to,
   }
 }
 
-/* The input as one GstClMemory of our context: the buffer's own, or a device
- * copy of system memory; a copy of misaligned rows is repacked into the caps'
- * default layout, and *info says so. Returns NULL (error posted, or a flush:
- * *ret says which) on failure. */
+/* On a unified-memory device, the input's own host memory as a GstClMemory,
+ * without a copy (gst_cl_allocator_wrap_buffer: the buffer stays referenced
+ * until the kernels that read it have completed); NULL where it cannot be
+ * (a discrete device; several memories; a misaligned start): the caller
+ * copies. The frame's layout is the same either way: the plan stands. */
+static GstMemory *
+wrap_input (GstClFilterPrivate * p, GstClContext * ctx, GstBuffer * inbuf)
+{
+  if (!gst_cl_context_has_unified_memory (ctx))
+    return nullptr;
+  if (!p->upload_allocator)
+    p->upload_allocator = gst_cl_allocator_new (ctx);
+  return gst_cl_allocator_wrap_buffer (p->upload_allocator, inbuf, GST_MAP_READ);
+}
+
+/* The input as one GstClMemory of our context (a reference): the buffer's
+ * own, its host memory wrapped (unified devices), or a device copy of it; a
+ * copy of misaligned rows is repacked into the caps' default layout, and
+ * *info says so. Returns NULL (error posted, or a flush: *ret says which) on
+ * failure. */
 static GstMemory *
 input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info,
     GstFlowReturn * ret)
@@ -233,8 +249,11 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
               GST_VIDEO_INFO_PLANE_OFFSET (info, 0), GST_VIDEO_INFO_PLANE_STRIDE (info, 0)));
       return nullptr;
     }
-    return gst_buffer_peek_memory (inbuf, 0);
+    return gst_memory_ref (gst_buffer_peek_memory (inbuf, 0));
   }
+  if (!misaligned)
+    if (GstMemory *wrapped = wrap_input (p, ctx, inbuf))
+      return wrapped;
 
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
   if (p->upload_mem && p->upload_mem->maxsize < size) {
@@ -269,7 +288,7 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
     ok = false;
   }
   gst_buffer_unmap (inbuf, &map);
-  return ok ? p->upload_mem : nullptr;
+  return ok ? gst_memory_ref (p->upload_mem) : nullptr;
 }
 
 static void
@@ -390,6 +409,9 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
     }
     gst_memory_unmap (in_mem, &in_map);
   }
+  /* A wrapped input's owner gets it back when the kernels reading it have
+   * completed, not now (gst_cl_allocator_wrap_buffer). */
+  gst_memory_unref (in_mem);
   /* A system-memory neighbour gets data it can read at once. The wait is
    * bounded by the watchdog (the element's kernel-timeout) and ends when
    * the element flushes or stops. */

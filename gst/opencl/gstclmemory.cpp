@@ -35,6 +35,7 @@ struct ClMemPriv {
   void *mapped_ptr = nullptr;
   bool host_dirty = false;   /* the host wrote through the current mapping */
   bool device_dirty = false; /* the device wrote since the host last looked */
+  bool wrapped = false;      /* a foreign host buffer (gst_cl_allocator_wrap_buffer) */
 };
 
 struct GstClMemory {
@@ -45,12 +46,14 @@ struct GstClMemory {
 struct _GstClAllocator {
   GstAllocator parent;
   GstClContext *context;
+  gsize wrap_align;          /* a wrapped host buffer's start, in bytes */
 };
 
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
-    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0};
+    stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0},
+    stat_wrapped{0}, stat_wrapped_bytes{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -63,6 +66,8 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->download_bytes = stat_download_bytes.load ();
   stats->live_buffers = stat_live_buffers.load ();
   stats->live_bytes = stat_live_bytes.load ();
+  stats->wrapped = stat_wrapped.load ();
+  stats->wrapped_bytes = stat_wrapped_bytes.load ();
 }
 
 void
@@ -342,12 +347,17 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
       GST_WARNING ("unmap at free failed: %s", gstcl::describe (e).c_str ());
     }
   }
+  const bool wrapped = p->wrapped;
   gst_object_unref (p->context);
   g_mutex_clear (&p->lock);
-  delete p;  /* releases the cl buffers; the driver keeps them while in use */
-  stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
+  /* Releases the cl buffers; the driver keeps them while in use (a wrapped
+   * buffer's owner too: end_lease). */
+  delete p;
+  if (!wrapped) {
+    stat_live_bytes -= MAX (mem->maxsize, (gsize) 1);
+    stat_live_buffers--;
+  }
   g_free (m);
-  stat_live_buffers--;
 }
 
 static void
@@ -385,7 +395,103 @@ gst_cl_allocator_new (GstClContext * context)
   auto *self = GST_CL_ALLOCATOR (g_object_new (GST_TYPE_CL_ALLOCATOR, nullptr));
   gst_object_ref_sink (self);
   self->context = GST_CL_CONTEXT (gst_object_ref (context));
+  /* Where a wrapped host buffer must start (gst_cl_allocator_wrap_buffer):
+   * CL_DEVICE_MEM_BASE_ADDR_ALIGN (128 bytes on PoCL, 4096 for an Intel GPU
+   * to read in place), but on a CPU device, where the memory is the host's
+   * and only the kernels' own loads care, 16 bytes: the widest vector that
+   * a kernel of kernels/ loads through a pointer (uint4, uchar16, ushort8).
+   * PoCL (3.1) assumes no more of a kernel argument than its type says and
+   * reads any pointer in place, misaligned ones too (a debug warning). */
+  self->wrap_align = 128;
+  try {
+    const cl::Device &device = gstcl::device_of (context);
+    self->wrap_align = MAX (device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN> () / 8, (cl_uint) 1);
+    if (device.getInfo<CL_DEVICE_TYPE> () & CL_DEVICE_TYPE_CPU)
+      self->wrap_align = MIN (self->wrap_align, (gsize) 16);
+  } catch (const cl::Error & e) {
+    GST_WARNING ("device alignment: %s", gstcl::describe (e).c_str ());
+  }
   return GST_ALLOCATOR (self);
+}
+
+/* ---- foreign host memory, wrapped ---- */
+
+/* What keeps a wrapped buffer's owner from reusing it: the buffer, mapped
+ * and referenced, until the driver deletes the cl buffer, which it does
+ * only after the last command that uses it has completed (OpenCL 1.2,
+ * clReleaseMemObject); PoCL then calls this from its worker thread. */
+struct HostLease {
+  GstBuffer *buffer;
+  GstMapInfo map;
+};
+
+static void CL_CALLBACK
+end_lease (cl_mem, void *data)
+{
+  auto *lease = static_cast<HostLease *> (data);
+  gst_buffer_unmap (lease->buffer, &lease->map);
+  gst_buffer_unref (lease->buffer);
+  delete lease;
+}
+
+static bool
+wrapping_allowed ()
+{
+  /* GST_OPENCL_WRAP=0: copy foreign memory as discrete devices do (a
+   * driver that mishandles host pointers; before/after measurements). */
+  static const bool allowed = g_strcmp0 (g_getenv ("GST_OPENCL_WRAP"), "0") != 0;
+  return allowed;
+}
+
+GstMemory *
+gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstMapFlags flags)
+{
+  g_return_val_if_fail (GST_IS_CL_ALLOCATOR (allocator), nullptr);
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), nullptr);
+  auto *alloc = GST_CL_ALLOCATOR (allocator);
+  if (!wrapping_allowed () || !gst_cl_context_has_unified_memory (alloc->context) ||
+      gst_buffer_n_memory (buffer) != 1)
+    return nullptr;
+  auto *lease = new HostLease { gst_buffer_ref (buffer), GstMapInfo () };
+  if (!gst_buffer_map (buffer, &lease->map, flags)) {
+    gst_buffer_unref (buffer);
+    delete lease;
+    return nullptr;
+  }
+  const gsize size = lease->map.size;
+  if ((guintptr) lease->map.data % alloc->wrap_align || size == 0) {
+    end_lease (nullptr, lease);
+    return nullptr;
+  }
+  const bool write = (flags & GST_MAP_WRITE) != 0;
+  cl_int err = CL_SUCCESS;
+  cl_mem mem = clCreateBuffer (gstcl::context_of (alloc->context)(), CL_MEM_USE_HOST_PTR |
+      (!write ? CL_MEM_READ_ONLY : (flags & GST_MAP_READ) ? CL_MEM_READ_WRITE :
+          CL_MEM_WRITE_ONLY), size, lease->map.data, &err);
+  if (mem && err == CL_SUCCESS)
+    err = clSetMemObjectDestructorCallback (mem, end_lease, lease);
+  if (err != CL_SUCCESS) {
+    GST_WARNING ("could not wrap %" G_GSIZE_FORMAT " bytes of host memory: %s", size,
+        gstcl::error_name (err));
+    if (mem)
+      clReleaseMemObject (mem);
+    end_lease (nullptr, lease);
+    return nullptr;
+  }
+  auto *p = new ClMemPriv ();
+  g_mutex_init (&p->lock);
+  p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
+  p->unified = true;
+  p->wrapped = true;
+  p->device = cl::Buffer (mem, false);   /* ours: released at free */
+  auto *m = g_new0 (GstClMemory, 1);
+  m->priv = p;
+  gst_memory_init (&m->mem, (GstMemoryFlags) (GST_MEMORY_FLAG_NO_SHARE |
+          (write ? 0 : GST_MEMORY_FLAG_READONLY)), allocator, nullptr, size, 0, 0, size);
+  stat_wrapped++;
+  stat_wrapped_bytes += size;
+  GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT, m, size, buffer);
+  return &m->mem;
 }
 
 gboolean

@@ -31,6 +31,20 @@ GST_CL_API GstClContext *gst_cl_memory_get_context (GstMemory * mem);
 /* TRUE when every memory of `buffer` is a GstClMemory of `context`. */
 GST_CL_API gboolean gst_cl_buffer_is_on_context (GstBuffer * buffer, GstClContext * context);
 
+/* On a unified-memory device (gst_cl_context_has_unified_memory), a
+ * GstClMemory that *is* `buffer`'s own host memory, wrapped with
+ * CL_MEM_USE_HOST_PTR: no copy, no transfer counted (the `wrapped` counter
+ * instead). The buffer (one memory) is mapped with `flags` and referenced
+ * until the device has finished with the cl buffer (its destructor
+ * callback: after the last kernel that reads or writes it completed),
+ * however early the GstMemory is dropped, so its owner (a pool) cannot
+ * reuse it before. NULL (copy instead) on a discrete device, with
+ * GST_OPENCL_WRAP=0, for several memories, and for data that does not
+ * start on CL_DEVICE_MEM_BASE_ADDR_ALIGN (on a CPU device: on 16 bytes,
+ * the widest vector the kernels load). */
+GST_CL_API GstMemory *gst_cl_allocator_wrap_buffer (GstAllocator * allocator,
+    GstBuffer * buffer, GstMapFlags flags);
+
 /* Copies `size` bytes of host memory into the device buffer (an upload). */
 GST_CL_API gboolean gst_cl_memory_write_from_host (GstMemory * mem, const void *data, gsize size);
 /* Sets every byte of the memory to zero, on the device and in its host view,
@@ -52,6 +66,10 @@ typedef struct {
   guint64 live_buffers;     /* device buffers allocated and not yet freed */
   guint64 live_bytes;       /* their sizes in bytes (device memory; a discrete
                              * device's pinned host views come on top) */
+  guint64 wrapped;          /* host buffers wrapped without a copy
+                             * (gst_cl_allocator_wrap_buffer), not in the
+                             * counts above */
+  guint64 wrapped_bytes;
 } GstClMemoryStats;
 GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
 
