@@ -73,6 +73,9 @@ public:
       check (l.cu.MemSetAccess (ptr_, size_, &access, 1), "cuMemSetAccess");
       /* Bytes no copy writes (row padding) are zero, as in every pool. */
       check (l.cu.MemsetD8 (ptr_, 0, size_), "cuMemsetD8");
+      /* The memset runs on the context's default stream, which our
+       * non-blocking stream does not wait for: done before any copy. */
+      check (l.cu.CtxSynchronize (), "cuCtxSynchronize (after cuMemsetD8)");
       int fd = -1;
       check (l.cu.MemExportToShareableHandle (&fd, handle_,
               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
@@ -416,8 +419,9 @@ struct Bridge::Impl {
    * `layout`, whose last OpenCL command is done; a ring of three, so that
    * the next frame's CUDA copy rarely waits for the OpenCL queue. Another
    * layout takes new buffers: bytes outside the planes (row padding) stay
-   * zero. */
-  Shared &take (size_t size, const GstVideoInfo &layout)
+   * zero. Buffers are made and freed with `ctx` current: this runs on a
+   * streaming thread, where no CUDA context is current of itself. */
+  Shared &take (GstObject *ctx, size_t size, const GstVideoInfo &layout)
   {
     const bool same = has_layout && GST_VIDEO_INFO_FORMAT (&layout) ==
         GST_VIDEO_INFO_FORMAT (&last_layout) && layout.width == last_layout.width &&
@@ -428,12 +432,14 @@ struct Bridge::Impl {
           size);
       for (auto &s : ring)
         gstcl::wait (cl, s->last, "a copy of shared memory");
+      GstCurrent current (ctx);
       ring.clear ();
       next = 0;
     }
     last_layout = layout;
     has_layout = true;
     if (ring.size () < 3) {
+      GstCurrent current (ctx);
       ring.push_back (std::make_unique<Shared> (cl, device, size));
       return *ring.back ();
     }
@@ -582,7 +588,7 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
   GstMapInfo map;
   bool mapped = false;
   try {
-    Shared &shared = p.take (out_mem->size, out_frame);
+    Shared &shared = p.take (ctx, out_mem->size, out_frame);
     const gint64 t0 = g_get_monotonic_time ();
     {
       GstCurrent current (ctx);
@@ -668,7 +674,7 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
   bool mapped = false, frame_mapped = false;
   GstVideoFrame frame;
   try {
-    Shared &shared = p.take (in_mem->size, in_frame);
+    Shared &shared = p.take (ctx, in_mem->size, in_frame);
     /* Read on the device: anything newer on the host goes up first. */
     if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");
