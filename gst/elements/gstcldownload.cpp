@@ -45,15 +45,32 @@ struct _GstClDownload {
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (cldownload, "cldownload", GST_RANK_NONE, GST_TYPE_CL_DOWNLOAD)
 
-/* Whether this element's device gives CUDA memory (false before start). */
+/* Whether caps queries offer CUDA memory: before start (linking) as the
+ * pad template does; once the device is known, only where it is a CUDA
+ * device that shares memory (gstcl::cuda::offered). */
 static bool
 cuda_offered (GstBaseTransform * trans)
 {
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
-  bool offered = ctx && gstcl::cuda::device_for (ctx) >= 0;
+  bool offered = gstcl::cuda::offered (ctx);
   if (ctx)
     gst_object_unref (ctx);
   return offered;
+}
+
+/* CUDA memory on the src pad, once the device is known not to share memory
+ * with CUDA, is refused here (the base class would accept it from the
+ * template). */
+static gboolean
+gst_cl_download_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
+{
+  if (direction == GST_PAD_SRC && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
+    GST_WARNING_OBJECT (trans, "CUDA memory refused: this OpenCL device shares no memory with "
+        "a CUDA device (GST_DEBUG=clcuda:5 says why)");
+    return FALSE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->accept_caps (trans, direction,
+      caps);
 }
 
 static GstCaps *
@@ -282,6 +299,7 @@ gst_cl_download_class_init (GstClDownloadClass * klass)
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_download_transform_caps;
+  trans_class->accept_caps = gst_cl_download_accept_caps;
   trans_class->set_caps = gst_cl_download_set_caps;
   trans_class->prepare_output_buffer = gst_cl_download_prepare_output_buffer;
   trans_class->transform = gst_cl_download_transform;

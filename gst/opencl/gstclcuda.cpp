@@ -345,6 +345,12 @@ device_for (GstClContext *ctx)
   return device;
 }
 
+bool
+offered (GstClContext *ctx)
+{
+  return ctx ? device_for (ctx) >= 0 : available ();
+}
+
 Stats
 stats ()
 {
@@ -520,7 +526,8 @@ Bridge::start (GstElement *element, GstClContext *cl)
   Impl &p = *impl_;
   const int device = device_for (cl);
   if (device < 0)
-    throw std::runtime_error ("no CUDA device shares memory with this OpenCL device");
+    throw std::runtime_error (std::string ("no CUDA device shares memory with the OpenCL "
+          "device ") + gst_cl_context_get_device_name (cl) + " (GST_DEBUG=clcuda:5 says why)");
   if (p.cl == cl && p.stream)
     return;
   p.drop ();

@@ -37,6 +37,14 @@ bool available ();
  * not -1. */
 int device_for (GstClContext *ctx);
 
+/* Whether an element on `ctx` offers CUDA memory in its caps queries and
+ * accept-caps. Before its device is known (`ctx` null: NULL and READY,
+ * when gst-launch and gst_parse_launch link) whenever available (), as
+ * its pad template says and as nvcodec's elements answer from theirs;
+ * once known, only where device_for (ctx) matched, so that a decoder that
+ * asks at negotiation (nvh264dec) falls back to system memory. */
+bool offered (GstClContext *ctx);
+
 /* Process-wide counters (tests, benchmarks): frames copied CUDA -> OpenCL
  * and OpenCL -> CUDA, and their bytes. None of these is a host transfer
  * (GstClMemoryStats's uploads and downloads stay put). */
