@@ -403,11 +403,12 @@ resize_after (GstPad *, GstPadProbeInfo * info, gpointer data)
 
 GST_START_TEST (test_caps_change_and_seek)
 {
+  GError *error = nullptr;
   GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=30 ! capsfilter name=cf "
       "caps=video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! clupload ! cldownload ! "
       "video/x-raw(memory:CUDAMemory) ! cudadownload ! appsink name=out sync=false max-buffers=2",
-      nullptr);
-  fail_unless (pipeline != nullptr);
+      &error);
+  fail_unless (pipeline != nullptr && !error, "%s", error ? error->message : "no pipeline");
   GstElement *cf = gst_bin_get_by_name (GST_BIN (pipeline), "cf");
   GstPad *pad = gst_element_get_static_pad (cf, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, resize_after, cf, nullptr);
@@ -420,9 +421,17 @@ GST_START_TEST (test_caps_change_and_seek)
   GstClockTime last_before = 0;
   bool went_back = false;
   for (;;) {
-    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND);
-    if (!s)
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+    if (!s) {
+      GstMessage *err = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+      if (err) {
+        GError *e = nullptr;
+        gchar *dbg = nullptr;
+        gst_message_parse_error (err, &e, &dbg);
+        fail ("error from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (err)), e->message, dbg);
+      }
       break;
+    }
     GstVideoInfo info;
     gst_video_info_from_caps (&info, gst_sample_get_caps (s));
     (info.width == 160 ? small : large)++;
