@@ -402,7 +402,7 @@ add_to_pad_template (GstElementClass *klass, const char *name)
 
 struct Bridge::Impl {
   std::mutex lock;            /* context (set_context and queries come from any thread) */
-  GstObject *context = nullptr;  /* GstCudaContext */
+  GstObject *context = nullptr;  /* GstCudaContext; written under `lock`, but in start (see there) */
   int device = -1;
   /* The streaming thread's: */
   GstClContext *cl = nullptr;
@@ -544,15 +544,16 @@ Bridge::start (GstElement *element, GstClContext *cl)
     }
     p.device = device;
   }
-  /* Without our lock: it queries the neighbours, which may query us. */
+  /* gst_cuda_ensure_element_context fills the pointer it is given through
+   * the element's set_context when a neighbour or the bin answers (a
+   * pointer of its own would stay empty, and it would make a context of
+   * its own): it gets p.context itself, as the nvcodec elements give
+   * theirs. Without our lock, which set_context takes on this thread. */
   GstObject *ctx = p.ref_context ();
   if (!ctx) {
-    if (!loaded ().gc.ensure_element_context (element, device, &ctx) || !ctx)
+    if (!loaded ().gc.ensure_element_context (element, device, &p.context) ||
+        !(ctx = p.ref_context ()))
       throw std::runtime_error ("no CUDA context for CUDA device " + std::to_string (device));
-    std::lock_guard<std::mutex> g (p.lock);
-    if (p.context)
-      gst_object_unref (p.context);
-    p.context = GST_OBJECT (gst_object_ref (ctx));
   }
   GST_INFO_OBJECT (element, "CUDA context %" GST_PTR_FORMAT " on CUDA device %d", ctx, device);
   {
