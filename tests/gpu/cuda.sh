@@ -69,8 +69,11 @@ gst-inspect-1.0 clupload | grep -c 'CUDAMemory' | sed 's/^/clupload templates wi
 # shellcheck disable=SC2054  # (caps, not array elements)
 first=(videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=48 ! cudaupload !
   clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink)
-GST_DEBUG=clcuda:5 timeout 60 gst-launch-1.0 "${first[@]}" 2>&1 |
-  grep -E 'clcuda|ERROR|WARN|EOS' | sed 's/^.*clcuda /clcuda /' | head -60
+# (GST_CONTEXT: whether clupload and cldownload found the nvcodec elements'
+# CUDA context, "found context", or made one, "posting have context")
+GST_DEBUG=clcuda:5,GST_CONTEXT:4 timeout 60 gst-launch-1.0 "${first[@]}" 2>&1 |
+  grep -E 'clcuda|GST_CONTEXT.*(CUDA|cuda|found context|have context)|ERROR|WARN|EOS' |
+  sed 's/^.*\(clcuda\|GST_CONTEXT\) /\1 /' | head -60
 rc=${PIPESTATUS[0]}
 echo "exit status $rc"
 [ "$rc" -eq 0 ] || { fail "cudaupload ! clupload ! cldownload ! cudadownload"; diagnose "${first[@]}"; }
