@@ -40,6 +40,7 @@ struct _GstClDownload {
   gboolean downstream_meta;  /* downstream reads GstVideoMeta */
   gstcl::cuda::Bridge *cuda; /* frames out in CUDA memory */
   GstCaps *cuda_caps;        /* the output caps when they are in CUDA memory */
+  gboolean cuda_refused;     /* said so on the bus (once a start) */
 };
 
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
@@ -65,8 +66,13 @@ static gboolean
 gst_cl_download_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
   if (direction == GST_PAD_SRC && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
-    GST_WARNING_OBJECT (trans, "CUDA memory refused: this OpenCL device shares no memory with "
-        "a CUDA device (GST_DEBUG=clcuda:5 says why)");
+    auto *self = GST_CL_DOWNLOAD (trans);
+    if (!self->cuda_refused) {
+      self->cuda_refused = TRUE;
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory refused"),
+          ("this element's OpenCL device shares no memory with a CUDA device "
+              "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
+    }
     return FALSE;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->accept_caps (trans, direction,
@@ -272,6 +278,7 @@ gst_cl_download_stop (GstBaseTransform * trans)
   auto *self = GST_CL_DOWNLOAD (trans);
   self->cuda->stop ();
   gst_clear_caps (&self->cuda_caps);
+  self->cuda_refused = FALSE;
   return TRUE;
 }
 

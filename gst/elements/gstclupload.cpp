@@ -39,6 +39,7 @@ struct _GstClUpload {
   GstVideoInfo out_info;
   gstcl::cuda::Bridge *cuda;  /* frames in CUDA memory */
   gboolean cuda_in;           /* the input caps are in CUDA memory */
+  gboolean cuda_refused;      /* said so on the bus (once a start) */
 };
 
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
@@ -64,8 +65,13 @@ static gboolean
 gst_cl_upload_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
   if (direction == GST_PAD_SINK && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
-    GST_WARNING_OBJECT (trans, "CUDA memory refused: this OpenCL device shares no memory with "
-        "a CUDA device (GST_DEBUG=clcuda:5 says why)");
+    auto *self = GST_CL_UPLOAD (trans);
+    if (!self->cuda_refused) {
+      self->cuda_refused = TRUE;
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory refused"),
+          ("this element's OpenCL device shares no memory with a CUDA device "
+              "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
+    }
     return FALSE;
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->accept_caps (trans, direction,
@@ -249,6 +255,7 @@ gst_cl_upload_stop (GstBaseTransform * trans)
   auto *self = GST_CL_UPLOAD (trans);
   self->cuda->stop ();
   self->cuda_in = FALSE;
+  self->cuda_refused = FALSE;
   return TRUE;
 }
 
