@@ -21,7 +21,11 @@
 #   4. the benchmark: the camera and isp cases at 4K, NV12 out in CUDA
 #      memory vs system memory, and the bus limits;
 #   5. NVDEC 1080p H.264 -> clupload -> clsobel -> CUDA memory: frames/s of
-#      N streams at once, for the number of 1080p30 streams one GPU takes.
+#      N streams at once, for the number of 1080p30 streams one GPU takes
+#      (runs that fail say so and give no number).
+# A failed pipeline is run again with GST_DEBUG=clcuda:5,GST_CAPS:3 and its
+# first ERROR/WARN lines and last lines printed; the end lists the failed
+# steps, and the exit status is non-zero if there are any.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 what=${1:?usage: $0 pack|run [DIR]}
@@ -71,7 +75,7 @@ first=(videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=48 !
   clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink)
 # (GST_CONTEXT: whether clupload and cldownload found the nvcodec elements'
 # CUDA context, "found context", or made one, "posting have context")
-GST_DEBUG=clcuda:5,GST_CONTEXT:4 timeout 60 gst-launch-1.0 "${first[@]}" 2>&1 |
+GST_DEBUG=clcuda:5,GST_CONTEXT:4 timeout 30 gst-launch-1.0 "${first[@]}" 2>&1 |
   grep -E 'clcuda|GST_CONTEXT.*(CUDA|cuda|found context|have context)|ERROR|WARN|EOS' |
   sed 's/^.*\(clcuda\|GST_CONTEXT\) /\1 /' | head -60
 rc=${PIPESTATUS[0]}
@@ -79,7 +83,7 @@ echo "exit status $rc"
 [ "$rc" -eq 0 ] || { fail "cudaupload ! clupload ! cldownload ! cudadownload"; diagnose "${first[@]}"; }
 
 step "1b. what each leg costs: 4K NV12, 100 frames in and out of CUDA memory"
-GST_DEBUG=clcuda:6 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
+GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
   video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
   'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
   /CUDA -> OpenCL, CUDA copy/ { n1++; if (n1 > 5) { a += $(NF-1); na++ } }
@@ -99,14 +103,14 @@ make_h264() {
   # shellcheck disable=SC2054
   local tail=(video/x-h264,stream-format=byte-stream,alignment=au ! filesink location="$out")
   [ -n "$mux" ] && tail=("$mux" ! filesink location="$out")
-  timeout 120 gst-launch-1.0 -q videotestsrc num-buffers="$n" pattern="$pattern" ! \
+  timeout 60 gst-launch-1.0 -q videotestsrc num-buffers="$n" pattern="$pattern" ! \
     video/x-raw,format=I420,width="$w",height="$h",framerate=30/1 ! \
     openh264enc bitrate="$rate" gop-size=30 ! h264parse ! "${tail[@]}" 2>&1 |
     grep -v 'cmInitParaError' | head -5
   local rc=${PIPESTATUS[0]} demux=()
   [ -n "$mux" ] && demux=(qtdemux !)
   local got
-  got=$(timeout 60 gst-launch-1.0 -v filesrc location="$out" ! "${demux[@]}" h264parse ! \
+  got=$(timeout 30 gst-launch-1.0 -v filesrc location="$out" ! "${demux[@]}" h264parse ! \
     video/x-h264,alignment=au ! fakesink silent=false 2>/dev/null | grep -c 'chain')
   echo "$(basename "$out"): exit status $rc, $(stat -c %s "$out" 2>/dev/null || echo 0) bytes, $got of $n frames"
   if [ "$rc" -ne 0 ] || [ "$got" -ne "$n" ]; then
@@ -119,7 +123,7 @@ make_h264 "$tmp/1080p.h264" 150 1920 1080 smpte 8000000
 step "2. test_cuda (leaks tracer on)"
 GST_OPENCL_EXPECT_CUDA=1 GST_OPENCL_TEST_H264="$tmp/small.h264" CK_DEFAULT_TIMEOUT=300 \
   GST_TRACERS=leaks GST_DEBUG='*:1,GST_TRACER:7,leaks:5,clcuda:4,check:4' \
-  GST_DEBUG_FILE="$tmp/test.log" timeout 240 "$dir/bin/test_cuda"
+  GST_DEBUG_FILE="$tmp/test.log" timeout 150 "$dir/bin/test_cuda"
 rc=$?
 echo "test_cuda: exit status $rc"
 if [ "$rc" -ne 0 ]; then
@@ -135,7 +139,7 @@ grep 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log" | head -10
 step "3. the recipes of docs/interop.md"
 run() {
   echo "\$ gst-launch-1.0 $*"
-  timeout 60 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err"
+  timeout 30 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err"
   local rc=$?
   echo "  exit status $rc"
   grep -E 'ERROR|WARN' "$tmp/err" | head -5
@@ -162,7 +166,7 @@ gst-inspect-1.0 nvh264enc >/dev/null 2>&1 && run filesrc location="$tmp/raw.gray
   filesink location="$tmp/camera.h264"
 
 step "4. benchmark: the camera path at 4K, NV12 out in CUDA vs system memory"
-timeout 180 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
+timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
   --only 'cldebayer camera rggb12le>NV12,cldebayer isp rggb12le>NV12' \
   --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
 cat "$tmp/bench.md"
@@ -178,7 +182,7 @@ for n in 1 4 8 16; do
   chains=()
   for _ in $(seq "$n"); do chains+=("${chain[@]}"); done
   start=$(date +%s%N)
-  timeout 60 gst-launch-1.0 -q "${chains[@]}" >/dev/null 2>"$tmp/err"
+  timeout 30 gst-launch-1.0 -q "${chains[@]}" >/dev/null 2>"$tmp/err"
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   if [ "$rc" -ne 0 ]; then
