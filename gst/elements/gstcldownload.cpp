@@ -86,6 +86,8 @@ gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direct
   GstCaps *result;
   if (gst_caps_is_any (caps)) {
     result = gst_cl_base_transform_other_template (trans, direction);
+    if (direction == GST_PAD_SINK && gstcl::cuda::available () && !cuda_offered (trans))
+      result = gstcl::cuda::drop_cuda_caps (result);
   } else if (direction == GST_PAD_SINK) {
     result = gst_cl_caps_in_memories (caps, FALSE, TRUE, TRUE);
     if (cuda_offered (trans))

@@ -85,6 +85,8 @@ gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   GstCaps *result;
   if (gst_caps_is_any (caps)) {
     result = gst_cl_base_transform_other_template (trans, direction);
+    if (direction == GST_PAD_SRC && gstcl::cuda::available () && !cuda_offered (trans))
+      result = gstcl::cuda::drop_cuda_caps (result);
   } else {
     result = gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
     /* After the others: a CUDA producer that prefers CUDA memory asks. */

@@ -384,6 +384,18 @@ to_cuda_caps (const GstCaps *caps)
   return out;
 }
 
+GstCaps *
+drop_cuda_caps (GstCaps *caps)
+{
+  caps = gst_caps_make_writable (caps);
+  for (guint i = gst_caps_get_size (caps); i > 0; i--) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i - 1);
+    if (f && gst_caps_features_contains (f, GST_CL_CAPS_FEATURE_MEMORY_CUDA))
+      gst_caps_remove_structure (caps, i - 1);
+  }
+  return caps;
+}
+
 void
 add_to_pad_template (GstElementClass *klass, const char *name)
 {

@@ -61,6 +61,9 @@ bool caps_in_cuda (const GstCaps *caps);
  * others dropped). */
 GstCaps *to_cuda_caps (const GstCaps *caps);
 
+/* (transfer full) `caps` (taken) without its structures in CUDA memory. */
+GstCaps *drop_cuda_caps (GstCaps *caps);
+
 /* For class_init: when available (), the video/x-raw caps of the pad
  * template `name` again in CUDA memory, after the others. */
 void add_to_pad_template (GstElementClass *klass, const char *name);
