@@ -33,8 +33,8 @@ bool available ();
 /* The CUDA device (ordinal) that is the OpenCL device of `ctx` (the same
  * UUID: cl_khr_device_uuid, cuDeviceGetUuid), where a frame went through
  * memory shared by both once, on trial, with the right bytes; else -1. Found
- * once per OpenCL device. The elements offer CUDA caps only when this is
- * not -1. */
+ * once per OpenCL device. Once started, the elements offer CUDA caps only
+ * when this is not -1 (offered ()). */
 int device_for (GstClContext *ctx);
 
 /* Whether an element on `ctx` offers CUDA memory in its caps queries and
