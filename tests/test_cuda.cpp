@@ -4,8 +4,10 @@
  * Everywhere: whether the plugin offers CUDA memory agrees with what the
  * machine has (gstcl::cuda::available ()); without it, no pad template,
  * caps query or accept-caps of clupload and cldownload mentions CUDA
- * memory and the OpenCL pipelines run as before. CI has no CUDA, so this
- * is what it checks.
+ * memory, no link to CUDA memory is made, and the OpenCL pipelines run as
+ * before. With it, new elements (NULL state) offer it, so gst-launch
+ * links, and started ones only where their device matched. CI has no
+ * CUDA, so the first half is what it checks.
  *
  * With a CUDA device that is the OpenCL device (tests/gpu/cuda.sh sets
  * GST_OPENCL_EXPECT_CUDA=1, which fails the test where CUDA memory is not
@@ -78,6 +80,37 @@ started_pad_cuda (const char *desc, const char *name, const char *pad, bool *in_
   gst_object_unref (pipeline);
 }
 
+/* Whether gst_parse_launch links `desc` (in NULL state: no device yet). */
+static bool
+links (const char *desc)
+{
+  GError *error = nullptr;
+  GstElement *pipeline = gst_parse_launch (desc, &error);
+  GST_INFO ("%s: %s", desc, error ? error->message : "linked");
+  const bool ok = pipeline && !error;
+  g_clear_error (&error);
+  if (pipeline)
+    gst_object_unref (pipeline);
+  return ok;
+}
+
+/* The caps query and accept-caps of a new element's pad (NULL state). */
+static void
+new_pad_cuda (const char *factory, const char *pad, bool *in_query, bool *accepted)
+{
+  GstElement *e = gst_element_factory_make (factory, nullptr);
+  GstPad *p = gst_element_get_static_pad (e, pad);
+  GstCaps *caps = gst_pad_query_caps (p, nullptr);
+  *in_query = has_cuda_feature (caps);
+  gst_caps_unref (caps);
+  GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory), format=NV12, "
+      "width=64, height=48, framerate=30/1");
+  *accepted = gst_pad_query_accept_caps (p, cuda);
+  gst_caps_unref (cuda);
+  gst_object_unref (p);
+  gst_object_unref (e);
+}
+
 GST_START_TEST (test_cuda_offered_only_where_it_works)
 {
   const bool available = gstcl::cuda::available ();
@@ -90,7 +123,23 @@ GST_START_TEST (test_cuda_offered_only_where_it_works)
   fail_if (template_has_cuda ("cldownload", "sink"));
   fail_if (template_has_cuda ("clsobel", "sink"));
 
+  /* Before a device is known, as the templates say: gst-launch links in
+   * NULL state, where the device is not chosen yet. */
   bool query, accepted;
+  new_pad_cuda ("clupload", "sink", &query, &accepted);
+  fail_unless_equals_int (query, available);
+  fail_unless_equals_int (accepted, available);
+  new_pad_cuda ("cldownload", "src", &query, &accepted);
+  fail_unless_equals_int (query, available);
+  fail_unless_equals_int (accepted, available);
+  fail_unless (links ("fakesrc ! video/x-raw(memory:OpenCLMemory),format=NV12 ! cldownload ! "
+          "video/x-raw,format=NV12 ! fakesink"));
+  fail_unless_equals_int (links ("fakesrc ! video/x-raw(memory:CUDAMemory),format=NV12 ! "
+          "clupload ! fakesink"), available);
+  fail_unless_equals_int (links ("fakesrc ! video/x-raw(memory:OpenCLMemory),format=NV12 ! "
+          "cldownload ! video/x-raw(memory:CUDAMemory) ! fakesink"), available);
+
+  /* Once started, as the device is. */
   started_pad_cuda ("videotestsrc ! clupload name=e ! fakesink", "e", "sink", &query, &accepted);
   GstElement *probe = gst_parse_launch ("videotestsrc ! clupload name=e ! fakesink", nullptr);
   gst_element_set_state (probe, GST_STATE_PAUSED);
@@ -354,11 +403,12 @@ resize_after (GstPad *, GstPadProbeInfo * info, gpointer data)
 
 GST_START_TEST (test_caps_change_and_seek)
 {
+  GError *error = nullptr;
   GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=30 ! capsfilter name=cf "
       "caps=video/x-raw,format=NV12,width=320,height=240 ! cudaupload ! clupload ! cldownload ! "
       "video/x-raw(memory:CUDAMemory) ! cudadownload ! appsink name=out sync=false max-buffers=2",
-      nullptr);
-  fail_unless (pipeline != nullptr);
+      &error);
+  fail_unless (pipeline != nullptr && !error, "%s", error ? error->message : "no pipeline");
   GstElement *cf = gst_bin_get_by_name (GST_BIN (pipeline), "cf");
   GstPad *pad = gst_element_get_static_pad (cf, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, resize_after, cf, nullptr);
@@ -371,9 +421,17 @@ GST_START_TEST (test_caps_change_and_seek)
   GstClockTime last_before = 0;
   bool went_back = false;
   for (;;) {
-    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND);
-    if (!s)
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 20 * GST_SECOND);
+    if (!s) {
+      GstMessage *err = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+      if (err) {
+        GError *e = nullptr;
+        gchar *dbg = nullptr;
+        gst_message_parse_error (err, &e, &dbg);
+        fail ("error from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (err)), e->message, dbg);
+      }
       break;
+    }
     GstVideoInfo info;
     gst_video_info_from_caps (&info, gst_sample_get_caps (s));
     (info.width == 160 ? small : large)++;

@@ -39,20 +39,43 @@ struct _GstClUpload {
   GstVideoInfo out_info;
   gstcl::cuda::Bridge *cuda;  /* frames in CUDA memory */
   gboolean cuda_in;           /* the input caps are in CUDA memory */
+  gboolean cuda_refused;      /* said so on the bus (once a start) */
 };
 
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UPLOAD)
 
-/* Whether this element's device takes CUDA memory (false before start). */
+/* Whether caps queries offer CUDA memory: before start (linking) as the
+ * pad template does; once the device is known, only where it is a CUDA
+ * device that shares memory (gstcl::cuda::offered). */
 static bool
 cuda_offered (GstBaseTransform * trans)
 {
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
-  bool offered = ctx && gstcl::cuda::device_for (ctx) >= 0;
+  bool offered = gstcl::cuda::offered (ctx);
   if (ctx)
     gst_object_unref (ctx);
   return offered;
+}
+
+/* CUDA memory on the sink pad, once the device is known not to share memory
+ * with CUDA, is refused here (the base class would accept it from the
+ * template). */
+static gboolean
+gst_cl_upload_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
+{
+  if (direction == GST_PAD_SINK && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
+    auto *self = GST_CL_UPLOAD (trans);
+    if (!self->cuda_refused) {
+      self->cuda_refused = TRUE;
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory refused"),
+          ("this element's OpenCL device shares no memory with a CUDA device "
+              "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
+    }
+    return FALSE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->accept_caps (trans, direction,
+      caps);
 }
 
 static GstCaps *
@@ -62,6 +85,8 @@ gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   GstCaps *result;
   if (gst_caps_is_any (caps)) {
     result = gst_cl_base_transform_other_template (trans, direction);
+    if (direction == GST_PAD_SRC && gstcl::cuda::available () && !cuda_offered (trans))
+      result = gstcl::cuda::drop_cuda_caps (result);
   } else {
     result = gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
     /* After the others: a CUDA producer that prefers CUDA memory asks. */
@@ -232,6 +257,7 @@ gst_cl_upload_stop (GstBaseTransform * trans)
   auto *self = GST_CL_UPLOAD (trans);
   self->cuda->stop ();
   self->cuda_in = FALSE;
+  self->cuda_refused = FALSE;
   return TRUE;
 }
 
@@ -257,6 +283,7 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->transform_caps = gst_cl_upload_transform_caps;
+  trans_class->accept_caps = gst_cl_upload_accept_caps;
   trans_class->set_caps = gst_cl_upload_set_caps;
   trans_class->prepare_output_buffer = gst_cl_upload_prepare_output_buffer;
   trans_class->transform = gst_cl_upload_transform;

@@ -73,6 +73,9 @@ public:
       check (l.cu.MemSetAccess (ptr_, size_, &access, 1), "cuMemSetAccess");
       /* Bytes no copy writes (row padding) are zero, as in every pool. */
       check (l.cu.MemsetD8 (ptr_, 0, size_), "cuMemsetD8");
+      /* The memset runs on the context's default stream, which our
+       * non-blocking stream does not wait for: done before any copy. */
+      check (l.cu.CtxSynchronize (), "cuCtxSynchronize (after cuMemsetD8)");
       int fd = -1;
       check (l.cu.MemExportToShareableHandle (&fd, handle_,
               CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0), "cuMemExportToShareableHandle");
@@ -342,6 +345,12 @@ device_for (GstClContext *ctx)
   return device;
 }
 
+bool
+offered (GstClContext *ctx)
+{
+  return ctx ? device_for (ctx) >= 0 : available ();
+}
+
 Stats
 stats ()
 {
@@ -375,6 +384,18 @@ to_cuda_caps (const GstCaps *caps)
   return out;
 }
 
+GstCaps *
+drop_cuda_caps (GstCaps *caps)
+{
+  caps = gst_caps_make_writable (caps);
+  for (guint i = gst_caps_get_size (caps); i > 0; i--) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i - 1);
+    if (f && gst_caps_features_contains (f, GST_CL_CAPS_FEATURE_MEMORY_CUDA))
+      gst_caps_remove_structure (caps, i - 1);
+  }
+  return caps;
+}
+
 void
 add_to_pad_template (GstElementClass *klass, const char *name)
 {
@@ -393,7 +414,7 @@ add_to_pad_template (GstElementClass *klass, const char *name)
 
 struct Bridge::Impl {
   std::mutex lock;            /* context (set_context and queries come from any thread) */
-  GstObject *context = nullptr;  /* GstCudaContext */
+  GstObject *context = nullptr;  /* GstCudaContext; written under `lock`, but in start (see there) */
   int device = -1;
   /* The streaming thread's: */
   GstClContext *cl = nullptr;
@@ -416,8 +437,9 @@ struct Bridge::Impl {
    * `layout`, whose last OpenCL command is done; a ring of three, so that
    * the next frame's CUDA copy rarely waits for the OpenCL queue. Another
    * layout takes new buffers: bytes outside the planes (row padding) stay
-   * zero. */
-  Shared &take (size_t size, const GstVideoInfo &layout)
+   * zero. Buffers are made and freed with `ctx` current: this runs on a
+   * streaming thread, where no CUDA context is current of itself. */
+  Shared &take (GstObject *ctx, size_t size, const GstVideoInfo &layout)
   {
     const bool same = has_layout && GST_VIDEO_INFO_FORMAT (&layout) ==
         GST_VIDEO_INFO_FORMAT (&last_layout) && layout.width == last_layout.width &&
@@ -428,12 +450,14 @@ struct Bridge::Impl {
           size);
       for (auto &s : ring)
         gstcl::wait (cl, s->last, "a copy of shared memory");
+      GstCurrent current (ctx);
       ring.clear ();
       next = 0;
     }
     last_layout = layout;
     has_layout = true;
     if (ring.size () < 3) {
+      GstCurrent current (ctx);
       ring.push_back (std::make_unique<Shared> (cl, device, size));
       return *ring.back ();
     }
@@ -514,7 +538,8 @@ Bridge::start (GstElement *element, GstClContext *cl)
   Impl &p = *impl_;
   const int device = device_for (cl);
   if (device < 0)
-    throw std::runtime_error ("no CUDA device shares memory with this OpenCL device");
+    throw std::runtime_error (std::string ("no CUDA device shares memory with the OpenCL "
+          "device ") + gst_cl_context_get_device_name (cl) + " (GST_DEBUG=clcuda:5 says why)");
   if (p.cl == cl && p.stream)
     return;
   p.drop ();
@@ -531,15 +556,16 @@ Bridge::start (GstElement *element, GstClContext *cl)
     }
     p.device = device;
   }
-  /* Without our lock: it queries the neighbours, which may query us. */
+  /* gst_cuda_ensure_element_context fills the pointer it is given through
+   * the element's set_context when a neighbour or the bin answers (a
+   * pointer of its own would stay empty, and it would make a context of
+   * its own): it gets p.context itself, as the nvcodec elements give
+   * theirs. Without our lock, which set_context takes on this thread. */
   GstObject *ctx = p.ref_context ();
   if (!ctx) {
-    if (!loaded ().gc.ensure_element_context (element, device, &ctx) || !ctx)
+    if (!loaded ().gc.ensure_element_context (element, device, &p.context) ||
+        !(ctx = p.ref_context ()))
       throw std::runtime_error ("no CUDA context for CUDA device " + std::to_string (device));
-    std::lock_guard<std::mutex> g (p.lock);
-    if (p.context)
-      gst_object_unref (p.context);
-    p.context = GST_OBJECT (gst_object_ref (ctx));
   }
   GST_INFO_OBJECT (element, "CUDA context %" GST_PTR_FORMAT " on CUDA device %d", ctx, device);
   {
@@ -582,7 +608,7 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
   GstMapInfo map;
   bool mapped = false;
   try {
-    Shared &shared = p.take (out_mem->size, out_frame);
+    Shared &shared = p.take (ctx, out_mem->size, out_frame);
     const gint64 t0 = g_get_monotonic_time ();
     {
       GstCurrent current (ctx);
@@ -668,7 +694,7 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
   bool mapped = false, frame_mapped = false;
   GstVideoFrame frame;
   try {
-    Shared &shared = p.take (in_mem->size, in_frame);
+    Shared &shared = p.take (ctx, in_mem->size, in_frame);
     /* Read on the device: anything newer on the host goes up first. */
     if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");

@@ -33,9 +33,17 @@ bool available ();
 /* The CUDA device (ordinal) that is the OpenCL device of `ctx` (the same
  * UUID: cl_khr_device_uuid, cuDeviceGetUuid), where a frame went through
  * memory shared by both once, on trial, with the right bytes; else -1. Found
- * once per OpenCL device. The elements offer CUDA caps only when this is
- * not -1. */
+ * once per OpenCL device. Once started, the elements offer CUDA caps only
+ * when this is not -1 (offered ()). */
 int device_for (GstClContext *ctx);
+
+/* Whether an element on `ctx` offers CUDA memory in its caps queries and
+ * accept-caps. Before its device is known (`ctx` null: NULL and READY,
+ * when gst-launch and gst_parse_launch link) whenever available (), as
+ * its pad template says and as nvcodec's elements answer from theirs;
+ * once known, only where device_for (ctx) matched, so that a decoder that
+ * asks at negotiation (nvh264dec) falls back to system memory. */
+bool offered (GstClContext *ctx);
 
 /* Process-wide counters (tests, benchmarks): frames copied CUDA -> OpenCL
  * and OpenCL -> CUDA, and their bytes. None of these is a host transfer
@@ -52,6 +60,9 @@ bool caps_in_cuda (const GstCaps *caps);
 /* (transfer full) every video/x-raw structure of `caps` in CUDA memory (the
  * others dropped). */
 GstCaps *to_cuda_caps (const GstCaps *caps);
+
+/* (transfer full) `caps` (taken) without its structures in CUDA memory. */
+GstCaps *drop_cuda_caps (GstCaps *caps);
 
 /* For class_init: when available (), the video/x-raw caps of the pad
  * template `name` again in CUDA memory, after the others. */

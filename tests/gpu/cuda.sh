@@ -21,9 +21,13 @@
 #   4. the benchmark: the camera and isp cases at 4K, NV12 out in CUDA
 #      memory vs system memory, and the bus limits;
 #   5. NVDEC 1080p H.264 -> clupload -> clsobel -> CUDA memory: frames/s of
-#      N streams at once, for the number of 1080p30 streams one GPU takes.
+#      N streams at once, for the number of 1080p30 streams one GPU takes
+#      (runs that fail say so and give no number).
+# A failed pipeline is run again with GST_DEBUG=clcuda:5,GST_CAPS:3 and its
+# first ERROR/WARN lines and last lines printed; the end lists the failed
+# steps, and the exit status is non-zero if there are any.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 what=${1:?usage: $0 pack|run [DIR]}
 dir=${2:-.bundle}
 
@@ -48,20 +52,38 @@ for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
 done
 export GST_REGISTRY_1_0=/tmp/gst-opencl-cuda-registry.bin GST_DEBUG_NO_COLOR=1
 tmp=$(mktemp -d)
-step() { echo; echo "=== $* ($(date +%T))"; }
+failed=()
+step() { echo; echo "=== $* ($(date +%T))"; cur="$*"; }
+fail() { echo "FAILED: $*"; failed+=("${cur%% *} $*"); }
+# A pipeline that failed, run again with the bridge's and the caps' logs:
+# its first ERROR and WARN lines, then the log's tail.
+diagnose() {
+  GST_DEBUG='*:2,clcuda:5,GST_CAPS:3,clupload:5,cldownload:5' timeout 20 gst-launch-1.0 "$@" \
+    >"$tmp/diag" 2>&1
+  echo "  --- again with GST_DEBUG=*:2,clcuda:5,GST_CAPS:3 (exit status $?): first ERROR/WARN lines"
+  grep -E 'ERROR|WARN|erroneous' "$tmp/diag" | head -12 | cut -c1-400 | sed 's/^/  /'
+  echo "  --- its last lines"
+  tail -12 "$tmp/diag" | cut -c1-400 | sed 's/^/  /'
+}
 
 step "1. what the bridge finds"
 nvidia-smi -L 2>/dev/null
 gst-inspect-1.0 nvcodec 2>&1 | grep -E 'cudaupload|cudadownload|nvh264dec|nvh264enc'
 gst-inspect-1.0 clupload | grep -c 'CUDAMemory' | sed 's/^/clupload templates with CUDAMemory: /'
-GST_DEBUG=clcuda:5 timeout 60 gst-launch-1.0 videotestsrc num-buffers=2 ! \
-  video/x-raw,format=NV12,width=64,height=48 ! cudaupload ! clupload ! cldownload ! \
-  'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink 2>&1 |
-  grep -E 'clcuda|ERROR|WARN|EOS' | sed 's/^.*clcuda /clcuda /' | head -60
-echo "exit status ${PIPESTATUS[0]}"
+# shellcheck disable=SC2054  # (caps, not array elements)
+first=(videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=48 ! cudaupload !
+  clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink)
+# (GST_CONTEXT: whether clupload and cldownload found the nvcodec elements'
+# CUDA context, "found context", or made one, "posting have context")
+GST_DEBUG=clcuda:5,GST_CONTEXT:4 timeout 30 gst-launch-1.0 "${first[@]}" 2>&1 |
+  grep -E 'clcuda|GST_CONTEXT.*(CUDA|cuda|found context|have context)|ERROR|WARN|EOS' |
+  sed 's/^.*\(clcuda\|GST_CONTEXT\) /\1 /' | head -60
+rc=${PIPESTATUS[0]}
+echo "exit status $rc"
+[ "$rc" -eq 0 ] || { fail "cudaupload ! clupload ! cldownload ! cudadownload"; diagnose "${first[@]}"; }
 
 step "1b. what each leg costs: 4K NV12, 100 frames in and out of CUDA memory"
-GST_DEBUG=clcuda:6 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
+GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
   video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
   'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
   /CUDA -> OpenCL, CUDA copy/ { n1++; if (n1 > 5) { a += $(NF-1); na++ } }
@@ -72,29 +94,58 @@ GST_DEBUG=clcuda:6 timeout 60 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
         if (!na && !nb) print "no clcuda frame logs" }'
 
 step "H.264 input (openh264enc)"
-timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=60 pattern=ball ! \
-  video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! openh264enc ! h264parse ! \
-  video/x-h264,stream-format=byte-stream ! filesink location="$tmp/small.h264"
-timeout 120 gst-launch-1.0 -q videotestsrc num-buffers=150 pattern=smpte ! \
-  video/x-raw,format=I420,width=1920,height=1080,framerate=30/1 ! openh264enc bitrate=8000000 ! \
-  h264parse ! video/x-h264,stream-format=byte-stream ! filesink location="$tmp/1080p.h264"
-ls -l "$tmp"
+# FILE FRAMES WIDTH HEIGHT PATTERN BITRATE [MUXER]: an H.264 file, checked
+# by counting its access units. openh264enc's drain at EOS calls
+# EncodeFrame with no picture, which OpenH264 logs as "cmInitParaError":
+# harmless, and filtered out here.
+make_h264() {
+  local out=$1 n=$2 w=$3 h=$4 pattern=$5 rate=$6 mux=${7:-}
+  # shellcheck disable=SC2054
+  local tail=(video/x-h264,stream-format=byte-stream,alignment=au ! filesink location="$out")
+  [ -n "$mux" ] && tail=("$mux" ! filesink location="$out")
+  timeout 60 gst-launch-1.0 -q videotestsrc num-buffers="$n" pattern="$pattern" ! \
+    video/x-raw,format=I420,width="$w",height="$h",framerate=30/1 ! \
+    openh264enc bitrate="$rate" gop-size=30 ! h264parse ! "${tail[@]}" 2>&1 |
+    grep -v 'cmInitParaError' | head -5
+  local rc=${PIPESTATUS[0]} demux=()
+  [ -n "$mux" ] && demux=(qtdemux !)
+  local got
+  got=$(timeout 30 gst-launch-1.0 -v filesrc location="$out" ! "${demux[@]}" h264parse ! \
+    video/x-h264,alignment=au ! fakesink silent=false 2>/dev/null | grep -c 'chain')
+  echo "$(basename "$out"): exit status $rc, $(stat -c %s "$out" 2>/dev/null || echo 0) bytes, $got of $n frames"
+  if [ "$rc" -ne 0 ] || [ "$got" -ne "$n" ]; then
+    fail "H.264 input $(basename "$out") ($got of $n frames)"
+  fi
+}
+make_h264 "$tmp/small.h264" 60 640 360 ball 2000000
+make_h264 "$tmp/1080p.h264" 150 1920 1080 smpte 8000000
 
 step "2. test_cuda (leaks tracer on)"
 GST_OPENCL_EXPECT_CUDA=1 GST_OPENCL_TEST_H264="$tmp/small.h264" CK_DEFAULT_TIMEOUT=300 \
   GST_TRACERS=leaks GST_DEBUG='*:1,GST_TRACER:7,leaks:5,clcuda:4,check:4' \
-  GST_DEBUG_FILE="$tmp/test.log" timeout 240 "$dir/bin/test_cuda"
-echo "test_cuda: exit status $?"
+  GST_DEBUG_FILE="$tmp/test.log" timeout 150 "$dir/bin/test_cuda"
+rc=$?
+echo "test_cuda: exit status $rc"
+if [ "$rc" -ne 0 ]; then
+  fail "test_cuda (exit status $rc)"
+  echo "--- the first ERROR and WARN lines of its log"
+  grep -E ' (ERROR|WARN) ' "$tmp/test.log" | grep -v GST_TRACER | head -15 | cut -c1-400
+fi
 grep -E 'test_cuda.cpp|clcuda' "$tmp/test.log" | grep -E 'INFO|WARN|ERROR' | \
   sed 's/^.*\(test_cuda.cpp\|gstclcuda.cpp\)/\1/' | sort | uniq -c | sort -rn | head -40
 echo "objects alive at exit: $(grep -c 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log")"
 grep 'object-alive, type-name=(string)[A-Za-z]' "$tmp/test.log" | head -10
 
 step "3. the recipes of docs/interop.md"
-run() { echo "\$ gst-launch-1.0 $*"; timeout 60 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err";
-  echo "  exit status $?"; grep -E 'ERROR|WARN' "$tmp/err" | head -5; }
-gst-launch-1.0 -q videotestsrc num-buffers=30 ! video/x-raw,format=I420,width=320,height=240 ! \
-  openh264enc ! h264parse ! mp4mux ! filesink location="$tmp/in.mp4"
+run() {
+  echo "\$ gst-launch-1.0 $*"
+  timeout 30 gst-launch-1.0 -q "$@" >/dev/null 2>"$tmp/err"
+  local rc=$?
+  echo "  exit status $rc"
+  grep -E 'ERROR|WARN' "$tmp/err" | head -5
+  [ "$rc" -eq 0 ] || { fail "recipe: $(echo "$*" | cut -c1-120)"; diagnose "$@"; }
+}
+make_h264 "$tmp/in.mp4" 30 320 240 ball 1000000 mp4mux
 run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
   clupload ! clsobel ! cldownload ! fakesink
 run filesrc location="$tmp/in.mp4" ! qtdemux ! h264parse ! nvh264dec ! \
@@ -115,25 +166,39 @@ gst-inspect-1.0 nvh264enc >/dev/null 2>&1 && run filesrc location="$tmp/raw.gray
   filesink location="$tmp/camera.h264"
 
 step "4. benchmark: the camera path at 4K, NV12 out in CUDA vs system memory"
-timeout 180 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
+timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --concurrent 0 \
   --only 'cldebayer camera rggb12le>NV12,cldebayer isp rggb12le>NV12' \
   --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
 cat "$tmp/bench.md"
 mkdir -p "${OUT:-$tmp}" && cp "$tmp/bench.json" "$tmp/bench.md" "${OUT:-$tmp}/" 2>/dev/null
 
 step "5. NVDEC 1080p -> clupload -> clsobel -> CUDA memory, N streams at once"
+# Only runs that reached EOS count; a failed one says so, with its errors
+# (the first failure again with the logs).
+chain=(filesrc location="$tmp/1080p.h264" ! h264parse ! nvh264dec ! clupload ! clsobel !
+  cldownload ! 'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false)
+measured=0 diagnosed=""
 for n in 1 4 8 16; do
-  chains=""
-  for i in $(seq "$n"); do
-    chains="$chains filesrc location=$tmp/1080p.h264 ! h264parse ! nvh264dec ! clupload ! clsobel ! "
-    chains="$chains cldownload ! video/x-raw(memory:CUDAMemory) ! fakesink sync=false"
-  done
+  chains=()
+  for _ in $(seq "$n"); do chains+=("${chain[@]}"); done
   start=$(date +%s%N)
-  # shellcheck disable=SC2086
-  timeout 60 gst-launch-1.0 -q $chains >/dev/null 2>"$tmp/err"
+  timeout 30 gst-launch-1.0 -q "${chains[@]}" >/dev/null 2>"$tmp/err"
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
-  echo "$n streams x 150 frames: ${ms} ms, exit status $rc, $(( n * 150 * 1000 / (ms > 0 ? ms : 1) )) frames/s in all (1080p30 streams: $(( n * 150 * 1000 / (ms > 0 ? ms : 1) / 30 )))"
-  grep -E 'ERROR' "$tmp/err" | head -3
+  if [ "$rc" -ne 0 ]; then
+    echo "$n streams: FAILED, exit status $rc after $ms ms (no frames/s)"
+    grep -E 'ERROR|WARN|erroneous' "$tmp/err" | head -3 | cut -c1-400
+    [ -n "$diagnosed" ] || { diagnose "${chain[@]}"; diagnosed=1; }
+    continue
+  fi
+  measured=$((measured + 1))
+  fps=$(( n * 150 * 1000 / (ms > 0 ? ms : 1) ))
+  echo "$n streams x 150 frames: $ms ms (start-up included), $fps frames/s in all (1080p30 streams: $(( fps / 30 )))"
 done
+[ "$measured" -eq 4 ] || fail "NVDEC streams: $measured of 4 counts ran"
+
+echo
+echo "=== summary ($(date +%T)): ${#failed[@]} failure(s)"
+for f in "${failed[@]}"; do echo "  step $f"; done
 rm -rf "$tmp"
+[ "${#failed[@]}" -eq 0 ]
