@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The picture stages (gst/elements/picture/gstclpicturestages.hpp):
+ * denoise -> sharpen -> 3D LUT on a transfer-encoded picture, shared by
+ * cldebayer's camera path and clpicture. Three kernels over a working
+ * picture of float4 (Y', Cb, Cr, 0) a pixel, in units of full scale:
+ *
+ *   picture_unpack   the frame (RGB 8/16-bit, grey, NV12, I420; PX_* options)
+ *                    to the working picture; 4:2:0 chroma repeated over its
+ *                    2 x 2 pixels
+ *   picture_denoise  non-local means, working picture to working picture
+ *   picture_finish   unsharp mask on Y', the 3D LUT on R'G'B', and the frame
+ *                    out (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
+ *                    fourth sample (alpha) copied from the input frame
+ *
+ * `k` holds Kr, Kb, Y offset, Y scale, C scale (kernels/color.cl) of the
+ * frame's Y'CbCr: for RGB frames BT.709's luma weights (the issue's
+ * Y' = 0.2126 R' + 0.7152 G' + 0.0722 B') at full range 0..1. Borders
+ * replicate the edge pixel. */
+
+#define PX_420 (PX_YUV == YUV_NV12 || PX_YUV == YUV_I420)
+#define MAXV ((float) ((1 << PX_DEPTH) - 1))
+
+#define IN_FRAME __global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0, \
+    int in_s1, int in_s2
+#define OUT_FRAME __global uchar * out, int out_o0, int out_o1, int out_o2, int out_s0, \
+    int out_s1, int out_s2
+
+inline float rd (__global const uchar * p)
+{
+#if PX_SAMPLE == 2
+  return (float) (p[0] | (p[1] << 8));
+#else
+  return (float) p[0];
+#endif
+}
+
+inline void wr (__global uchar * p, float code)
+{
+  const uint v = (uint) clamp (code + 0.5f, 0.0f, MAXV);
+#if PX_SAMPLE == 2
+  p[0] = (uchar) v;
+  p[1] = (uchar) (v >> 8);
+#else
+  p[0] = (uchar) v;
+#endif
+}
+
+/* The chroma sample pair of 4:2:0 cell (cx, cy): codes. */
+inline float2 chroma_codes (__global const uchar * f, int o1, int o2, int s1, int s2, int cx,
+    int cy)
+{
+#if PX_YUV == YUV_NV12
+  __global const uchar *p = f + o1 + cy * s1 + 2 * cx * PX_SAMPLE;
+  return (float2) (rd (p), rd (p + PX_SAMPLE));
+#else
+  return (float2) (rd (f + o1 + cy * s1 + cx * PX_SAMPLE), rd (f + o2 + cy * s2 + cx * PX_SAMPLE));
+#endif
+}
+
+/* Y'CbCr (Y' 0..1, Cb and Cr -0.5..0.5) <-> R'G'B' for the frame's k */
+inline float4 ycc_of_rgb (float3 c, float8 k)
+{
+  const float y = YCBCR_LUMA (k, c.x, c.y, c.z);
+  return (float4) (y, YCBCR_CB (k, c.z, y), YCBCR_CR (k, c.x, y), 0.0f);
+}
+
+inline float3 rgb_of_ycc (float4 v, float8 k)
+{
+  const float r = YCBCR_RED (k, v.x, v.z), b = YCBCR_BLUE (k, v.x, v.y);
+  return (float3) (r, YCBCR_GREEN (k, v.x, r, b), b);
+}
+
+__kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int height,
+    int4 order, float8 k)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  float4 v;
+#if PX_420
+  const float2 c = chroma_codes (in, in_o1, in_o2, in_s1, in_s2, x / 2, y / 2) *
+      (255.0f / MAXV);
+  v = (float4) (YCBCR_Y_OF_CODE (k, rd (in + in_o0 + y * in_s0 + x * PX_SAMPLE) *
+          (255.0f / MAXV)), YCBCR_C_OF_CODE (k, c.x), YCBCR_C_OF_CODE (k, c.y), 0.0f);
+#elif PX_CH == 1
+  v = (float4) (rd (in + in_o0 + y * in_s0 + x * PX_SAMPLE) / MAXV, 0.0f, 0.0f, 0.0f);
+#else
+  __global const uchar *p = in + in_o0 + y * in_s0 + x * PX_BPP;
+  v = ycc_of_rgb ((float3) (rd (p + order.x * PX_SAMPLE), rd (p + order.y * PX_SAMPLE),
+          rd (p + order.z * PX_SAMPLE)) / MAXV, k);
+#endif
+  work[y * width + x] = v;
+}
+
+/* Non-local means: each pixel the weighted mean of the pixels of a
+ * (2 DN_R + 1)^2 window (Y') and a (2 DN_RC + 1)^2 window (Cb, Cr), the
+ * weight exp (-(d / h^2 + dc / h^2)) of the mean squared difference d of the
+ * 3 x 3 patches' Y' and the squared chroma difference dc; h follows the
+ * noise expected at the patch's brightness: `sigma` (of full scale, linear,
+ * at mid grey) of Poisson-Gaussian noise (variance sigma^2 (x + 0.5)) seen
+ * through an sRGB-like curve, at most 4x mid grey's. */
+#ifndef DN_R
+#define DN_R 3
+#endif
+#ifndef DN_RC
+#define DN_RC 4
+#endif
+#define DN_MAX (DN_R > DN_RC ? DN_R : DN_RC)
+
+inline float4 at (__global const float4 * work, int x, int y, int width, int height)
+{
+  return work[clamp (y, 0, height - 1) * width + clamp (x, 0, width - 1)];
+}
+
+__kernel void picture_denoise (__global const float4 * work, __global float4 * dst, int width,
+    int height, float hy, float hc)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  float p[9];
+  float mean = 0.0f;
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++) {
+      p[3 * j + i] = at (work, x + i - 1, y + j - 1, width, height).x;
+      mean += p[3 * j + i];
+    }
+  mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
+  /* the expected noise at this brightness over mid grey's (sRGB's slope,
+   * x^(1/2.4 - 1) / 2.4 as 0.5's, times sqrt (x + 0.5)) */
+  const float lin = mean <= 0.04045f ? mean * (1.0f / 12.92f) :
+      pow ((mean + 0.055f) * (1.0f / 1.055f), 2.4f);
+  const float slope = lin <= 0.0031308f ? 12.92f * 2.4f / 1.055f * 0.5f :
+      pow (lin * 2.0f, 1.0f / 2.4f - 1.0f);
+  const float scale = fmin (slope * sqrt (lin + 0.5f), 4.0f);
+  const float iy = 1.0f / (hy * hy * scale * scale), ic = 1.0f / (hc * hc * scale * scale);
+  const float4 centre = at (work, x, y, width, height);
+  float sy = 0.0f, wy = 0.0f, wc = 0.0f;
+  float2 sc = (float2) (0.0f);
+  for (int dy = -DN_MAX; dy <= DN_MAX; dy++)
+    for (int dx = -DN_MAX; dx <= DN_MAX; dx++) {
+      float d = 0.0f;
+      for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+          const float e = p[3 * j + i] - at (work, x + dx + i - 1, y + dy + j - 1, width,
+              height).x;
+          d += e * e;
+        }
+      d *= 1.0f / 9.0f;
+      const float4 q = at (work, x + dx, y + dy, width, height);
+      const float2 dcv = q.yz - centre.yz;
+      const float dc = dot (dcv, dcv);
+      if (abs (dx) <= DN_R && abs (dy) <= DN_R) {
+        const float w = exp (-(d + dc) * iy);
+        sy += w * q.x;
+        wy += w;
+      }
+      if (abs (dx) <= DN_RC && abs (dy) <= DN_RC) {
+        const float w = exp (-(d + dc) * ic);
+        sc += w * q.yz;
+        wc += w;
+      }
+    }
+  dst[y * width + x] = (float4) (sy / wy, sc / wc, 0.0f);
+}
+
+/* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
+ * lut_offset on the grid, clamped), trilinear (interp 1) or tetrahedral
+ * (2); interp 0: no LUT. */
+inline float3 lut_at (__global const float4 * lut, int n, int r, int g, int b)
+{
+  return lut[r + n * (g + n * b)].xyz;
+}
+
+inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 c,
+    float3 scale, float3 offset)
+{
+  const float3 gp = clamp (c * scale + offset, 0.0f, (float) (n - 1));
+  const int3 i = min (convert_int3 (gp), (int3) (n - 2));
+  const float3 f = gp - convert_float3 (i);
+  if (interp == 1) {
+  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z), c100 = lut_at (lut, n, i.x + 1, i.y, i.z);
+  const float3 c010 = lut_at (lut, n, i.x, i.y + 1, i.z), c110 = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+  const float3 c001 = lut_at (lut, n, i.x, i.y, i.z + 1), c101 = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+  const float3 c011 = lut_at (lut, n, i.x, i.y + 1, i.z + 1),
+      c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
+  const float3 c00 = mix (c000, c100, f.x), c10 = mix (c010, c110, f.x);
+  const float3 c01 = mix (c001, c101, f.x), c11 = mix (c011, c111, f.x);
+  return mix (mix (c00, c10, f.y), mix (c01, c11, f.y), f.z);
+  }
+  /* the tetrahedron of the cell's main diagonal that holds the point */
+  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z);
+  const float3 c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
+  float3 a, b;
+  float fa, fb, fc, fd;
+  if (f.x >= f.y) {
+    if (f.y >= f.z) {
+      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      fa = 1 - f.x; fb = f.x - f.y; fc = f.y - f.z; fd = f.z;
+    } else if (f.x >= f.z) {
+      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      fa = 1 - f.x; fb = f.x - f.z; fc = f.z - f.y; fd = f.y;
+    } else {
+      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      fa = 1 - f.z; fb = f.z - f.x; fc = f.x - f.y; fd = f.y;
+    }
+  } else {
+    if (f.x >= f.z) {
+      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      fa = 1 - f.y; fb = f.y - f.x; fc = f.x - f.z; fd = f.z;
+    } else if (f.y >= f.z) {
+      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      fa = 1 - f.y; fb = f.y - f.z; fc = f.z - f.x; fd = f.x;
+    } else {
+      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      fa = 1 - f.z; fb = f.z - f.y; fc = f.y - f.x; fd = f.x;
+    }
+  }
+  return fa * c000 + fb * a + fc * b + fd * c111;
+}
+
+/* Sharpen (radius > 0): Y'' = Y' + amount (Y' - G * Y') where
+ * |Y' - G * Y'| >= threshold, G the Gaussian of `gauss` (weights of offsets
+ * 0..radius, normalised); then, interp > 0, the LUT mixed with the input
+ * by `strength`; the frame out. A work-item a pixel, a 2 x 2 block for
+ * 4:2:0. */
+
+inline float sharpened (__global const float4 * work, int x, int y, int width, int height,
+    const float * g, int radius, float amount, float threshold)
+{
+  const float yv = work[y * width + x].x;
+  if (radius == 0)
+    return yv;
+  float blur = 0.0f;
+  for (int j = -radius; j <= radius; j++) {
+    float row = 0.0f;
+    for (int i = -radius; i <= radius; i++)
+      row += g[abs (i)] * at (work, x + i, y + j, width, height).x;
+    blur += g[abs (j)] * row;
+  }
+  const float d = yv - blur;
+  return fabs (d) >= threshold ? yv + amount * d : yv;
+}
+
+/* R'G'B' after the LUT (or unchanged) */
+inline float3 looked_up (float3 c, __global const float4 * lut, int n, int interp,
+    float3 scale, float3 offset, float strength)
+{
+  return interp ? mix (c, lut_apply (lut, n, interp, c, scale, offset), strength) : c;
+}
+
+__kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME, int width,
+    int height, int4 order, float8 k, float16 gauss, int radius, float amount, float threshold,
+    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, float strength)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
+  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
+    gauss.s7, gauss.s8, gauss.s9 };
+#if PX_420
+  /* the 2 x 2 block (x, y) */
+  const int x0 = 2 * x, y0 = 2 * y;
+  if (x0 >= width || y0 >= height)
+    return;
+  float2 csum = (float2) (0.0f);
+  int count = 0;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++) {
+      const int px = x0 + i, py = y0 + j;
+      if (px >= width || py >= height)
+        continue;
+      float4 v = work[py * width + px];
+      v.x = sharpened (work, px, py, width, height, g, radius, amount, threshold);
+      if (interp)
+        v = ycc_of_rgb (looked_up (clamp (rgb_of_ycc (v, k), 0.0f, 1.0f), lut, n, interp, ls,
+                lo, strength), k);
+      wr (out + out_o0 + py * out_s0 + px * PX_SAMPLE, YCBCR_Y_CODE (k, v.x) * (MAXV / 255.0f));
+      csum += v.yz;
+      count++;
+    }
+  csum *= 1.0f / count;
+  const float cb = YCBCR_C_CODE (k, csum.x) * (MAXV / 255.0f);
+  const float cr = YCBCR_C_CODE (k, csum.y) * (MAXV / 255.0f);
+#if PX_YUV == YUV_NV12
+  __global uchar *c = out + out_o1 + y * out_s1 + 2 * x * PX_SAMPLE;
+  wr (c, cb);
+  wr (c + PX_SAMPLE, cr);
+#else
+  wr (out + out_o1 + y * out_s1 + x * PX_SAMPLE, cb);
+  wr (out + out_o2 + y * out_s2 + x * PX_SAMPLE, cr);
+#endif
+#else
+  if (x >= width || y >= height)
+    return;
+  float4 v = work[y * width + x];
+  const float ys = sharpened (work, x, y, width, height, g, radius, amount, threshold);
+#if PX_CH == 1
+  float3 c = (float3) (clamp (ys, 0.0f, 1.0f));
+  c = looked_up (c, lut, n, interp, ls, lo, strength);
+  wr (out + out_o0 + y * out_s0 + x * PX_SAMPLE, YCBCR_LUMA (k, c.x, c.y, c.z) * MAXV);
+#else
+  /* R', G', B' each get Y'' - Y', then clipped */
+  float3 c = clamp (rgb_of_ycc (v, k) + (ys - v.x), 0.0f, 1.0f);
+  c = looked_up (c, lut, n, interp, ls, lo, strength) * MAXV;
+  __global uchar *p = out + out_o0 + y * out_s0 + x * PX_BPP;
+  wr (p + order.x * PX_SAMPLE, c.x);
+  wr (p + order.y * PX_SAMPLE, c.y);
+  wr (p + order.z * PX_SAMPLE, c.z);
+#if PX_CH == 4
+  __global const uchar *q = in + in_o0 + y * in_s0 + x * PX_BPP + order.w * PX_SAMPLE;
+  wr (p + order.w * PX_SAMPLE, rd (q));
+#endif
+#endif
+#endif
+}
