@@ -93,19 +93,17 @@ __kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int h
 }
 
 /* Non-local means: each pixel the weighted mean of the pixels of a
- * (2 DN_R + 1)^2 window (Y') and a (2 DN_RC + 1)^2 window (Cb, Cr), the
- * weight exp (-(d / h^2 + dc / h^2)) of the mean squared difference d of the
- * 3 x 3 patches' Y' and the squared chroma difference dc; h follows the
- * noise expected at the patch's brightness: `sigma` (of full scale, linear,
- * at mid grey) of Poisson-Gaussian noise (variance sigma^2 (x + 0.5)) seen
- * through an sRGB-like curve, at most 4x mid grey's. */
-#ifndef DN_R
+ * (2 DN_R + 1)^2 window (Y') and a (2 DN_RC + 1)^2 window (Cb, Cr). The
+ * weight of a pixel is exp (-d / h^2 - dc / (k h)^2), d the mean squared
+ * difference of the 3 x 3 patches' Y', dc the squared chroma difference of
+ * the two pixels, k 2 for Y' and 3 for chroma (chroma follows the luma's
+ * edges and is averaged across more of its own noise). h follows the noise
+ * expected at the patch's brightness: `h` is mid grey's, for
+ * Poisson-Gaussian noise whose variance at a linear x is sigma^2 (1.8 x +
+ * 0.1) (a tenth of it read noise at mid grey) seen through an sRGB-like
+ * curve, and at most 4 times mid grey's. */
 #define DN_R 3
-#endif
-#ifndef DN_RC
 #define DN_RC 4
-#endif
-#define DN_MAX (DN_R > DN_RC ? DN_R : DN_RC)
 
 inline float4 at (__global const float4 * work, int x, int y, int width, int height)
 {
@@ -113,7 +111,7 @@ inline float4 at (__global const float4 * work, int x, int y, int width, int hei
 }
 
 __kernel void picture_denoise (__global const float4 * work, __global float4 * dst, int width,
-    int height, float hy, float hc)
+    int height, float h)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= width || y >= height)
@@ -126,19 +124,19 @@ __kernel void picture_denoise (__global const float4 * work, __global float4 * d
       mean += p[3 * j + i];
     }
   mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
-  /* the expected noise at this brightness over mid grey's (sRGB's slope,
-   * x^(1/2.4 - 1) / 2.4 as 0.5's, times sqrt (x + 0.5)) */
+  /* the expected noise at this brightness over mid grey's: sRGB's slope
+   * (x^(1/2.4 - 1) / 2.4, as 0.5's) times sqrt (1.8 x + 0.1) */
   const float lin = mean <= 0.04045f ? mean * (1.0f / 12.92f) :
       pow ((mean + 0.055f) * (1.0f / 1.055f), 2.4f);
   const float slope = lin <= 0.0031308f ? 12.92f * 2.4f / 1.055f * 0.5f :
       pow (lin * 2.0f, 1.0f / 2.4f - 1.0f);
-  const float scale = fmin (slope * sqrt (lin + 0.5f), 4.0f);
-  const float iy = 1.0f / (hy * hy * scale * scale), ic = 1.0f / (hc * hc * scale * scale);
-  const float4 centre = at (work, x, y, width, height);
+  const float hs = h * fmin (slope * sqrt (1.8f * lin + 0.1f), 4.0f);
+  const float id = 1.0f / (hs * hs), iy = id * (1.0f / 4.0f), ic = id * (1.0f / 9.0f);
+  const float2 centre = at (work, x, y, width, height).yz;
   float sy = 0.0f, wy = 0.0f, wc = 0.0f;
   float2 sc = (float2) (0.0f);
-  for (int dy = -DN_MAX; dy <= DN_MAX; dy++)
-    for (int dx = -DN_MAX; dx <= DN_MAX; dx++) {
+  for (int dy = -DN_RC; dy <= DN_RC; dy++)
+    for (int dx = -DN_RC; dx <= DN_RC; dx++) {
       float d = 0.0f;
       for (int j = 0; j < 3; j++)
         for (int i = 0; i < 3; i++) {
@@ -146,20 +144,18 @@ __kernel void picture_denoise (__global const float4 * work, __global float4 * d
               height).x;
           d += e * e;
         }
-      d *= 1.0f / 9.0f;
+      d *= id * (1.0f / 9.0f);
       const float4 q = at (work, x + dx, y + dy, width, height);
-      const float2 dcv = q.yz - centre.yz;
+      const float2 dcv = q.yz - centre;
       const float dc = dot (dcv, dcv);
       if (abs (dx) <= DN_R && abs (dy) <= DN_R) {
-        const float w = exp (-(d + dc) * iy);
+        const float w = exp (-d - dc * iy);
         sy += w * q.x;
         wy += w;
       }
-      if (abs (dx) <= DN_RC && abs (dy) <= DN_RC) {
-        const float w = exp (-(d + dc) * ic);
-        sc += w * q.yz;
-        wc += w;
-      }
+      const float w = exp (-d - dc * ic);
+      sc += w * q.yz;
+      wc += w;
     }
   dst[y * width + x] = (float4) (sy / wy, sc / wc, 0.0f);
 }

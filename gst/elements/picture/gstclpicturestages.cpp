@@ -174,11 +174,11 @@ Pass::plan (GstClContext * ctx, const Settings & s)
   for (int i = 0; i < (denoise_ ? 2 : 1); i++)
     if (!work_[i] ())
       work_[i] = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, bytes);
-  /* denoise: h of Y' and of chroma for the strength (docs/clpicture.md) */
-  const double sigma = 0.04 * s.denoise;
+  /* denoise: h is the noise's sigma that the strength targets, 4 % of full
+   * scale at 1 (docs/clpicture.md) */
   if (denoise_)
     gstcl::set_args (denoise_k_, 0, work_[0], work_[1], (cl_int) width_, (cl_int) height_,
-        (cl_float) (1.0 * sigma), (cl_float) (1.5 * sigma));
+        (cl_float) (0.04 * s.denoise));
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
   int radius = 0;
