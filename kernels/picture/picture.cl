@@ -110,17 +110,43 @@ inline float4 at (__global const float4 * work, int x, int y, int width, int hei
   return work[clamp (y, 0, height - 1) * width + clamp (x, 0, width - 1)];
 }
 
-__kernel void picture_denoise (__global const float4 * work, __global float4 * dst, int width,
+/* A work-group denoises a DN_LX x DN_LY tile from local memory: the
+ * tile's Y' with a halo of DN_RC + 1 (the patches of the farthest
+ * offsets) and its chroma with a halo of DN_RC, loaded once. */
+#define DN_LX 16
+#define DN_LY 8
+#define DN_HY (DN_RC + 1)
+#define DN_YW (DN_LX + 2 * DN_HY)
+#define DN_YH (DN_LY + 2 * DN_HY)
+#define DN_CW (DN_LX + 2 * DN_RC)
+#define DN_CH (DN_LY + 2 * DN_RC)
+
+__kernel __attribute__ ((reqd_work_group_size (DN_LX, DN_LY, 1)))
+void picture_denoise (__global const float4 * work, __global float4 * dst, int width,
     int height, float h)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
+  __local float ly[DN_YH][DN_YW];
+  __local float2 lc[DN_CH][DN_CW];
+  const int lx = get_local_id (0), lyi = get_local_id (1);
+  const int x0 = get_group_id (0) * DN_LX, y0 = get_group_id (1) * DN_LY;
+  for (int i = lyi * DN_LX + lx; i < DN_YW * DN_YH; i += DN_LX * DN_LY) {
+    const int tx = i % DN_YW, ty = i / DN_YW;
+    const float4 v = at (work, x0 + tx - DN_HY, y0 + ty - DN_HY, width, height);
+    ly[ty][tx] = v.x;
+    if (tx >= 1 && ty >= 1 && tx <= DN_CW && ty <= DN_CH)
+      lc[ty - 1][tx - 1] = v.yz;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int x = x0 + lx, y = y0 + lyi;
   if (x >= width || y >= height)
     return;
+  /* the pixel in the tiles */
+  const int cx = lx + DN_HY, cy = lyi + DN_HY;
   float p[9];
   float mean = 0.0f;
   for (int j = 0; j < 3; j++)
     for (int i = 0; i < 3; i++) {
-      p[3 * j + i] = at (work, x + i - 1, y + j - 1, width, height).x;
+      p[3 * j + i] = ly[cy + j - 1][cx + i - 1];
       mean += p[3 * j + i];
     }
   mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
@@ -132,7 +158,7 @@ __kernel void picture_denoise (__global const float4 * work, __global float4 * d
       pow (lin * 2.0f, 1.0f / 2.4f - 1.0f);
   const float hs = h * fmin (slope * sqrt (1.8f * lin + 0.1f), 4.0f);
   const float id = 1.0f / (hs * hs), iy = id * (1.0f / 4.0f), ic = id * (1.0f / 9.0f);
-  const float2 centre = at (work, x, y, width, height).yz;
+  const float2 centre = lc[lyi + DN_RC][lx + DN_RC];
   float sy = 0.0f, wy = 0.0f, wc = 0.0f;
   float2 sc = (float2) (0.0f);
   for (int dy = -DN_RC; dy <= DN_RC; dy++)
@@ -140,24 +166,56 @@ __kernel void picture_denoise (__global const float4 * work, __global float4 * d
       float d = 0.0f;
       for (int j = 0; j < 3; j++)
         for (int i = 0; i < 3; i++) {
-          const float e = p[3 * j + i] - at (work, x + dx + i - 1, y + dy + j - 1, width,
-              height).x;
+          const float e = p[3 * j + i] - ly[cy + dy + j - 1][cx + dx + i - 1];
           d += e * e;
         }
       d *= id * (1.0f / 9.0f);
-      const float4 q = at (work, x + dx, y + dy, width, height);
-      const float2 dcv = q.yz - centre;
+      const float qy = ly[cy + dy][cx + dx];
+      const float2 qc = lc[lyi + DN_RC + dy][lx + DN_RC + dx];
+      const float2 dcv = qc - centre;
       const float dc = dot (dcv, dcv);
       if (abs (dx) <= DN_R && abs (dy) <= DN_R) {
         const float w = exp (-d - dc * iy);
-        sy += w * q.x;
+        sy += w * qy;
         wy += w;
       }
       const float w = exp (-d - dc * ic);
-      sc += w * q.yz;
+      sc += w * qc;
       wc += w;
     }
   dst[y * width + x] = (float4) (sy / wy, sc / wc, 0.0f);
+}
+
+/* The unsharp mask's Gaussian G * Y' in two passes: rows (work's Y' to
+ * `rows`), then columns (into work's fourth lane, which picture_finish
+ * reads); `g` the weights of offsets 0..radius. */
+__kernel void picture_blur_rows (__global const float4 * work, __global float * rows,
+    int width, int height, float16 gauss, int radius)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
+    gauss.s7, gauss.s8, gauss.s9 };
+  __global const float4 *row = work + y * width;
+  float sum = g[0] * row[x].x;
+  for (int i = 1; i <= radius; i++)
+    sum += g[i] * (row[max (x - i, 0)].x + row[min (x + i, width - 1)].x);
+  rows[y * width + x] = sum;
+}
+
+__kernel void picture_blur_cols (__global float4 * work, __global const float * rows,
+    int width, int height, float16 gauss, int radius)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
+    gauss.s7, gauss.s8, gauss.s9 };
+  float sum = g[0] * rows[y * width + x];
+  for (int j = 1; j <= radius; j++)
+    sum += g[j] * (rows[max (y - j, 0) * width + x] + rows[min (y + j, height - 1) * width + x]);
+  work[y * width + x].w = sum;
 }
 
 /* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
@@ -216,26 +274,15 @@ inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 
 }
 
 /* Sharpen (radius > 0): Y'' = Y' + amount (Y' - G * Y') where
- * |Y' - G * Y'| >= threshold, G the Gaussian of `gauss` (weights of offsets
- * 0..radius, normalised); then, interp > 0, the LUT mixed with the input
+ * |Y' - G * Y'| >= threshold, G * Y' in the working picture's fourth lane
+ * (picture_blur_*); then, interp > 0, the LUT mixed with the input
  * by `strength`; the frame out. A work-item a pixel, a 2 x 2 block for
  * 4:2:0. */
 
-inline float sharpened (__global const float4 * work, int x, int y, int width, int height,
-    const float * g, int radius, float amount, float threshold)
+inline float sharpened (float4 v, float amount, float threshold)
 {
-  const float yv = work[y * width + x].x;
-  if (radius == 0)
-    return yv;
-  float blur = 0.0f;
-  for (int j = -radius; j <= radius; j++) {
-    float row = 0.0f;
-    for (int i = -radius; i <= radius; i++)
-      row += g[abs (i)] * at (work, x + i, y + j, width, height).x;
-    blur += g[abs (j)] * row;
-  }
-  const float d = yv - blur;
-  return fabs (d) >= threshold ? yv + amount * d : yv;
+  const float d = v.x - v.w;   /* Y' - G * Y' */
+  return fabs (d) >= threshold ? v.x + amount * d : v.x;
 }
 
 /* R'G'B' after the LUT (or unchanged) */
@@ -246,13 +293,11 @@ inline float3 looked_up (float3 c, __global const float4 * lut, int n, int inter
 }
 
 __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME, int width,
-    int height, int4 order, float8 k, float16 gauss, int radius, float amount, float threshold,
+    int height, int4 order, float8 k, int radius, float amount, float threshold,
     __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, float strength)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
-  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
-    gauss.s7, gauss.s8, gauss.s9 };
 #if PX_420
   /* the 2 x 2 block (x, y) */
   const int x0 = 2 * x, y0 = 2 * y;
@@ -266,7 +311,8 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
       if (px >= width || py >= height)
         continue;
       float4 v = work[py * width + px];
-      v.x = sharpened (work, px, py, width, height, g, radius, amount, threshold);
+      if (radius)
+        v.x = sharpened (v, amount, threshold);
       if (interp)
         v = ycc_of_rgb (looked_up (clamp (rgb_of_ycc (v, k), 0.0f, 1.0f), lut, n, interp, ls,
                 lo, strength), k);
@@ -288,8 +334,8 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
 #else
   if (x >= width || y >= height)
     return;
-  float4 v = work[y * width + x];
-  const float ys = sharpened (work, x, y, width, height, g, radius, amount, threshold);
+  const float4 v = work[y * width + x];
+  const float ys = radius ? sharpened (v, amount, threshold) : v.x;
 #if PX_CH == 1
   float3 c = (float3) (clamp (ys, 0.0f, 1.0f));
   c = looked_up (c, lut, n, interp, ls, lo, strength);

@@ -155,9 +155,12 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
       "picture/picture.cl");
   unpack_ = cl::Kernel (program, "picture_unpack");
   denoise_k_ = cl::Kernel (program, "picture_denoise");
+  blur_rows_ = cl::Kernel (program, "picture_blur_rows");
+  blur_cols_ = cl::Kernel (program, "picture_blur_cols");
   finish_ = cl::Kernel (program, "picture_finish");
   for (cl::Buffer &b : work_)
     b = cl::Buffer ();
+  rows_ = cl::Buffer ();
   lut_ = cl::Buffer ();
   lut_of_ = nullptr;
   active_ = false;
@@ -168,6 +171,7 @@ Pass::plan (GstClContext * ctx, const Settings & s)
 {
   active_ = s.active ();
   denoise_ = s.denoises ();
+  sharpen_ = s.sharpen > 0;
   if (!active_)
     return;
   const size_t bytes = sizeof (cl_float4) * width_ * height_;
@@ -182,13 +186,21 @@ Pass::plan (GstClContext * ctx, const Settings & s)
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
   int radius = 0;
-  if (s.sharpen > 0) {
+  const cl::Buffer &work = work_[denoise_ ? 1 : 0];
+  if (sharpen_) {
     radius = std::min (9, (int) std::ceil (3 * s.sharpen_radius));
     double sum = 0;
     for (int i = -radius; i <= radius; i++)
       sum += std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius));
     for (int i = 0; i <= radius; i++)
       gauss.s[i] = (float) (std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius)) / sum);
+    if (!rows_ ())
+      rows_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+          sizeof (cl_float) * width_ * height_);
+    gstcl::set_args (blur_rows_, 0, work, rows_, (cl_int) width_, (cl_int) height_, gauss,
+        (cl_int) radius);
+    gstcl::set_args (blur_cols_, 0, work, rows_, (cl_int) width_, (cl_int) height_, gauss,
+        (cl_int) radius);
   }
   /* the LUT, uploaded when another */
   const bool lut = s.lut && s.lut_strength > 0;
@@ -211,8 +223,7 @@ Pass::plan (GstClContext * ctx, const Settings & s)
     offset.s[c] = (float) (-s.lut->domain_min[c] * (n - 1) / span);
   }
   /* after the frames' 14 arguments */
-  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, gauss,
-      (cl_int) radius, (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,
+  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius, (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,
       (cl_int) (lut ? 1 + s.interpolation : 0), scale, offset, (cl_float) s.lut_strength);
 }
 
@@ -236,7 +247,11 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
       (cl_int) height_, order_, k_);
   gstcl::enqueue_2d (ctx, unpack_, width_, height_);
   if (denoise_)
-    gstcl::enqueue_2d (ctx, denoise_k_, width_, height_);
+    gstcl::enqueue_2d (ctx, denoise_k_, width_, height_, 16, 8);
+  if (sharpen_) {
+    gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
+    gstcl::enqueue_2d (ctx, blur_cols_, width_, height_, 64, 1);
+  }
   set_frame (finish_, set_frame (finish_, 1, in), out);
   gstcl::set_args (finish_, 0, work_[denoise_ ? 1 : 0]);
   if (yuv420_)

@@ -75,9 +75,10 @@ private:
   cl_float8 k_ {};
   int width_ = 0, height_ = 0;
   bool yuv420_ = false;
-  bool active_ = false, denoise_ = false;
-  cl::Kernel unpack_, denoise_k_, finish_;
+  bool active_ = false, denoise_ = false, sharpen_ = false;
+  cl::Kernel unpack_, denoise_k_, blur_rows_, blur_cols_, finish_;
   cl::Buffer work_[2];
+  cl::Buffer rows_;                   /* the blur's rows pass */
   cl::Buffer lut_;
   const Cube *lut_of_ = nullptr;
 };
