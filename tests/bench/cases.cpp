@@ -117,6 +117,10 @@ make_cases ()
   };
   const std::string to_cl_rgba = " ! video/x-raw(memory:OpenCLMemory),format=RGBA";
 
+  auto heavy = [] (Case c) {
+    c.heavy = true;
+    return c;
+  };
   auto ours = [] (std::string name, std::string caps, std::string element) {
     return Case{std::move (name), std::move (caps), element, "clupload ! " + element};
   };
@@ -152,7 +156,8 @@ make_cases ()
     sys_and_dev ("cldebayer corrections rggb12le>NV12", bayer12, camera_manual +
         " defect-correction=dynamic lens-shading-file=" + shading_file (), "NV12"),
     /* ... and the picture stages (issue 34): denoise, sharpen, a 33-point LUT */
-    sys_and_dev ("cldebayer picture rggb12le>NV12", bayer12, camera_manual + picture, "NV12"),
+    heavy (sys_and_dev ("cldebayer picture rggb12le>NV12", bayer12, camera_manual + picture,
+        "NV12")),
     {"bayer2rgb ! videoconvert rggb>NV12", bayer,
       "bayer2rgb ! videoconvert ! video/x-raw,format=NV12", "", true},
     /* Convolution */
@@ -173,7 +178,7 @@ make_cases ()
     ours ("clconvolve 3x3 NV12", nv12, "clconvolve " + k3),
     ours ("clfir RGBA64_LE", rgba64, "clfir " + fir),
     ours ("clkernel invert RGBA", rgba, "clkernel " + invert),
-    ours ("clpicture NV12", nv12, "clpicture" + picture),
+    heavy (ours ("clpicture NV12", nv12, "clpicture" + picture)),
     ours ("clkernel invert RGBA64_LE", rgba64, "clkernel " + invert),
     /* Chains that keep frames on the device between elements */
     {"chain debayer>sobel", bayer, "clupload ! cldebayer ! clsobel ! cldownload",
