@@ -266,11 +266,13 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
 {
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = &self->priv->state;
+  clpicture::Settings picture;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     st->settings = self->priv->settings.user;
-    st->picture.plan (ctx, self->priv->settings.picture, out);
+    picture = self->priv->settings.picture;
   }
+  st->picture.plan (GST_ELEMENT (self), ctx, picture, out);
   st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
   make_params (self, ctx, in);
 }
@@ -544,6 +546,7 @@ gst_cl_debayer_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
   self->priv->state.engine.cancel ();   /* waits for a build under way */
+  self->priv->state.picture.cancel ();
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
 

@@ -52,7 +52,7 @@ gst_cl_picture_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
     const GstClFrame *)
 {
   auto *priv = GST_CL_PICTURE (filter)->priv;
-  priv->state.plan (ctx, priv->copy ());
+  priv->state.plan (GST_ELEMENT (filter), ctx, priv->copy ());
 }
 
 static GstFlowReturn
@@ -64,7 +64,15 @@ gst_cl_picture_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     pass.run (ctx, in, out);
   else
     gstcl::copy_planes (ctx, in, out, 0);
+  pass.count_frame ();
   return GST_FLOW_OK;
+}
+
+static gboolean
+gst_cl_picture_stop (GstBaseTransform * trans)
+{
+  GST_CL_PICTURE (trans)->priv->state.cancel ();   /* waits for a build under way */
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_picture_parent_class)->stop (trans);
 }
 
 static void
@@ -115,6 +123,7 @@ gst_cl_picture_class_init (GstClPictureClass * klass)
       "OpenCL device, as cldebayer's camera path applies them", "gst-opencl developers");
   gst_cl_filter_class_add_pad_templates (filter_class, GST_CL_RAW_CAPS (FORMATS),
       GST_CL_RAW_CAPS (FORMATS));
+  GST_BASE_TRANSFORM_CLASS (klass)->stop = gst_cl_picture_stop;
   filter_class->set_info = gst_cl_picture_set_info;
   filter_class->plan = gst_cl_picture_plan;
   filter_class->filter = gst_cl_picture_filter;

@@ -136,7 +136,7 @@ settle (GstClBaseTransform * element, guint id, guint first, GParamSpec * pspec,
 }
 
 void
-Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
+Pass::set_format (GstClContext *, const GstVideoInfo * info)
 {
   const gstcl::PixelLayout px = gstcl::pixel_layout (info);
   if (px.yuv != gstcl::YUV_NONE && px.yuv != gstcl::YUV_NV12 && px.yuv != gstcl::YUV_I420)
@@ -149,31 +149,49 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
       cl_float8 { { 0.2126f, 0.0722f, 0, 1, 1, 0, 0, 0 } };
   width_ = GST_VIDEO_INFO_WIDTH (info);
   height_ = GST_VIDEO_INFO_HEIGHT (info);
-  static const std::string source = std::string (gst_cl_kernel_common) +
-      gst_cl_kernel_color + gst_cl_kernel_picture_picture;
-  const cl::Program program = gstcl::program (ctx, source, px.shape_options ("PX"),
-      "picture/picture.cl");
-  unpack_ = cl::Kernel (program, "picture_unpack");
-  denoise_k_ = cl::Kernel (program, "picture_denoise");
-  blur_rows_ = cl::Kernel (program, "picture_blur_rows");
-  blur_cols_ = cl::Kernel (program, "picture_blur_cols");
-  finish_ = cl::Kernel (program, "picture_finish");
+  program_options_ = px.shape_options ("PX");
+  build_.cancel ();
+  frames_ = 0;
+  unpack_ = denoise_k_ = blur_rows_ = blur_cols_ = finish_ = cl::Kernel ();
   for (cl::Buffer &b : work_)
     b = cl::Buffer ();
   rows_ = cl::Buffer ();
   lut_ = cl::Buffer ();
-  lut_of_ = nullptr;
+  lut_of_.reset ();
   active_ = false;
 }
 
 void
-Pass::plan (GstClContext * ctx, const Settings & s)
+Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
 {
   active_ = s.active ();
   denoise_ = s.denoises ();
   sharpen_ = s.sharpen > 0;
   if (!active_)
     return;
+  if (!finish_ ()) {
+    static const std::string source = std::string (gst_cl_kernel_common) +
+        gst_cl_kernel_color + gst_cl_kernel_picture_picture;
+    cl::Program program;
+    if (build_.pending () && build_.ready ())
+      program = build_.take ();
+    if (!program ())
+      program = gstcl::cached_program (ctx, source, program_options_);
+    if (!program () && frames_ > 0) {
+      /* frames have gone out: they go on without the stages meanwhile */
+      if (!build_.pending ())
+        build_.start (element, ctx, source, program_options_, "picture/picture.cl");
+      active_ = false;
+      return;
+    }
+    if (!program ())
+      program = gstcl::program (ctx, source, program_options_, "picture/picture.cl");
+    unpack_ = cl::Kernel (program, "picture_unpack");
+    denoise_k_ = cl::Kernel (program, "picture_denoise");
+    blur_rows_ = cl::Kernel (program, "picture_blur_rows");
+    blur_cols_ = cl::Kernel (program, "picture_blur_cols");
+    finish_ = cl::Kernel (program, "picture_finish");
+  }
   const size_t bytes = sizeof (cl_float4) * width_ * height_;
   for (int i = 0; i < (denoise_ ? 2 : 1); i++)
     if (!work_[i] ())
@@ -204,14 +222,14 @@ Pass::plan (GstClContext * ctx, const Settings & s)
   }
   /* the LUT, uploaded when another */
   const bool lut = s.lut && s.lut_strength > 0;
-  if (lut && s.lut.get () != lut_of_) {
+  if (lut && s.lut != lut_of_) {
     const Cube &c = *s.lut;
     std::vector<cl_float4> table ((size_t) c.size * c.size * c.size);
     for (size_t i = 0; i < table.size (); i++)
       table[i] = cl_float4 { { c.rgb[3 * i], c.rgb[3 * i + 1], c.rgb[3 * i + 2], 0 } };
     lut_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
         sizeof (cl_float4) * table.size (), table.data ());
-    lut_of_ = s.lut.get ();
+    lut_of_ = s.lut;
   }
   if (!lut_ ())   /* an argument even without a LUT */
     lut_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_ONLY, sizeof (cl_float4));
@@ -261,9 +279,10 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
 }
 
 void
-After::plan (GstClContext * ctx, const Settings & s, const GstClFrame * out)
+After::plan (GstElement * element, GstClContext * ctx, const Settings & s,
+    const GstClFrame * out)
 {
-  pass_.plan (ctx, s);
+  pass_.plan (element, ctx, s);
   if (!pass_.active ())
     return;
   /* a buffer that holds a frame of the output's layout */

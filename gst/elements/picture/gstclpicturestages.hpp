@@ -60,11 +60,21 @@ bool owns (guint id, guint first);
  * sees it. */
 class Pass {
 public:
-  /* The negotiated format (throws std::invalid_argument for another). */
+  /* The negotiated format (throws std::invalid_argument for another);
+   * builds nothing. */
   void set_format (GstClContext * ctx, const GstVideoInfo * info);
-  /* The settings in force for this frame size. */
-  void plan (GstClContext * ctx, const Settings & s);
+  /* The settings in force for this frame size. The program is built at
+   * the first plan with a stage on: in the streaming thread before the
+   * first frame since the caps (nothing else could run it), else in the
+   * background (gstcl::BackgroundBuild for `element`, which asks for the
+   * plan that takes it) while the frames go through without the stages. */
+  void plan (GstElement * element, GstClContext * ctx, const Settings & s);
   bool active () const { return active_; }
+  /* A frame went out (any path): from the second plan on, builds go to
+   * the background. */
+  void count_frame () { frames_++; }
+  /* Waits for a build under way and drops it (stop, finalize). */
+  void cancel () { build_.cancel (); }
   /* in -> out (same format and size); in and out may be the same frame
    * only when the pass is inactive (nothing runs). */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out);
@@ -80,7 +90,10 @@ private:
   cl::Buffer work_[2];
   cl::Buffer rows_;                   /* the blur's rows pass */
   cl::Buffer lut_;
-  const Cube *lut_of_ = nullptr;
+  std::shared_ptr<const Cube> lut_of_;   /* the LUT in lut_ */
+  std::string program_options_;        /* built when a stage is first on */
+  gstcl::BackgroundBuild build_;
+  guint64 frames_ = 0;                 /* since the caps */
 };
 
 /* The pass after another kernel that writes the output (cldebayer's camera
@@ -95,12 +108,18 @@ public:
     staged_ = cl::Buffer ();
     bytes_ = 0;
   }
-  void plan (GstClContext * ctx, const Settings & s, const GstClFrame * out);
+  void plan (GstElement * element, GstClContext * ctx, const Settings & s,
+      const GstClFrame * out);
   const GstClFrame *target (const GstClFrame * out) const
   {
     return pass_.active () ? &frame_ : out;
   }
-  void run (GstClContext * ctx, const GstClFrame * out) { pass_.run (ctx, &frame_, out); }
+  void run (GstClContext * ctx, const GstClFrame * out)
+  {
+    pass_.run (ctx, &frame_, out);
+    pass_.count_frame ();
+  }
+  void cancel () { pass_.cancel (); }
 
 private:
   Pass pass_;
