@@ -422,6 +422,28 @@ GST_START_TEST (test_denoise)
 }
 GST_END_TEST;
 
+/* The denoise's two shapes (GPUs: a tile in local memory; CPUs: float8
+ * rows from padded planes) give the same picture within 1. */
+GST_START_TEST (test_denoise_shapes)
+{
+  for (const char *fmt : { "BGRx", "NV12", "I420" }) {
+    const std::string desc = std::string ("videotestsrc num-buffers=1 pattern=pinwheel ! "
+        "video/x-raw,format=BGRx,width=90,height=60 ! videoconvert ! videoscale ! "
+        "video/x-raw,width=77,height=41,format=") + fmt + " ! clpicture denoise=1 sharpen=0.5";
+    cltest::use_tuning ("gpu");
+    const std::vector<guint8> gpu = frame_of (desc);
+    cltest::use_tuning ("cpu");
+    const std::vector<guint8> cpu = frame_of (desc);
+    cltest::use_tuning (nullptr);
+    fail_unless_equals_int (gpu.size (), cpu.size ());
+    int worst = 0;
+    for (size_t i = 0; i < gpu.size (); i++)
+      worst = std::max (worst, std::abs ((int) gpu[i] - (int) cpu[i]));
+    fail_unless (worst <= 1, "%s: the shapes differ by %d", fmt, worst);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 picture_suite (void)
 {
@@ -439,6 +461,7 @@ picture_suite (void)
   tcase_add_test (tc, test_defaults_bit_exact);
   tcase_add_test (tc, test_debayer_runs_the_stages);
   tcase_add_test (tc, test_denoise);
+  tcase_add_test (tc, test_denoise_shapes);
   return s;
 }
 

@@ -196,6 +196,93 @@ void picture_denoise (__global const float4 * work, __global float4 * dst, int w
     dst[y * width + x] = (float4) (sy / wy, sc / wc, 0.0f);
 }
 
+/* The CPU shape (GST_OPENCL_TUNING, docs/architecture.md): PoCL does not
+ * vectorise picture_denoise's loops across work-items, so here a
+ * work-item takes 8 pixels of a row in explicit float8, from planes of Y',
+ * Cb and Cr padded by DN_HALO replicated pixels (picture_planes: rows of
+ * `pstride` floats, pheight rows, the three planes one after the other).
+ * The same sums as picture_denoise. */
+#define DN_HALO (DN_RC + 1)
+
+__kernel void picture_planes (__global const float4 * work, __global float * planes,
+    int width, int height, int pstride, int pheight)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= pstride || y >= pheight)
+    return;
+  const float4 v = at (work, x - DN_HALO, y - DN_HALO, width, height);
+  const int i = y * pstride + x, plane = pstride * pheight;
+  planes[i] = v.x;
+  planes[plane + i] = v.y;
+  planes[2 * plane + i] = v.z;
+}
+
+inline float8 weight8_of (float8 x)
+{
+  float8 w = fmax (1.0f - x * 0.125f, 0.0f);
+  w *= w;
+  w *= w;
+  return w * w;
+}
+
+__kernel void picture_denoise_cpu (__global const float * planes, int pstride, int pheight,
+    __global float4 * dst, int width, int height, float h)
+{
+  const int x0 = 8 * get_global_id (0), y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  const int plane = pstride * pheight;
+  __global const float *yp = planes + (y + DN_HALO) * pstride + x0 + DN_HALO;
+  __global const float *cbp = yp + plane, *crp = yp + 2 * plane;
+  float8 p[9];
+  float8 mean = (float8) (0.0f);
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++) {
+      p[3 * j + i] = vload8 (0, yp + (j - 1) * pstride + i - 1);
+      mean += p[3 * j + i];
+    }
+  mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
+  const float8 lin = select (pow ((mean + 0.055f) * (1.0f / 1.055f), (float8) (2.4f)),
+      mean * (1.0f / 12.92f), mean <= 0.04045f);
+  const float8 slope = select (pow (lin * 2.0f, (float8) (1.0f / 2.4f - 1.0f)),
+      (float8) (12.92f * 2.4f / 1.055f * 0.5f), lin <= 0.0031308f);
+  const float8 hs = h * fmin (slope * sqrt (1.8f * lin + 0.1f), 4.0f);
+  const float8 id = 1.0f / (hs * hs), iy = id * (1.0f / 4.0f), ic = id * (1.0f / 9.0f);
+  const float8 cb0 = vload8 (0, cbp), cr0 = vload8 (0, crp);
+  float8 sy = (float8) (0.0f), wy = (float8) (0.0f), wc = (float8) (0.0f);
+  float8 scb = (float8) (0.0f), scr = (float8) (0.0f);
+  for (int dy = -DN_RC; dy <= DN_RC; dy++)
+    for (int dx = -DN_RC; dx <= DN_RC; dx++) {
+      __global const float *q = yp + dy * pstride + dx;
+      float8 d = (float8) (0.0f);
+      for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+          const float8 e = p[3 * j + i] - vload8 (0, q + (j - 1) * pstride + i - 1);
+          d = mad (e, e, d);
+        }
+      d *= id * (1.0f / 9.0f);
+      const float8 qy = vload8 (0, q);
+      const float8 qcb = vload8 (0, q + plane), qcr = vload8 (0, q + 2 * plane);
+      const float8 dcb = qcb - cb0, dcr = qcr - cr0;
+      const float8 dc = dcb * dcb + dcr * dcr;
+      if (abs (dx) <= DN_R && abs (dy) <= DN_R) {
+        const float8 w = weight8_of (d + dc * iy);
+        sy = mad (w, qy, sy);
+        wy += w;
+      }
+      const float8 w = weight8_of (d + dc * ic);
+      scb = mad (w, qcb, scb);
+      scr = mad (w, qcr, scr);
+      wc += w;
+    }
+  float ys[8], cbs[8], crs[8];
+  vstore8 (sy / wy, 0, ys);
+  vstore8 (scb / wc, 0, cbs);
+  vstore8 (scr / wc, 0, crs);
+  for (int l = 0; l < 8 && x0 + l < width; l++)
+    dst[y * width + x0 + l] = (float4) (ys[l], cbs[l], crs[l], 0.0f);
+}
+
 /* The unsharp mask's Gaussian G * Y' in two passes: rows (work's Y' to
  * `rows`), then columns (into work's fourth lane, which picture_finish
  * reads); `g` the weights of offsets 0..radius. */

@@ -136,7 +136,7 @@ settle (GstClBaseTransform * element, guint id, guint first, GParamSpec * pspec,
 }
 
 void
-Pass::set_format (GstClContext *, const GstVideoInfo * info)
+Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
 {
   const gstcl::PixelLayout px = gstcl::pixel_layout (info);
   if (px.yuv != gstcl::YUV_NONE && px.yuv != gstcl::YUV_NV12 && px.yuv != gstcl::YUV_I420)
@@ -150,9 +150,16 @@ Pass::set_format (GstClContext *, const GstVideoInfo * info)
   width_ = GST_VIDEO_INFO_WIDTH (info);
   height_ = GST_VIDEO_INFO_HEIGHT (info);
   program_options_ = px.shape_options ("PX");
+  cpu_ = !gstcl::tuned_for_gpu (ctx);
+  /* the CPU shape's planes: 4 pixels of halo (the denoise's reach), rows
+   * whole float8s and 8 more (its loads past the last pixel) */
+  pstride_ = (width_ + 7) / 8 * 8 + 8;
+  pheight_ = height_ + 8;
+  planes_ = cl::Buffer ();
   build_.cancel ();
   frames_ = 0;
-  unpack_ = denoise_k_ = blur_rows_ = blur_cols_ = finish_ = cl::Kernel ();
+  unpack_ = denoise_k_ = planes_k_ = denoise_cpu_ = blur_rows_ = blur_cols_ = finish_ =
+      cl::Kernel ();
   for (cl::Buffer &b : work_)
     b = cl::Buffer ();
   rows_ = cl::Buffer ();
@@ -188,6 +195,8 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
       program = gstcl::program (ctx, source, program_options_, "picture/picture.cl");
     unpack_ = cl::Kernel (program, "picture_unpack");
     denoise_k_ = cl::Kernel (program, "picture_denoise");
+    planes_k_ = cl::Kernel (program, "picture_planes");
+    denoise_cpu_ = cl::Kernel (program, "picture_denoise_cpu");
     blur_rows_ = cl::Kernel (program, "picture_blur_rows");
     blur_cols_ = cl::Kernel (program, "picture_blur_cols");
     finish_ = cl::Kernel (program, "picture_finish");
@@ -198,9 +207,18 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
       work_[i] = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, bytes);
   /* denoise: h is the noise's sigma that the strength targets, 4 % of full
    * scale at 1 (docs/clpicture.md) */
-  if (denoise_)
+  if (denoise_ && cpu_) {
+    if (!planes_ ())
+      planes_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+          sizeof (cl_float) * 3 * pstride_ * pheight_);
+    gstcl::set_args (planes_k_, 0, work_[0], planes_, (cl_int) width_, (cl_int) height_,
+        (cl_int) pstride_, (cl_int) pheight_);
+    gstcl::set_args (denoise_cpu_, 0, planes_, (cl_int) pstride_, (cl_int) pheight_, work_[1],
+        (cl_int) width_, (cl_int) height_, (cl_float) (0.04 * s.denoise));
+  } else if (denoise_) {
     gstcl::set_args (denoise_k_, 0, work_[0], work_[1], (cl_int) width_, (cl_int) height_,
         (cl_float) (0.04 * s.denoise));
+  }
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
   int radius = 0;
@@ -264,8 +282,12 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
   gstcl::set_args (unpack_, set_frame (unpack_, 0, in), work_[0], (cl_int) width_,
       (cl_int) height_, order_, k_);
   gstcl::enqueue_2d (ctx, unpack_, width_, height_);
-  if (denoise_)
+  if (denoise_ && cpu_) {
+    gstcl::enqueue_2d (ctx, planes_k_, pstride_, pheight_, 64, 1);
+    gstcl::enqueue_2d (ctx, denoise_cpu_, (width_ + 7) / 8, height_, 8, 1);
+  } else if (denoise_) {
     gstcl::enqueue_2d (ctx, denoise_k_, width_, height_, 16, 8);
+  }
   if (sharpen_) {
     gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
     gstcl::enqueue_2d (ctx, blur_cols_, width_, height_, 64, 1);

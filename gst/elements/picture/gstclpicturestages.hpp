@@ -86,7 +86,10 @@ private:
   int width_ = 0, height_ = 0;
   bool yuv420_ = false;
   bool active_ = false, denoise_ = false, sharpen_ = false;
-  cl::Kernel unpack_, denoise_k_, blur_rows_, blur_cols_, finish_;
+  bool cpu_ = false;                  /* denoise's CPU shape (planes, float8) */
+  int pstride_ = 0, pheight_ = 0;     /* its padded planes */
+  cl::Kernel unpack_, denoise_k_, planes_k_, denoise_cpu_, blur_rows_, blur_cols_, finish_;
+  cl::Buffer planes_;
   cl::Buffer work_[2];
   cl::Buffer rows_;                   /* the blur's rows pass */
   cl::Buffer lut_;
