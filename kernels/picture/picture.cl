@@ -8,6 +8,8 @@
  *                    to the working picture; 4:2:0 chroma repeated over its
  *                    2 x 2 pixels
  *   picture_denoise  non-local means, working picture to working picture
+ *                    (CPUs: picture_planes, then picture_denoise_cpu)
+ *   picture_blur_*   the unsharp mask's Gaussian of Y', into the fourth lane
  *   picture_finish   unsharp mask on Y', the 3D LUT on R'G'B', and the frame
  *                    out (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
  *                    fourth sample (alpha) copied from the input frame
