@@ -46,7 +46,7 @@ exit status 1 and that error's element.
 Files the lines read are made here first: in.mp4 and phone.mp4 (H.264 from
 videotestsrc; phone.mp4 tagged image-orientation=rotate-90), in.png,
 frames.raw (rggb12le 1920x1080) and frames.bggr12 (bggr12le 640x480), N
-frames each, and every file a ```c block of the docs names in its first line
+frames each, docs/examples/warm.cube (a copy), and every file a ```c block of the docs names in its first line
 (/* blur.cl */). Lines that write files write them in the temporary folder.
 """
 import os
@@ -241,6 +241,11 @@ def prepare(tmp, root, env):
     for name, w, h in [('frames.raw', 1920, 1080), ('frames.bggr12', 640, 480)]:
         ramp_file(os.path.join(tmp, name), w, h)
         made.append(name)
+    # the example LUT, at the path the lines give from the source root
+    os.makedirs(os.path.join(tmp, 'docs', 'examples'), exist_ok=True)
+    shutil.copy(os.path.join(root, 'docs', 'examples', 'warm.cube'),
+                os.path.join(tmp, 'docs', 'examples', 'warm.cube'))
+    made.append('docs/examples/warm.cube')
     for path in doc_files(root):
         for language, _, lines in code_blocks(path):
             m = re.match(r'^/\* (\S+) \*/$', lines[0]) if language == 'c' and lines else None

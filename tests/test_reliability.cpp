@@ -369,6 +369,7 @@ static const PaddedCase padded_cases[] = {
       "framerate=30/1", "video/x-raw,format=GRAY8", true, true},
   {"clconvert", RGB_37, "video/x-raw,format=GRAY8", true, true},
   {"clconvert video-direction=90r", RGB_37, "video/x-raw,format=RGB", true, true},
+  {"clpicture denoise=0.5 sharpen=1", RGB_37, "video/x-raw,format=RGB", true, true},
 };
 
 /* The list above is written by hand (each element with the properties and

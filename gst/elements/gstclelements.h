@@ -14,7 +14,8 @@
   X (cldebayer) \
   X (clconvolve) \
   X (clfir) \
-  X (clconvert)
+  X (clconvert) \
+  X (clpicture)
 
 G_BEGIN_DECLS
 GST_CL_ELEMENTS (GST_ELEMENT_REGISTER_DECLARE)

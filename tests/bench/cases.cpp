@@ -56,6 +56,32 @@ shading_file ()
   return path;
 }
 
+/* A 33-point 3D LUT for the picture-stage cases (a warm look with a mild
+ * S-curve), written once into the temporary directory; its path. */
+static std::string
+lut_file ()
+{
+  static std::string path;
+  if (!path.empty ())
+    return path;
+  gchar *p = g_build_filename (g_get_tmp_dir (), "gst-opencl-bench-warm33.cube", nullptr);
+  path = p;
+  g_free (p);
+  FILE *f = fopen (path.c_str (), "w");
+  if (!f)
+    return path;
+  const int n = 33;
+  fprintf (f, "TITLE \"bench warm\"\nLUT_3D_SIZE %d\n", n);
+  auto s_curve = [] (double v) { return v + 0.1 * v * (1 - v) * (2 * v - 1); };
+  for (int b = 0; b < n; b++)
+    for (int g = 0; g < n; g++)
+      for (int r = 0; r < n; r++)
+        fprintf (f, "%.6f %.6f %.6f\n", s_curve (std::min (1.0, r / (n - 1.0) * 1.04)),
+            s_curve (g / (n - 1.0)), s_curve (b / (n - 1.0) * 0.92));
+  fclose (f);
+  return path;
+}
+
 static std::vector<Case>
 make_cases ()
 {
@@ -83,6 +109,7 @@ make_cases ()
   const std::string isp = camera + " defect-correction=dynamic lens-shading-file=" +
       shading_file () + " statistics-interval=1 exposure=auto";
   const std::string camera_manual = camera_manual_fragment ();  /* the farm's too */
+  const std::string picture = " denoise=0.5 sharpen=1 lut3d-file=" + lut_file ();
   auto sys_and_dev = [] (std::string name, std::string caps, std::string element,
       std::string format) {
     return Case{std::move (name), std::move (caps), element + " ! video/x-raw,format=" + format,
@@ -92,6 +119,10 @@ make_cases ()
   const std::string cuda_nv12 = " ! video/x-raw(memory:OpenCLMemory),format=NV12 ! cldownload ! "
       "video/x-raw(memory:CUDAMemory),format=NV12";
 
+  auto heavy = [] (Case c) {
+    c.heavy = true;
+    return c;
+  };
   auto ours = [] (std::string name, std::string caps, std::string element) {
     return Case{std::move (name), std::move (caps), element, "clupload ! " + element};
   };
@@ -134,6 +165,9 @@ make_cases ()
      * apart from them */
     sys_and_dev ("cldebayer corrections rggb12le>NV12", bayer12, camera_manual +
         " defect-correction=dynamic lens-shading-file=" + shading_file (), "NV12"),
+    /* ... and the picture stages (issue 34): denoise, sharpen, a 33-point LUT */
+    heavy (sys_and_dev ("cldebayer picture rggb12le>NV12", bayer12, camera_manual + picture,
+        "NV12")),
     {"bayer2rgb ! videoconvert rggb>NV12", bayer,
       "bayer2rgb ! videoconvert ! video/x-raw,format=NV12", "", true},
     /* Convolution */
@@ -154,6 +188,7 @@ make_cases ()
     ours ("clconvolve 3x3 NV12", nv12, "clconvolve " + k3),
     ours ("clfir RGBA64_LE", rgba64, "clfir " + fir),
     ours ("clkernel invert RGBA", rgba, "clkernel " + invert),
+    heavy (ours ("clpicture NV12", nv12, "clpicture" + picture)),
     ours ("clkernel invert RGBA64_LE", rgba64, "clkernel " + invert),
     /* Chains that keep frames on the device between elements */
     {"chain debayer>sobel", bayer, "clupload ! cldebayer ! clsobel ! cldownload",
@@ -191,6 +226,7 @@ all_comparisons ()
     {"clconvolve 7x7 RGB", "cvsmooth 7x7 RGB"},
     {"cldebayer camera manual-wb rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
     {"cldebayer isp rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
+    {"cldebayer picture rggb12le>NV12", "bayer2rgb ! videoconvert rggb>NV12"},
     {"clconvert RGBA>NV12", "videoconvert RGBA>NV12"},
     {"clconvert YUY2>RGBA", "videoconvert YUY2>RGBA"},
   };

@@ -21,6 +21,9 @@ struct Case {
   /* What the sink accepts in system-memory mode (a sink that takes any caps
    * would let an OpenCL element keep its output on the device). */
   std::string sys_sink = "video/x-raw";
+  /* left out of --quick: seconds a frame on a busy CPU (the picture
+   * stages' denoise through PoCL) */
+  bool heavy = false;
 };
 
 /* What the sink accepts in device-resident mode. */

@@ -510,7 +510,7 @@ main (int argc, char **argv)
   for (size_t i = 0; i < opt.sizes.size () && !farm; i++) {
     const Size &size = opt.sizes[i];
     for (const Case &c : all_cases ()) {
-      if (!selected (opt.only, c.name))
+      if (!selected (opt.only, c.name) || (opt.quick && c.heavy))
         continue;
       if (!c.sys.empty ())
         suite.run_case (c, size, Mode::SYSTEM);

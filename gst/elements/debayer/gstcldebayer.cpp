@@ -39,6 +39,7 @@
 #include "gstcldebayerenums.hpp"
 #include "gstclelements.h"
 #include "gstclsettings.hpp"
+#include "picture/gstclpicturestages.hpp"
 
 #include <gst/opencl/gstclprivate.hpp>
 #include <gst/opencl/gstclvideo.h>
@@ -58,6 +59,7 @@ using namespace cldebayer;
  * exposure in force (get_property reads them). */
 struct Locked {
   Settings user;
+  clpicture::Settings picture;   /* the picture stages after the camera kernel */
   AwbStatus awb;
   AeStatus ae;
 };
@@ -67,6 +69,7 @@ struct Locked {
  * calls the plan hook then, never per frame), read by every frame. */
 struct DebayerState {
   Engine engine;
+  clpicture::After picture;   /* its pass (gstclpicturestages.hpp) */
   Statistics stats;
   Settings settings;        /* the settings planned */
   CameraParams params;      /* for the running variant */
@@ -91,7 +94,7 @@ enum {
   PROP_GREEN_GAIN, PROP_BLUE_GAIN, PROP_AWB_SPEED, PROP_COLOR_MATRIX, PROP_SATURATION,
   PROP_TRANSFER, PROP_GAMMA, PROP_STATISTICS, PROP_DEFECT_CORRECTION, PROP_DEFECT_THRESHOLD,
   PROP_LENS_SHADING_FILE, PROP_LENS_SHADING_STRENGTH, PROP_STATISTICS_INTERVAL, PROP_EXPOSURE,
-  PROP_EXPOSURE_GAIN, PROP_EXPOSURE_SPEED, PROP_EXPOSURE_TARGET,
+  PROP_EXPOSURE_GAIN, PROP_EXPOSURE_SPEED, PROP_EXPOSURE_TARGET, PROP_PICTURE,
 };
 
 #define SINK_CAPS "video/x-bayer, format = (string) { " GST_CL_BAYER_FORMATS " }, " \
@@ -215,6 +218,7 @@ gst_cl_debayer_set_info (GstClFilter * filter, GstClContext * ctx, GstCaps * inc
 {
   DebayerState *st = &GST_CL_DEBAYER (filter)->priv->state;
   st->engine.set_format (ctx, incaps, in_info, out_info);
+  st->picture.set_format (ctx, out_info);
   st->stats.reset ();
   st->frames = 0;
   st->cells_x = GST_VIDEO_INFO_WIDTH (in_info) / 2;
@@ -262,10 +266,13 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
 {
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = &self->priv->state;
+  clpicture::Settings picture;
   {
     std::lock_guard<std::mutex> lock (self->priv->lock);
     st->settings = self->priv->settings.user;
+    picture = self->priv->settings.picture;
   }
+  st->picture.plan (GST_ELEMENT (self), ctx, picture, out);
   st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
   make_params (self, ctx, in);
 }
@@ -341,8 +348,10 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
 {
   auto *self = GST_CL_DEBAYER (filter);
   DebayerState *st = &self->priv->state;
+  const GstClFrame *camera_out = st->picture.target (out);
   if (!st->engine.camera ()) {
-    st->engine.run (ctx, in, out, nullptr);
+    st->engine.run (ctx, in, camera_out, nullptr);
+    st->picture.run (ctx, out);
     return GST_FLOW_OK;
   }
   const Settings &s = st->settings;
@@ -370,7 +379,8 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   }
   const CameraLaunch launch = { &st->params, set >= 0, &st->stats.counters (set),
     s.camera_stages (), &st->sensor, &st->shading };
-  st->engine.run (ctx, in, out, &launch);
+  st->engine.run (ctx, in, camera_out, &launch);
+  st->picture.run (ctx, out);
   /* 8 KiB read back without waiting; the next frames use them. */
   if (set >= 0) {
     Gathered tag;
@@ -426,6 +436,17 @@ gst_cl_debayer_set_property (GObject * object, guint prop_id, const GValue * val
     GParamSpec * pspec)
 {
   auto *self = GST_CL_DEBAYER (object);
+  if (clpicture::owns (prop_id, PROP_PICTURE)) {
+    const clpicture::Incoming incoming = clpicture::prepare (prop_id, PROP_PICTURE, value);
+    {
+      std::lock_guard<std::mutex> lock (self->priv->lock);
+      clpicture::set_property (&self->priv->settings.picture, prop_id, PROP_PICTURE, value,
+          incoming);
+    }
+    clpicture::settle (GST_CL_BASE_TRANSFORM (self), prop_id, PROP_PICTURE, pspec, value,
+        incoming);
+    return;
+  }
   std::string refused;
   /* A lens-shading file is read here, in the thread that sets it (never
    * the streaming thread), and takes effect on a later frame. */
@@ -525,6 +546,7 @@ gst_cl_debayer_stop (GstBaseTransform * trans)
 {
   auto *self = GST_CL_DEBAYER (trans);
   self->priv->state.engine.cancel ();   /* waits for a build under way */
+  self->priv->state.picture.cancel ();
   return GST_BASE_TRANSFORM_CLASS (gst_cl_debayer_parent_class)->stop (trans);
 }
 
@@ -547,6 +569,8 @@ gst_cl_debayer_get_property (GObject * object, guint prop_id, GValue * value,
   auto *self = GST_CL_DEBAYER (object);
   std::lock_guard<std::mutex> lock (self->priv->lock);
   const Settings *s = &self->priv->settings.user;
+  if (clpicture::owns (prop_id, PROP_PICTURE))
+    return clpicture::get_property (self->priv->settings.picture, prop_id, PROP_PICTURE, value);
   /* in auto, the gains in force */
   const double *gains = s->white_balance == WB_AUTO ? self->priv->settings.awb.gains : s->gains;
   switch (prop_id) {
@@ -680,6 +704,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
       g_param_spec_double ("exposure-target", "Exposure target", "exposure=auto: the mean "
           "of the zone means (linear luma, of full scale) to reach", 0.001, 1, 0.18,
           controllable));
+  clpicture::install_properties (gobject_class, PROP_PICTURE);
 
   gst_element_class_set_static_metadata (element_class, "OpenCL Bayer demosaic",
       "Filter/Converter/Video/Hardware", "Converts 8- to 16-bit Bayer to RGB or NV12/I420 "

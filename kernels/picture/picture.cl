@@ -1,0 +1,456 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The picture stages (gst/elements/picture/gstclpicturestages.hpp):
+ * denoise -> sharpen -> 3D LUT on a transfer-encoded picture, shared by
+ * cldebayer's camera path and clpicture. Three kernels over a working
+ * picture of float4 (Y', Cb, Cr, 0) a pixel, in units of full scale:
+ *
+ *   picture_unpack   the frame (RGB 8/16-bit, grey, NV12, I420; PX_* options)
+ *                    to the working picture; 4:2:0 chroma repeated over its
+ *                    2 x 2 pixels
+ *   picture_denoise  non-local means, working picture to working picture
+ *                    (CPUs: picture_planes, then picture_denoise_cpu)
+ *   picture_blur_*   the unsharp mask's Gaussian of Y', into the fourth lane
+ *   picture_finish   unsharp mask on Y', the 3D LUT on R'G'B', and the frame
+ *                    out (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
+ *                    fourth sample (alpha) copied from the input frame
+ *
+ * `k` holds Kr, Kb, Y offset, Y scale, C scale (kernels/color.cl) of the
+ * frame's Y'CbCr: for RGB frames BT.709's luma weights (the issue's
+ * Y' = 0.2126 R' + 0.7152 G' + 0.0722 B') at full range 0..1. Borders
+ * replicate the edge pixel. */
+
+#define PX_420 (PX_YUV == YUV_NV12 || PX_YUV == YUV_I420)
+#define MAXV ((float) ((1 << PX_DEPTH) - 1))
+
+#define IN_FRAME __global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0, \
+    int in_s1, int in_s2
+#define OUT_FRAME __global uchar * out, int out_o0, int out_o1, int out_o2, int out_s0, \
+    int out_s1, int out_s2
+
+inline float rd (__global const uchar * p)
+{
+#if PX_SAMPLE == 2
+  return (float) (p[0] | (p[1] << 8));
+#else
+  return (float) p[0];
+#endif
+}
+
+inline void wr (__global uchar * p, float code)
+{
+  const uint v = (uint) clamp (code + 0.5f, 0.0f, MAXV);
+#if PX_SAMPLE == 2
+  p[0] = (uchar) v;
+  p[1] = (uchar) (v >> 8);
+#else
+  p[0] = (uchar) v;
+#endif
+}
+
+/* The chroma sample pair of 4:2:0 cell (cx, cy): codes. */
+inline float2 chroma_codes (__global const uchar * f, int o1, int o2, int s1, int s2, int cx,
+    int cy)
+{
+#if PX_YUV == YUV_NV12
+  __global const uchar *p = f + o1 + cy * s1 + 2 * cx * PX_SAMPLE;
+  return (float2) (rd (p), rd (p + PX_SAMPLE));
+#else
+  return (float2) (rd (f + o1 + cy * s1 + cx * PX_SAMPLE), rd (f + o2 + cy * s2 + cx * PX_SAMPLE));
+#endif
+}
+
+/* Y'CbCr (Y' 0..1, Cb and Cr -0.5..0.5) <-> R'G'B' for the frame's k */
+inline float4 ycc_of_rgb (float3 c, float8 k)
+{
+  const float y = YCBCR_LUMA (k, c.x, c.y, c.z);
+  return (float4) (y, YCBCR_CB (k, c.z, y), YCBCR_CR (k, c.x, y), 0.0f);
+}
+
+inline float3 rgb_of_ycc (float4 v, float8 k)
+{
+  const float r = YCBCR_RED (k, v.x, v.z), b = YCBCR_BLUE (k, v.x, v.y);
+  return (float3) (r, YCBCR_GREEN (k, v.x, r, b), b);
+}
+
+__kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int height,
+    int4 order, float8 k)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  float4 v;
+#if PX_420
+  const float2 c = chroma_codes (in, in_o1, in_o2, in_s1, in_s2, x / 2, y / 2) *
+      (255.0f / MAXV);
+  v = (float4) (YCBCR_Y_OF_CODE (k, rd (in + in_o0 + y * in_s0 + x * PX_SAMPLE) *
+          (255.0f / MAXV)), YCBCR_C_OF_CODE (k, c.x), YCBCR_C_OF_CODE (k, c.y), 0.0f);
+#elif PX_CH == 1
+  v = (float4) (rd (in + in_o0 + y * in_s0 + x * PX_SAMPLE) / MAXV, 0.0f, 0.0f, 0.0f);
+#else
+  __global const uchar *p = in + in_o0 + y * in_s0 + x * PX_BPP;
+  v = ycc_of_rgb ((float3) (rd (p + order.x * PX_SAMPLE), rd (p + order.y * PX_SAMPLE),
+          rd (p + order.z * PX_SAMPLE)) / MAXV, k);
+#endif
+  work[y * width + x] = v;
+}
+
+/* Non-local means: each pixel the weighted mean of the pixels of a
+ * (2 DN_R + 1)^2 window (Y') and a (2 DN_RC + 1)^2 window (Cb, Cr). The
+ * weight of a pixel is about exp (-d / h^2 - dc / (k h)^2), d the mean squared
+ * difference of the 3 x 3 patches' Y', dc the squared chroma difference of
+ * the two pixels, k 2 for Y' and 3 for chroma (chroma follows the luma's
+ * edges and is averaged across more of its own noise). h follows the noise
+ * expected at the patch's brightness: `h` is mid grey's, for
+ * Poisson-Gaussian noise whose variance at a linear x is sigma^2 (1.8 x +
+ * 0.1) (a tenth of it read noise at mid grey) seen through an sRGB-like
+ * curve, and at most 4 times mid grey's. */
+#define DN_R 2
+#define DN_RC 3
+
+inline float4 at (__global const float4 * work, int x, int y, int width, int height)
+{
+  return work[clamp (y, 0, height - 1) * width + clamp (x, 0, width - 1)];
+}
+
+/* A work-group denoises a DN_LX x DN_LY tile from local memory: the
+ * tile's Y' with a halo of DN_RC + 1 (the patches of the farthest
+ * offsets) and its chroma with a halo of DN_RC, loaded once. */
+/* exp (-x) as (1 - x / 8)^8, 0 from x = 8 on (exp (-8) = 3e-4): plain
+ * arithmetic that PoCL vectorises (its exp is a scalar call, 20x slower on
+ * the whole kernel) */
+inline float weight_of (float x)
+{
+  float w = fmax (1.0f - x * 0.125f, 0.0f);
+  w *= w;
+  w *= w;
+  return w * w;
+}
+
+#define DN_LX 16
+#define DN_LY 8
+#define DN_HY (DN_RC + 1)
+#define DN_YW (DN_LX + 2 * DN_HY)
+#define DN_YH (DN_LY + 2 * DN_HY)
+#define DN_CW (DN_LX + 2 * DN_RC)
+#define DN_CH (DN_LY + 2 * DN_RC)
+
+__kernel __attribute__ ((reqd_work_group_size (DN_LX, DN_LY, 1)))
+void picture_denoise (__global const float4 * work, __global float4 * dst, int width,
+    int height, float h)
+{
+  __local float ly[DN_YH][DN_YW];
+  __local float2 lc[DN_CH][DN_CW];
+  const int lx = get_local_id (0), lyi = get_local_id (1);
+  const int x0 = get_group_id (0) * DN_LX, y0 = get_group_id (1) * DN_LY;
+  for (int i = lyi * DN_LX + lx; i < DN_YW * DN_YH; i += DN_LX * DN_LY) {
+    const int tx = i % DN_YW, ty = i / DN_YW;
+    const float4 v = at (work, x0 + tx - DN_HY, y0 + ty - DN_HY, width, height);
+    ly[ty][tx] = v.x;
+    if (tx >= 1 && ty >= 1 && tx <= DN_CW && ty <= DN_CH)
+      lc[ty - 1][tx - 1] = v.yz;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int x = x0 + lx, y = y0 + lyi;
+  /* (no return before the store: PoCL vectorises the work-items of a
+   * group only when they all take the same path) */
+  /* the pixel in the tiles */
+  const int cx = lx + DN_HY, cy = lyi + DN_HY;
+  float p[9];
+  float mean = 0.0f;
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++) {
+      p[3 * j + i] = ly[cy + j - 1][cx + i - 1];
+      mean += p[3 * j + i];
+    }
+  mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
+  /* the expected noise at this brightness over mid grey's: sRGB's slope
+   * (x^(1/2.4 - 1) / 2.4, as 0.5's) times sqrt (1.8 x + 0.1) */
+  const float lin = mean <= 0.04045f ? mean * (1.0f / 12.92f) :
+      pow ((mean + 0.055f) * (1.0f / 1.055f), 2.4f);
+  const float slope = lin <= 0.0031308f ? 12.92f * 2.4f / 1.055f * 0.5f :
+      pow (lin * 2.0f, 1.0f / 2.4f - 1.0f);
+  const float hs = h * fmin (slope * sqrt (1.8f * lin + 0.1f), 4.0f);
+  const float id = 1.0f / (hs * hs), iy = id * (1.0f / 4.0f), ic = id * (1.0f / 9.0f);
+  const float2 centre = lc[lyi + DN_RC][lx + DN_RC];
+  float sy = 0.0f, wy = 0.0f, wc = 0.0f;
+  float2 sc = (float2) (0.0f);
+  for (int dy = -DN_RC; dy <= DN_RC; dy++)
+    for (int dx = -DN_RC; dx <= DN_RC; dx++) {
+      float d = 0.0f;
+      for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+          const float e = p[3 * j + i] - ly[cy + dy + j - 1][cx + dx + i - 1];
+          d += e * e;
+        }
+      d *= id * (1.0f / 9.0f);
+      const float qy = ly[cy + dy][cx + dx];
+      const float2 qc = lc[lyi + DN_RC + dy][lx + DN_RC + dx];
+      const float2 dcv = qc - centre;
+      const float dc = dot (dcv, dcv);
+      const float wv = abs (dx) <= DN_R && abs (dy) <= DN_R ? weight_of (d + dc * iy) : 0.0f;
+      sy += wv * qy;
+      wy += wv;
+      const float w = weight_of (d + dc * ic);
+      sc += w * qc;
+      wc += w;
+    }
+  if (x < width && y < height)
+    dst[y * width + x] = (float4) (sy / wy, sc / wc, 0.0f);
+}
+
+/* The CPU shape (GST_OPENCL_TUNING, docs/architecture.md): PoCL does not
+ * vectorise picture_denoise's loops across work-items, so here a
+ * work-item takes 8 pixels of a row in explicit float8, from planes of Y',
+ * Cb and Cr padded by DN_HALO replicated pixels (picture_planes: rows of
+ * `pstride` floats, pheight rows, the three planes one after the other).
+ * The same sums as picture_denoise. */
+#define DN_HALO (DN_RC + 1)
+
+__kernel void picture_planes (__global const float4 * work, __global float * planes,
+    int width, int height, int pstride, int pheight)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= pstride || y >= pheight)
+    return;
+  const float4 v = at (work, x - DN_HALO, y - DN_HALO, width, height);
+  const int i = y * pstride + x, plane = pstride * pheight;
+  planes[i] = v.x;
+  planes[plane + i] = v.y;
+  planes[2 * plane + i] = v.z;
+}
+
+inline float8 weight8_of (float8 x)
+{
+  float8 w = fmax (1.0f - x * 0.125f, 0.0f);
+  w *= w;
+  w *= w;
+  return w * w;
+}
+
+__kernel void picture_denoise_cpu (__global const float * planes, int pstride, int pheight,
+    __global float4 * dst, int width, int height, float h)
+{
+  const int x0 = 8 * get_global_id (0), y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  const int plane = pstride * pheight;
+  __global const float *yp = planes + (y + DN_HALO) * pstride + x0 + DN_HALO;
+  __global const float *cbp = yp + plane, *crp = yp + 2 * plane;
+  float8 p[9];
+  float8 mean = (float8) (0.0f);
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++) {
+      p[3 * j + i] = vload8 (0, yp + (j - 1) * pstride + i - 1);
+      mean += p[3 * j + i];
+    }
+  mean = clamp (mean * (1.0f / 9.0f), 0.002f, 1.0f);
+  const float8 lin = select (pow ((mean + 0.055f) * (1.0f / 1.055f), (float8) (2.4f)),
+      mean * (1.0f / 12.92f), mean <= 0.04045f);
+  const float8 slope = select (pow (lin * 2.0f, (float8) (1.0f / 2.4f - 1.0f)),
+      (float8) (12.92f * 2.4f / 1.055f * 0.5f), lin <= 0.0031308f);
+  const float8 hs = h * fmin (slope * sqrt (1.8f * lin + 0.1f), 4.0f);
+  const float8 id = 1.0f / (hs * hs), iy = id * (1.0f / 4.0f), ic = id * (1.0f / 9.0f);
+  const float8 cb0 = vload8 (0, cbp), cr0 = vload8 (0, crp);
+  float8 sy = (float8) (0.0f), wy = (float8) (0.0f), wc = (float8) (0.0f);
+  float8 scb = (float8) (0.0f), scr = (float8) (0.0f);
+  for (int dy = -DN_RC; dy <= DN_RC; dy++)
+    for (int dx = -DN_RC; dx <= DN_RC; dx++) {
+      __global const float *q = yp + dy * pstride + dx;
+      float8 d = (float8) (0.0f);
+      for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++) {
+          const float8 e = p[3 * j + i] - vload8 (0, q + (j - 1) * pstride + i - 1);
+          d = mad (e, e, d);
+        }
+      d *= id * (1.0f / 9.0f);
+      const float8 qy = vload8 (0, q);
+      const float8 qcb = vload8 (0, q + plane), qcr = vload8 (0, q + 2 * plane);
+      const float8 dcb = qcb - cb0, dcr = qcr - cr0;
+      const float8 dc = dcb * dcb + dcr * dcr;
+      if (abs (dx) <= DN_R && abs (dy) <= DN_R) {
+        const float8 w = weight8_of (d + dc * iy);
+        sy = mad (w, qy, sy);
+        wy += w;
+      }
+      const float8 w = weight8_of (d + dc * ic);
+      scb = mad (w, qcb, scb);
+      scr = mad (w, qcr, scr);
+      wc += w;
+    }
+  float ys[8], cbs[8], crs[8];
+  vstore8 (sy / wy, 0, ys);
+  vstore8 (scb / wc, 0, cbs);
+  vstore8 (scr / wc, 0, crs);
+  for (int l = 0; l < 8 && x0 + l < width; l++)
+    dst[y * width + x0 + l] = (float4) (ys[l], cbs[l], crs[l], 0.0f);
+}
+
+/* The unsharp mask's Gaussian G * Y' in two passes: rows (work's Y' to
+ * `rows`), then columns (into work's fourth lane, which picture_finish
+ * reads); `g` the weights of offsets 0..radius. */
+__kernel void picture_blur_rows (__global const float4 * work, __global float * rows,
+    int width, int height, float16 gauss, int radius)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
+    gauss.s7, gauss.s8, gauss.s9 };
+  __global const float4 *row = work + y * width;
+  float sum = g[0] * row[x].x;
+  for (int i = 1; i <= radius; i++)
+    sum += g[i] * (row[max (x - i, 0)].x + row[min (x + i, width - 1)].x);
+  rows[y * width + x] = sum;
+}
+
+__kernel void picture_blur_cols (__global float4 * work, __global const float * rows,
+    int width, int height, float16 gauss, int radius)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
+    gauss.s7, gauss.s8, gauss.s9 };
+  float sum = g[0] * rows[y * width + x];
+  for (int j = 1; j <= radius; j++)
+    sum += g[j] * (rows[max (y - j, 0) * width + x] + rows[min (y + j, height - 1) * width + x]);
+  work[y * width + x].w = sum;
+}
+
+/* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
+ * lut_offset on the grid, clamped), trilinear (interp 1) or tetrahedral
+ * (2); interp 0: no LUT. */
+inline float3 lut_at (__global const float4 * lut, int n, int r, int g, int b)
+{
+  return lut[r + n * (g + n * b)].xyz;
+}
+
+inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 c,
+    float3 scale, float3 offset)
+{
+  const float3 gp = clamp (c * scale + offset, 0.0f, (float) (n - 1));
+  const int3 i = min (convert_int3 (gp), (int3) (n - 2));
+  const float3 f = gp - convert_float3 (i);
+  if (interp == 1) {
+  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z), c100 = lut_at (lut, n, i.x + 1, i.y, i.z);
+  const float3 c010 = lut_at (lut, n, i.x, i.y + 1, i.z), c110 = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+  const float3 c001 = lut_at (lut, n, i.x, i.y, i.z + 1), c101 = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+  const float3 c011 = lut_at (lut, n, i.x, i.y + 1, i.z + 1),
+      c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
+  const float3 c00 = mix (c000, c100, f.x), c10 = mix (c010, c110, f.x);
+  const float3 c01 = mix (c001, c101, f.x), c11 = mix (c011, c111, f.x);
+  return mix (mix (c00, c10, f.y), mix (c01, c11, f.y), f.z);
+  }
+  /* the tetrahedron of the cell's main diagonal that holds the point */
+  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z);
+  const float3 c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
+  float3 a, b;
+  float fa, fb, fc, fd;
+  if (f.x >= f.y) {
+    if (f.y >= f.z) {
+      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      fa = 1 - f.x; fb = f.x - f.y; fc = f.y - f.z; fd = f.z;
+    } else if (f.x >= f.z) {
+      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      fa = 1 - f.x; fb = f.x - f.z; fc = f.z - f.y; fd = f.y;
+    } else {
+      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      fa = 1 - f.z; fb = f.z - f.x; fc = f.x - f.y; fd = f.y;
+    }
+  } else {
+    if (f.x >= f.z) {
+      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      fa = 1 - f.y; fb = f.y - f.x; fc = f.x - f.z; fd = f.z;
+    } else if (f.y >= f.z) {
+      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      fa = 1 - f.y; fb = f.y - f.z; fc = f.z - f.x; fd = f.x;
+    } else {
+      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      fa = 1 - f.z; fb = f.z - f.y; fc = f.y - f.x; fd = f.x;
+    }
+  }
+  return fa * c000 + fb * a + fc * b + fd * c111;
+}
+
+/* Sharpen (radius > 0): Y'' = Y' + amount (Y' - G * Y') where
+ * |Y' - G * Y'| >= threshold, G * Y' in the working picture's fourth lane
+ * (picture_blur_*); then, interp > 0, the LUT mixed with the input
+ * by `strength`; the frame out. A work-item a pixel, a 2 x 2 block for
+ * 4:2:0. */
+
+inline float sharpened (float4 v, float amount, float threshold)
+{
+  const float d = v.x - v.w;   /* Y' - G * Y' */
+  return fabs (d) >= threshold ? v.x + amount * d : v.x;
+}
+
+/* R'G'B' after the LUT (or unchanged) */
+inline float3 looked_up (float3 c, __global const float4 * lut, int n, int interp,
+    float3 scale, float3 offset, float strength)
+{
+  return interp ? mix (c, lut_apply (lut, n, interp, c, scale, offset), strength) : c;
+}
+
+__kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME, int width,
+    int height, int4 order, float8 k, int radius, float amount, float threshold,
+    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, float strength)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
+#if PX_420
+  /* the 2 x 2 block (x, y) */
+  const int x0 = 2 * x, y0 = 2 * y;
+  if (x0 >= width || y0 >= height)
+    return;
+  float2 csum = (float2) (0.0f);
+  int count = 0;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++) {
+      const int px = x0 + i, py = y0 + j;
+      if (px >= width || py >= height)
+        continue;
+      float4 v = work[py * width + px];
+      if (radius)
+        v.x = sharpened (v, amount, threshold);
+      if (interp)
+        v = ycc_of_rgb (looked_up (clamp (rgb_of_ycc (v, k), 0.0f, 1.0f), lut, n, interp, ls,
+                lo, strength), k);
+      wr (out + out_o0 + py * out_s0 + px * PX_SAMPLE, YCBCR_Y_CODE (k, v.x) * (MAXV / 255.0f));
+      csum += v.yz;
+      count++;
+    }
+  csum *= 1.0f / count;
+  const float cb = YCBCR_C_CODE (k, csum.x) * (MAXV / 255.0f);
+  const float cr = YCBCR_C_CODE (k, csum.y) * (MAXV / 255.0f);
+#if PX_YUV == YUV_NV12
+  __global uchar *c = out + out_o1 + y * out_s1 + 2 * x * PX_SAMPLE;
+  wr (c, cb);
+  wr (c + PX_SAMPLE, cr);
+#else
+  wr (out + out_o1 + y * out_s1 + x * PX_SAMPLE, cb);
+  wr (out + out_o2 + y * out_s2 + x * PX_SAMPLE, cr);
+#endif
+#else
+  if (x >= width || y >= height)
+    return;
+  const float4 v = work[y * width + x];
+  const float ys = radius ? sharpened (v, amount, threshold) : v.x;
+#if PX_CH == 1
+  float3 c = (float3) (clamp (ys, 0.0f, 1.0f));
+  c = looked_up (c, lut, n, interp, ls, lo, strength);
+  wr (out + out_o0 + y * out_s0 + x * PX_SAMPLE, YCBCR_LUMA (k, c.x, c.y, c.z) * MAXV);
+#else
+  /* R', G', B' each get Y'' - Y', then clipped */
+  float3 c = clamp (rgb_of_ycc (v, k) + (ys - v.x), 0.0f, 1.0f);
+  c = looked_up (c, lut, n, interp, ls, lo, strength) * MAXV;
+  __global uchar *p = out + out_o0 + y * out_s0 + x * PX_BPP;
+  wr (p + order.x * PX_SAMPLE, c.x);
+  wr (p + order.y * PX_SAMPLE, c.y);
+  wr (p + order.z * PX_SAMPLE, c.z);
+#if PX_CH == 4
+  __global const uchar *q = in + in_o0 + y * in_s0 + x * PX_BPP + order.w * PX_SAMPLE;
+  wr (p + order.w * PX_SAMPLE, rd (q));
+#endif
+#endif
+#endif
+}
