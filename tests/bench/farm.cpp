@@ -654,6 +654,22 @@ device_shares (const std::vector<gstcl::DeviceEntry> &devs)
   return out;
 }
 
+/* The farm's devices (farm_devices) with their empty shares in r; a bad
+ * selector makes r an error. */
+static std::vector<gstcl::DeviceEntry>
+take_devices (const FarmOptions & o, FarmResult & r)
+{
+  std::vector<gstcl::DeviceEntry> devs;
+  try {
+    devs = farm_devices (o);
+  } catch (const std::exception &e) {
+    r.status = "error";
+    r.message = e.what ();
+  }
+  r.devices = device_shares (devs);
+  return devs;
+}
+
 void
 add_share (DeviceShare & s, const Totals & t)
 {
@@ -743,14 +759,7 @@ run_one_process (const FarmOptions &o, bool paced, int n, GstClContext * shared,
    * the pipelines dealt out over them; with --farm-devices, K contexts on
    * each device, pipeline i on device i % D. */
   std::vector<GstClContext *> contexts;
-  std::vector<gstcl::DeviceEntry> devs;
-  try {
-    devs = farm_devices (o);
-  } catch (const std::exception &e) {
-    r.status = "error";
-    r.message = e.what ();
-  }
-  r.devices = device_shares (devs);
+  const std::vector<gstcl::DeviceEntry> devs = take_devices (o, r);
   const int per_device = std::max (o.contexts, 1);
   r.own_contexts = o.contexts == 0;
   if (r.own_contexts && !devs.empty () && r.status == "ok") {
@@ -953,14 +962,7 @@ run_processes (const FarmOptions &o, bool paced, int n, const Limits & limits,
   r.pipelines = n;
   r.json = Json::object ();
   r.gpu_used_mib_before = gpu_used_mib ();
-  std::vector<gstcl::DeviceEntry> devs;
-  try {
-    devs = farm_devices (o);
-  } catch (const std::exception &e) {
-    r.status = "error";
-    r.message = e.what ();
-  }
-  r.devices = device_shares (devs);
+  const std::vector<gstcl::DeviceEntry> devs = take_devices (o, r);
   std::vector<Child> kids;
   for (int i = 0; i < n && r.status == "ok"; i++) {
     std::vector<std::string> args = {exe, "--farm-child", std::to_string (i),
