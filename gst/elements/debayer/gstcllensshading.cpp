@@ -15,47 +15,9 @@
 
 namespace cldebayer {
 
-ShadingError::ShadingError (const std::string &name, int line, const std::string &msg)
-    : std::runtime_error (name + ":" + std::to_string (line) + ": " + msg), line (line)
-{
-}
-
 namespace {
 
 const char *const kChannelNames[4] = { "R", "Gr", "Gb", "B" };
-
-/* The whitespace-separated words of a line before its comment. */
-std::vector<std::string>
-words (const std::string &line)
-{
-  std::vector<std::string> out;
-  const size_t end = std::min (line.find ('#'), line.size ());
-  size_t i = 0;
-  while (i < end) {
-    while (i < end && std::strchr (" \t\r\f\v", line[i]))
-      i++;
-    size_t j = i;
-    while (j < end && !std::strchr (" \t\r\f\v", line[j]))
-      j++;
-    if (j > i)
-      out.push_back (line.substr (i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-/* The whole word as a number: no error, result_out_of_range, or
- * invalid_argument (not a number, or more after it). */
-template <typename T>
-std::errc
-parse_number (const std::string &word, T &value)
-{
-  const char *first = word.data (), *last = first + word.size ();
-  if (first != last && *first == '+')
-    first++;
-  auto [ptr, ec] = std::from_chars (first, last, value);
-  return ec == std::errc () && ptr != last ? std::errc::invalid_argument : ec;
-}
 
 }  // namespace
 
@@ -68,7 +30,7 @@ parse_shading (std::istream &in, const std::string &name)
   int row = 0;                  /* rows read, over the four blocks */
   while (std::getline (in, line)) {
     line_no++;
-    const std::vector<std::string> w = words (line);
+    const std::vector<std::string> w = gstcl::text_words (line);
     if (w.empty ())
       continue;
     if (grid.empty ()) {
@@ -81,7 +43,7 @@ parse_shading (std::istream &in, const std::string &name)
       int size[2];
       for (int k = 0; k < 2; k++) {
         const char *what = k ? "rows" : "columns";
-        const std::errc ec = parse_number (w[1 + k], size[k]);
+        const std::errc ec = gstcl::parse_number (w[1 + k], size[k]);
         if (ec == std::errc::invalid_argument)
           throw ShadingError (name, line_no, std::string (what) + " '" + w[1 + k] +
               "' is not a whole number");
@@ -107,7 +69,7 @@ parse_shading (std::istream &in, const std::string &name)
           (w.size () == 1 ? "" : "s") + ", expected " + std::to_string (grid.columns) + where);
     for (const std::string &word : w) {
       float gain;
-      const std::errc ec = parse_number (word, gain);
+      const std::errc ec = gstcl::parse_number (word, gain);
       if (ec == std::errc::invalid_argument)
         throw ShadingError (name, line_no, "'" + word + "' is not a number" + where);
       if (ec != std::errc () || !std::isfinite (gain) || !(gain > 0))

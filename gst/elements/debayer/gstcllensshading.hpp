@@ -6,6 +6,8 @@
  * CPU model build the same file. */
 #pragma once
 
+#include "../gstcltextfile.hpp"
+
 #include <array>
 #include <iosfwd>
 #include <stdexcept>
@@ -27,9 +29,8 @@ struct ShadingGrid {
 };
 
 /* A bad file: what() is "<name>:<line>: <message>" (line 0 for I/O errors). */
-struct ShadingError : std::runtime_error {
-  int line;
-  ShadingError (const std::string & name, int line, const std::string & msg);
+struct ShadingError : gstcl::TextFileError {
+  using TextFileError::TextFileError;
 };
 
 /* The file's text: a header `lens-shading <columns> <rows>`, then the R, Gr,

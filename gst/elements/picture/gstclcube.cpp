@@ -14,46 +14,18 @@
 
 namespace clpicture {
 
-CubeError::CubeError (const std::string &name, int line, const std::string &msg)
-    : std::runtime_error (name + ":" + std::to_string (line) + ": " + msg), line (line)
-{
-}
-
 namespace {
-
-/* The whitespace-separated words of a line before its comment. */
-std::vector<std::string>
-words (const std::string &line)
-{
-  std::vector<std::string> out;
-  const size_t end = std::min (line.find ('#'), line.size ());
-  size_t i = 0;
-  while (i < end) {
-    while (i < end && std::strchr (" \t\r\f\v", line[i]))
-      i++;
-    size_t j = i;
-    while (j < end && !std::strchr (" \t\r\f\v", line[j]))
-      j++;
-    if (j > i)
-      out.push_back (line.substr (i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 /* The whole word as a finite number. */
 template <typename T>
 bool
 number (const std::string &word, T &value)
 {
-  const char *first = word.data (), *last = first + word.size ();
-  if (first != last && *first == '+')
-    first++;
-  auto [ptr, ec] = std::from_chars (first, last, value);
+  if (gstcl::parse_number (word, value) != std::errc ())
+    return false;
   if constexpr (std::is_floating_point_v<T>)
-    return ec == std::errc () && ptr == last && std::isfinite (value);
-  else
-    return ec == std::errc () && ptr == last;
+    return std::isfinite (value);
+  return true;
 }
 
 /* The three numbers after a keyword (DOMAIN_MIN/MAX) or of a table line. */
@@ -83,7 +55,7 @@ parse_cube (std::istream &in, const std::string &name)
   size_t entries = 0;
   while (std::getline (in, line)) {
     line_no++;
-    const std::vector<std::string> w = words (line);
+    const std::vector<std::string> w = gstcl::text_words (line);
     if (w.empty ())
       continue;
     const std::string &key = w[0];

@@ -5,6 +5,8 @@
  * GStreamer, no OpenCL). */
 #pragma once
 
+#include "../gstcltextfile.hpp"
+
 #include <array>
 #include <iosfwd>
 #include <stdexcept>
@@ -25,9 +27,8 @@ struct Cube {
 };
 
 /* A bad file: what() is "<name>:<line>: <message>" (line 0 for I/O errors). */
-struct CubeError : std::runtime_error {
-  int line;
-  CubeError (const std::string & name, int line, const std::string & msg);
+struct CubeError : gstcl::TextFileError {
+  using TextFileError::TextFileError;
 };
 
 /* Keywords TITLE, LUT_3D_SIZE, DOMAIN_MIN, DOMAIN_MAX (before the table),
