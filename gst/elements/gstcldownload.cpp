@@ -46,17 +46,10 @@ struct _GstClDownload {
 G_DEFINE_TYPE (GstClDownload, gst_cl_download, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (cldownload, "cldownload", GST_RANK_NONE, GST_TYPE_CL_DOWNLOAD)
 
-/* Whether caps queries offer CUDA memory: before start (linking) as the
- * pad template does; once the device is known, only where it is a CUDA
- * device that shares memory (gstcl::cuda::offered). */
 static bool
-cuda_offered (GstBaseTransform * trans)
+offers (GstBaseTransform * trans)
 {
-  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
-  bool offered = gstcl::cuda::offered (ctx);
-  if (ctx)
-    gst_object_unref (ctx);
-  return offered;
+  return gstcl::cuda::element_offers (GST_CL_BASE_TRANSFORM (trans));
 }
 
 /* CUDA memory on the src pad, once the device is known not to share memory
@@ -65,16 +58,9 @@ cuda_offered (GstBaseTransform * trans)
 static gboolean
 gst_cl_download_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
-  if (direction == GST_PAD_SRC && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
-    auto *self = GST_CL_DOWNLOAD (trans);
-    if (!self->cuda_refused) {
-      self->cuda_refused = TRUE;
-      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory refused"),
-          ("this element's OpenCL device shares no memory with a CUDA device "
-              "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
-    }
+  if (gstcl::cuda::refuses (trans, direction, GST_PAD_SRC, caps,
+          &GST_CL_DOWNLOAD (trans)->cuda_refused))
     return FALSE;
-  }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_download_parent_class)->accept_caps (trans, direction,
       caps);
 }
@@ -86,11 +72,11 @@ gst_cl_download_transform_caps (GstBaseTransform * trans, GstPadDirection direct
   GstCaps *result;
   if (gst_caps_is_any (caps)) {
     result = gst_cl_base_transform_other_template (trans, direction);
-    if (direction == GST_PAD_SINK && gstcl::cuda::available () && !cuda_offered (trans))
+    if (direction == GST_PAD_SINK && gstcl::cuda::available () && !offers (trans))
       result = gstcl::cuda::drop_cuda_caps (result);
   } else if (direction == GST_PAD_SINK) {
     result = gst_cl_caps_in_memories (caps, FALSE, TRUE, TRUE);
-    if (cuda_offered (trans))
+    if (offers (trans))
       result = gst_caps_merge (result, gstcl::cuda::to_cuda_caps (caps));
   } else {
     /* CUDA memory comes from OpenCL memory only; system memory from both. */

@@ -45,17 +45,10 @@ struct _GstClUpload {
 G_DEFINE_TYPE (GstClUpload, gst_cl_upload, GST_TYPE_CL_BASE_TRANSFORM)
 GST_ELEMENT_REGISTER_DEFINE (clupload, "clupload", GST_RANK_NONE, GST_TYPE_CL_UPLOAD)
 
-/* Whether caps queries offer CUDA memory: before start (linking) as the
- * pad template does; once the device is known, only where it is a CUDA
- * device that shares memory (gstcl::cuda::offered). */
 static bool
-cuda_offered (GstBaseTransform * trans)
+offers (GstBaseTransform * trans)
 {
-  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
-  bool offered = gstcl::cuda::offered (ctx);
-  if (ctx)
-    gst_object_unref (ctx);
-  return offered;
+  return gstcl::cuda::element_offers (GST_CL_BASE_TRANSFORM (trans));
 }
 
 /* CUDA memory on the sink pad, once the device is known not to share memory
@@ -64,16 +57,9 @@ cuda_offered (GstBaseTransform * trans)
 static gboolean
 gst_cl_upload_accept_caps (GstBaseTransform * trans, GstPadDirection direction, GstCaps * caps)
 {
-  if (direction == GST_PAD_SINK && gstcl::cuda::caps_in_cuda (caps) && !cuda_offered (trans)) {
-    auto *self = GST_CL_UPLOAD (trans);
-    if (!self->cuda_refused) {
-      self->cuda_refused = TRUE;
-      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("CUDA memory refused"),
-          ("this element's OpenCL device shares no memory with a CUDA device "
-              "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
-    }
+  if (gstcl::cuda::refuses (trans, direction, GST_PAD_SINK, caps,
+          &GST_CL_UPLOAD (trans)->cuda_refused))
     return FALSE;
-  }
   return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->accept_caps (trans, direction,
       caps);
 }
@@ -85,12 +71,12 @@ gst_cl_upload_transform_caps (GstBaseTransform * trans, GstPadDirection directio
   GstCaps *result;
   if (gst_caps_is_any (caps)) {
     result = gst_cl_base_transform_other_template (trans, direction);
-    if (direction == GST_PAD_SRC && gstcl::cuda::available () && !cuda_offered (trans))
+    if (direction == GST_PAD_SRC && gstcl::cuda::available () && !offers (trans))
       result = gstcl::cuda::drop_cuda_caps (result);
   } else {
     result = gst_cl_caps_in_memories (caps, TRUE, direction == GST_PAD_SRC, TRUE);
     /* After the others: a CUDA producer that prefers CUDA memory asks. */
-    if (direction == GST_PAD_SRC && cuda_offered (trans))
+    if (direction == GST_PAD_SRC && offers (trans))
       result = gst_caps_merge (result, gstcl::cuda::to_cuda_caps (caps));
   }
   return gst_cl_caps_apply_filter (result, filter);

@@ -351,6 +351,32 @@ offered (GstClContext *ctx)
   return ctx ? device_for (ctx) >= 0 : available ();
 }
 
+bool
+element_offers (GstClBaseTransform *trans)
+{
+  GstClContext *ctx = gst_cl_base_transform_get_context (trans);
+  const bool yes = offered (ctx);
+  if (ctx)
+    gst_object_unref (ctx);
+  return yes;
+}
+
+bool
+refuses (GstBaseTransform *trans, GstPadDirection direction, GstPadDirection cuda_side,
+    GstCaps *caps, gboolean *warned)
+{
+  if (direction != cuda_side || !caps_in_cuda (caps) ||
+      element_offers (GST_CL_BASE_TRANSFORM (trans)))
+    return false;
+  if (!*warned) {
+    *warned = TRUE;
+    GST_ELEMENT_WARNING (trans, STREAM, FORMAT, ("CUDA memory refused"),
+        ("this element's OpenCL device shares no memory with a CUDA device "
+            "(GST_DEBUG=clcuda:5 says why): %" GST_PTR_FORMAT, caps));
+  }
+  return true;
+}
+
 Stats
 stats ()
 {

@@ -13,6 +13,7 @@
  * UUID, allocation, export, import, copies). */
 #pragma once
 
+#include <gst/opencl/gstclbasetransform.h>
 #include <gst/opencl/gstclcontext.h>
 #include <gst/video/video.h>
 
@@ -44,6 +45,14 @@ int device_for (GstClContext *ctx);
  * once known, only where device_for (ctx) matched, so that a decoder that
  * asks at negotiation (nvh264dec) falls back to system memory. */
 bool offered (GstClContext *ctx);
+/* offered () for an element's context (none yet: before start). */
+bool element_offers (GstClBaseTransform *trans);
+/* clupload's and cldownload's accept-caps on their CUDA side (`cuda_side`):
+ * whether `caps` in CUDA memory are refused there because the element does
+ * not offer it (the base class would accept them from the template); the
+ * first refusal of a start (*warned unset) is a warning on the bus. */
+bool refuses (GstBaseTransform *trans, GstPadDirection direction, GstPadDirection cuda_side,
+    GstCaps *caps, gboolean *warned);
 
 /* Process-wide counters (tests, benchmarks): frames copied CUDA -> OpenCL
  * and OpenCL -> CUDA, and their bytes. None of these is a host transfer
