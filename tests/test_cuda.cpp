@@ -56,6 +56,22 @@ template_has_cuda (const char *factory, const char *pad)
   return has;
 }
 
+/* Whether pad `pad` of `e` has CUDA memory in its caps query and accepts
+ * NV12 in it. */
+static void
+pad_cuda (GstElement * e, const char *pad, bool *in_query, bool *accepted)
+{
+  GstPad *p = gst_element_get_static_pad (e, pad);
+  GstCaps *caps = gst_pad_query_caps (p, nullptr);
+  *in_query = has_cuda_feature (caps);
+  gst_caps_unref (caps);
+  GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory), format=NV12, "
+      "width=64, height=48, framerate=30/1");
+  *accepted = gst_pad_query_accept_caps (p, cuda);
+  gst_caps_unref (cuda);
+  gst_object_unref (p);
+}
+
 /* The caps query and accept-caps of a started element's pad. */
 static void
 started_pad_cuda (const char *desc, const char *name, const char *pad, bool *in_query,
@@ -66,15 +82,7 @@ started_pad_cuda (const char *desc, const char *name, const char *pad, bool *in_
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) != GST_STATE_CHANGE_FAILURE);
   gst_element_get_state (pipeline, nullptr, nullptr, 30 * GST_SECOND);
   GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GstPad *p = gst_element_get_static_pad (e, pad);
-  GstCaps *caps = gst_pad_query_caps (p, nullptr);
-  *in_query = has_cuda_feature (caps);
-  gst_caps_unref (caps);
-  GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory), format=NV12, "
-      "width=64, height=48, framerate=30/1");
-  *accepted = gst_pad_query_accept_caps (p, cuda);
-  gst_caps_unref (cuda);
-  gst_object_unref (p);
+  pad_cuda (e, pad, in_query, accepted);
   gst_object_unref (e);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
@@ -99,15 +107,7 @@ static void
 new_pad_cuda (const char *factory, const char *pad, bool *in_query, bool *accepted)
 {
   GstElement *e = gst_element_factory_make (factory, nullptr);
-  GstPad *p = gst_element_get_static_pad (e, pad);
-  GstCaps *caps = gst_pad_query_caps (p, nullptr);
-  *in_query = has_cuda_feature (caps);
-  gst_caps_unref (caps);
-  GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory), format=NV12, "
-      "width=64, height=48, framerate=30/1");
-  *accepted = gst_pad_query_accept_caps (p, cuda);
-  gst_caps_unref (cuda);
-  gst_object_unref (p);
+  pad_cuda (e, pad, in_query, accepted);
   gst_object_unref (e);
 }
 
