@@ -177,6 +177,38 @@ GST_START_TEST (test_cuda_offered_only_where_it_works)
 }
 GST_END_TEST
 
+/* CUDA caps name only the formats GStreamer 1.22's CUDA allocator lays
+ * out: a GRAY8 buffer from its pool aborts the process (clsobel's GRAY8
+ * output of a decoder's NV12 did, before). Caps logic: runs anywhere. */
+GST_START_TEST (test_cuda_formats)
+{
+  GstCaps *in = gst_caps_from_string ("video/x-raw,format={GRAY8,NV12,GRAY16_LE,RGBA},"
+      "width=64,height=48; video/x-raw,format=GRAY8; video/x-bayer,format=rggb");
+  GstCaps *cuda = gstcl::cuda::to_cuda_caps (in);
+  GstCaps *want = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format={NV12,RGBA},"
+      "width=64,height=48");
+  fail_unless (gst_caps_is_equal (cuda, want), "%" GST_PTR_FORMAT, cuda);
+  gst_caps_unref (want);
+  gst_caps_unref (cuda);
+  gst_caps_unref (in);
+  /* no format field: the allocator's formats */
+  in = gst_caps_from_string ("video/x-raw,width=64,height=48");
+  cuda = gstcl::cuda::to_cuda_caps (in);
+  fail_unless (gstcl::cuda::caps_in_cuda (cuda));
+  GstCaps *gray = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=GRAY8");
+  fail_if (gst_caps_can_intersect (cuda, gray));
+  GstCaps *nv12 = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=NV12");
+  fail_unless (gst_caps_can_intersect (cuda, nv12));
+  gst_caps_unref (nv12);
+  gst_caps_unref (gray);
+  gst_caps_unref (cuda);
+  gst_caps_unref (in);
+  if (gstcl::cuda::available ())
+    fail_if (links ("fakesrc ! video/x-raw(memory:OpenCLMemory),format=GRAY8 ! cldownload ! "
+            "video/x-raw(memory:CUDAMemory) ! fakesink"));
+}
+GST_END_TEST
+
 /* ---- on a CUDA device ---- */
 
 struct Frames {
@@ -453,6 +485,13 @@ GST_START_TEST (test_caps_change_and_seek)
       went_back);
   GstMessage *msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
       (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *e = nullptr;
+    gchar *dbg = nullptr;
+    gst_message_parse_error (msg, &e, &dbg);
+    fail ("an error instead of EOS after the seek, from %s: %s (%s)",
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), e->message, dbg);
+  }
   fail_unless (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS, "no EOS after the seek");
   gst_message_unref (msg);
   gst_object_unref (bus);
@@ -501,6 +540,7 @@ cuda_suite (void)
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_cuda_offered_only_where_it_works);
+  tcase_add_test (tc, test_cuda_formats);
   /* The pipelines need CUDA: where none is, the test above checked that
    * nothing offers it. Not asked here: CUDA must not start in this process,
    * which check forks for each test. */

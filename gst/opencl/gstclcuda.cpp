@@ -396,17 +396,32 @@ caps_in_cuda (const GstCaps *caps)
   return f && gst_caps_features_contains (f, GST_CL_CAPS_FEATURE_MEMORY_CUDA);
 }
 
+/* The formats GStreamer 1.22's CUDA allocator lays out: any other format
+ * (GRAY8, GRAY16_LE, ...) aborts the process in gst_cuda_allocator_alloc
+ * (g_assert_not_reached), so CUDA caps never name one. */
+static GstStaticCaps cuda_formats = GST_STATIC_CAPS ("video/x-raw, format=(string){ I420, "
+    "YV12, I420_10LE, Y444, Y444_16LE, NV12, NV21, P010_10LE, P016_LE, BGRA, RGBA, RGBx, BGRx, "
+    "ARGB, ABGR, RGB, BGR, BGR10A2_LE, RGB10A2_LE }");
+
 GstCaps *
 to_cuda_caps (const GstCaps *caps)
 {
+  GstCaps *formats = gst_static_caps_get (&cuda_formats);
   GstCaps *out = gst_caps_new_empty ();
   for (guint i = 0; i < gst_caps_get_size (caps); i++) {
     const GstStructure *s = gst_caps_get_structure (caps, i);
     if (!gst_structure_has_name (s, "video/x-raw"))
       continue;
-    out = gst_caps_merge_structure_full (out, gst_structure_copy (s),
-        gst_caps_features_new (GST_CL_CAPS_FEATURE_MEMORY_CUDA, nullptr));
+    GstCaps *one = gst_caps_new_full (gst_structure_copy (s), nullptr);
+    GstCaps *allowed = gst_caps_intersect_full (one, formats, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (one);
+    for (guint j = 0; j < gst_caps_get_size (allowed); j++)
+      out = gst_caps_merge_structure_full (out,
+          gst_structure_copy (gst_caps_get_structure (allowed, j)),
+          gst_caps_features_new (GST_CL_CAPS_FEATURE_MEMORY_CUDA, nullptr));
+    gst_caps_unref (allowed);
   }
+  gst_caps_unref (formats);
   return out;
 }
 

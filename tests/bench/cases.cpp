@@ -116,6 +116,8 @@ make_cases ()
       "clupload ! " + element + " ! video/x-raw(memory:OpenCLMemory),format=" + format, false};
   };
   const std::string to_cl_rgba = " ! video/x-raw(memory:OpenCLMemory),format=RGBA";
+  const std::string queued_nv12 = " ! video/x-raw(memory:OpenCLMemory),format=NV12 ! "
+      "queue max-size-buffers=3 max-size-bytes=0 max-size-time=0 ! cldownload ! ";
   const std::string cuda_nv12 = " ! video/x-raw(memory:OpenCLMemory),format=NV12 ! cldownload ! "
       "video/x-raw(memory:CUDAMemory),format=NV12";
 
@@ -160,6 +162,14 @@ make_cases ()
     {"cldebayer camera rggb12le>NV12 CUDA out", bayer12, camera + cuda_nv12, "", false,
       "video/x-raw(memory:CUDAMemory)"},
     {"cldebayer isp rggb12le>NV12 CUDA out", bayer12, isp + cuda_nv12, "", false,
+      "video/x-raw(memory:CUDAMemory)"},
+    /* ... with a queue before cldownload, as before an encoder: the next
+     * frame's upload is queued while cldownload waits for this one; the
+     * system-memory pair has the same queue */
+    {"cldebayer camera rggb12le>NV12 queue system out", bayer12, camera + queued_nv12 +
+      "video/x-raw,format=NV12", "", false},
+    {"cldebayer camera rggb12le>NV12 queue CUDA out", bayer12, camera + queued_nv12 +
+      "video/x-raw(memory:CUDAMemory),format=NV12", "", false,
       "video/x-raw(memory:CUDAMemory)"},
     /* the corrections alone (no statistics): what the sensor pass costs
      * apart from them */

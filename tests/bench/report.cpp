@@ -142,6 +142,18 @@ targets (const Suite &s, const Environment &env)
           "/ cldebayer isp rggb12le>NV12 kernels a frame (isp at most 1.3x)", camera_ms /
           value ("cldebayer isp rggb12le>NV12", "4k", Mode::DEVICE, &Result::kernel_ms),
           1 / 1.3, "x", gpu, not_gpu));
+  /* CUDA memory out (issue 35): only the raw frame crosses the bus, so
+   * frames/s at least 1.6x the system-memory pair's and 85 % of the one-way
+   * upload limit (the CUDA cases' transfer limit counts the upload only). */
+  for (const char *pair : {"", " queue"}) {
+    const std::string cuda = std::string ("cldebayer camera rggb12le>NV12") + pair + " CUDA out",
+        sys = *pair ? std::string ("cldebayer camera rggb12le>NV12 queue system out") :
+        std::string ("cldebayer camera rggb12le>NV12");
+    t.push_back (at_least ("GPU 4K: " + cuda + " frames/s / " + sys + " frames/s",
+            ratio (cuda, sys, "4k"), 1.6, "x", gpu, not_gpu));
+    t.push_back (at_least ("GPU 4K: " + cuda + " vs the one-way upload limit", value (cuda,
+                "4k", Mode::SYSTEM, &Result::transfer_fraction), 0.85, "%", gpu, not_gpu));
+  }
   /* Menon (issue 17): at most 3x the Malvar kernel's time (the Malvar time
    * over Menon's, at least 1/3). */
   t.push_back (at_least ("GPU 4K kernel only: cldebayer malvar rggb>RGBA time / cldebayer "

@@ -393,7 +393,10 @@ Run::finish ()
       g_free (s);
       r.out_frame_bytes = GST_VIDEO_INFO_SIZE (&out);
       GstCapsFeatures *f = gst_caps_get_features (caps, 0);
-      const bool on_device = f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL);
+      /* OpenCL or CUDA memory: the frame stays on the device (the CUDA
+       * cases' limit is the one-way upload's) */
+      const bool on_device = f && (gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL) ||
+          gst_caps_features_contains (f, "memory:CUDAMemory"));
       r.out_transfer_bytes = on_device ? 0 : r.out_frame_bytes;
     }
     if (caps)
