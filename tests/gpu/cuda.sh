@@ -42,6 +42,7 @@ if [ "$what" = pack ]; then
   # Opened at run time by the bridge: it must be there even if nvcodec's
   # ldd did not list it.
   [ -e "$dir/lib/libgstcuda-1.0.so.0" ] || cp -L "/usr/lib/$arch/libgstcuda-1.0.so.0" "$dir/lib/"
+  g++ -O2 -std=c++17 tests/gpu/cuda_copies.cpp -o "$dir/bin/cuda-copies" -lOpenCL -ldl
   exit 0
 fi
 
@@ -84,7 +85,8 @@ rc=${PIPESTATUS[0]}
 echo "exit status $rc"
 [ "$rc" -eq 0 ] || { fail "cudaupload ! clupload ! cldownload ! cudadownload"; diagnose "${first[@]}"; }
 
-step "1b. what each leg costs: 4K NV12, 100 frames in and out of CUDA memory"
+step "1b. what each leg costs: the device copies alone (cuda-copies), then 4K NV12, 100 frames in and out of CUDA memory"
+timeout 60 "$dir/bin/cuda-copies" 100
 GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
   video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
   'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
