@@ -222,6 +222,26 @@ main (int argc, char **argv)
   cl_time ("OpenCL fill kernel, plain", nullptr, a, false);
   cl_time ("OpenCL fill kernel, imported", nullptr, imported, true);
 
+  /* one frame at a time, each waited for (clFinish): the latency a
+   * pipeline sees, with and without the acquire/release of the import */
+  auto cl_latency = [&] (const char *what, cl_mem from, cl_mem to, bool ext) {
+    double t = 0;
+    for (int i = 0; i < frames; i++) {
+      const double t0 = now_us ();
+      if (ext && acquire)
+        CL (acquire (q, 1, &imported, 0, nullptr, nullptr));
+      CL (clEnqueueCopyBuffer (q, from, to, 0, 0, size, 0, nullptr, nullptr));
+      if (ext && release)
+        CL (release (q, 1, &imported, 0, nullptr, nullptr));
+      CL (clFinish (q));
+      t += now_us () - t0;
+    }
+    report (what, t);
+  };
+  cl_latency ("OpenCL copy plain -> plain, each waited for", a, b, false);
+  cl_latency ("OpenCL copy plain -> imported, each waited for", a, imported, false);
+  cl_latency ("  ... with acquire/release", a, imported, true);
+
   auto cu_time = [&] (const char *what, auto &&enqueue) {
     for (int pass = 0; pass < 2; pass++) {
       const double t0 = now_us ();
