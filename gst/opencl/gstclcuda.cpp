@@ -842,14 +842,16 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
   Shared *direct = p.direct ? shared_of (out_mem, p.device, p.cl) : nullptr;
   try {
     if (direct) {
-      /* Shared memory (our pool's): one copy, CUDA -> the frame itself. */
-      direct->to_cuda ("the last reader of a shared frame");
-      /* Written whole on the device: nothing goes up, the host's view is
+      /* Shared memory (our pool's): one copy, CUDA -> the frame itself.
+       * Written whole on the device: nothing goes up, the host's view is
        * stale. */
       if (!gst_memory_map (out_mem, &map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL)))
         throw std::runtime_error ("could not map the OpenCL frame");
       gst_memory_unmap (out_mem, &map);
       const gint64 t0 = g_get_monotonic_time ();
+      /* (after the commands of its last reader: mostly done, as the release
+       * was queued when the pool took the buffer back) */
+      direct->to_cuda ("the last reader of a shared frame");
       {
         GstCurrent current (ctx);
         copy_planes (p.stream, frame, out_frame, direct->ptr () + out_mem->offset, true);
@@ -860,8 +862,8 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
       n_to_cl++;
       n_direct_to_cl++;
       n_bytes += out_mem->size;
-      GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL (direct), CUDA copy %"
-          G_GINT64_FORMAT " us", out_mem->size, t1 - t0);
+      GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL (direct), wait and CUDA "
+          "copy %" G_GINT64_FORMAT " us", out_mem->size, t1 - t0);
       gst_video_frame_unmap (&frame);
       gst_object_unref (ctx);
       return;
