@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -316,11 +317,18 @@ cl_memory_new (GstClAllocator * alloc, gsize size, bool plain)
           CL_MEM_READ_WRITE | (p->unified ? CL_MEM_ALLOC_HOST_PTR : 0),
           MAX (size, (gsize) 1));
     }
-  } catch (const std::exception & e) {
-    const auto *cl_error = dynamic_cast<const cl::Error *> (&e);
+  } catch (...) {
+    std::string why = "an unknown exception";
+    try {
+      throw;
+    } catch (const cl::Error & e) {
+      why = gstcl::describe (e);
+    } catch (const std::exception & e) {
+      why = e.what ();
+    } catch (...) {
+    }
     GST_ERROR ("could not allocate %" G_GSIZE_FORMAT " bytes of OpenCL memory%s: %s",
-        size, p->foreign || (alloc->source && !plain) ? " from its source" : "",
-        cl_error ? gstcl::describe (*cl_error).c_str () : e.what ());
+        size, alloc->source && !plain ? " from its source" : "", why.c_str ());
     p->foreign.reset ();
     gst_object_unref (p->context);
     g_mutex_clear (&p->lock);
