@@ -197,6 +197,8 @@ public:
     } catch (const cl::Error &e) {
       GST_WARNING ("releasing shared memory for CUDA: %s (again before CUDA writes)",
           gstcl::describe (e).c_str ());
+    } catch (...) {
+      GST_WARNING ("releasing shared memory for CUDA failed (again before CUDA writes)");
     }
   }
 

@@ -377,6 +377,8 @@ release_foreign (ClMemPriv * p, gstcl::watchdog::QueueWatch * w)
       return;
     } catch (const cl::Error & e) {
       GST_WARNING ("a foreign buffer is kept with its queue: %s", gstcl::describe (e).c_str ());
+    } catch (...) {
+      GST_WARNING ("a foreign buffer is kept with its queue (its release failed)");
     }
   }
   gstcl::watchdog::keep_buffer (*w, p->device);
