@@ -13,8 +13,10 @@
  * GST_OPENCL_EXPECT_CUDA=1, which fails the test where CUDA memory is not
  * offered), the pipelines through the nvcodec elements: each gives the same
  * bytes as its system-memory twin, the CUDA legs with no host transfer of
- * ours (GstClMemoryStats) and one bridge copy a frame; caps changes, a
- * flushing seek and EOS through them; no file descriptor left open.
+ * ours (GstClMemoryStats) and one device copy a frame (Stats's direct
+ * counters: the OpenCL frame is shared memory), or two with
+ * GST_OPENCL_CUDA_DIRECT=0; caps changes, a flushing seek and EOS through
+ * them; no file descriptor left open.
  * $GST_OPENCL_TEST_H264 (an H.264 file, made by the script) adds NVDEC. */
 #include "cltest.h"
 
@@ -325,14 +327,19 @@ GST_START_TEST (test_cuda_in)
     same_frames (sys, cuda, n, format);
     fail_unless_equals_int (after.mem.uploads - before.mem.uploads, 0);
     fail_unless_equals_int (after.cuda.to_cl - before.cuda.to_cl, n);
+    /* one copy a frame: into clupload's pool of shared memory */
+    fail_unless_equals_int (after.cuda.direct_to_cl - before.cuda.direct_to_cl, n);
   }
   /* And through a filter. */
   std::string src = "videotestsrc pattern=smpte num-buffers=8 ! "
       "video/x-raw,format=RGBA,width=640,height=360";
   Frames sys = run (src + " ! clupload ! clsobel ! cldownload" + kSink, "system memory");
+  Counts before = counts ();
   Frames cuda = run (src + " ! cudaupload ! clupload ! clsobel ! cldownload" + kSink,
       "CUDA memory in");
+  Counts after = counts ();
   same_frames (sys, cuda, n, "clsobel");
+  fail_unless_equals_int (after.cuda.direct_to_cl - before.cuda.direct_to_cl, n);
 }
 GST_END_TEST
 
@@ -350,7 +357,46 @@ GST_START_TEST (test_cuda_out)
     same_frames (sys, cuda, n, format);
     fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
     fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
+    /* one copy a frame: clupload took cldownload's pool of shared memory */
+    fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, n);
   }
+  /* CUDA in and out: clupload's shared frames read by cldownload as they are */
+  const std::string src = "videotestsrc pattern=ball num-buffers=8 ! "
+      "video/x-raw,format=NV12,width=322,height=242";
+  Frames sys = run (src + " ! clupload ! cldownload" + kSink, "system memory");
+  Counts before = counts ();
+  Frames cuda = run (src + " ! cudaupload ! clupload ! cldownload ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload" + kSink, "CUDA memory in and out");
+  Counts after = counts ();
+  same_frames (sys, cuda, n, "CUDA in and out");
+  fail_unless_equals_int (after.mem.uploads - before.mem.uploads, 0);
+  fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
+  fail_unless_equals_int (after.cuda.direct_to_cl - before.cuda.direct_to_cl, n);
+  fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, n);
+}
+GST_END_TEST
+
+/* GST_OPENCL_CUDA_DIRECT=0: two copies a frame each way (the path of an
+ * OpenCL frame that is not shared memory), the same bytes. */
+GST_START_TEST (test_two_copies)
+{
+  g_setenv ("GST_OPENCL_CUDA_DIRECT", "0", TRUE);
+  const int n = 8;
+  const std::string src = "videotestsrc pattern=ball num-buffers=8 ! "
+      "video/x-raw,format=NV12,width=322,height=242";
+  Frames sys = run (src + " ! clupload ! clsobel ! cldownload" + kSink, "system memory");
+  Counts before = counts ();
+  Frames cuda = run (src + " ! cudaupload ! clupload ! clsobel ! cldownload ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload" + kSink, "CUDA memory in and out");
+  Counts after = counts ();
+  g_unsetenv ("GST_OPENCL_CUDA_DIRECT");
+  same_frames (sys, cuda, n, "two copies");
+  fail_unless_equals_int (after.mem.uploads - before.mem.uploads, 0);
+  fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
+  fail_unless_equals_int (after.cuda.to_cl - before.cuda.to_cl, n);
+  fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
+  fail_unless_equals_int (after.cuda.direct_to_cl - before.cuda.direct_to_cl, 0);
+  fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, 0);
 }
 GST_END_TEST
 
@@ -394,6 +440,8 @@ GST_START_TEST (test_camera_to_cuda)
   same_frames (sys, cuda, n, "camera NV12");
   fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
   fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
+  /* one copy a frame: cldebayer wrote into cldownload's shared memory */
+  fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, n);
 }
 GST_END_TEST
 
@@ -414,6 +462,7 @@ GST_START_TEST (test_nvdec_in)
   same_frames (sys, cuda, (int) sys.rows.size (), "nvh264dec");
   fail_unless_equals_int (after.mem.uploads - before.mem.uploads, 0);
   fail_unless_equals_int (after.cuda.to_cl - before.cuda.to_cl, sys.rows.size ());
+  fail_unless_equals_int (after.cuda.direct_to_cl - before.cuda.direct_to_cl, sys.rows.size ());
 }
 GST_END_TEST
 
@@ -547,6 +596,7 @@ cuda_suite (void)
   if (expect_cuda ()) {
     tcase_add_test (tc, test_cuda_in);
     tcase_add_test (tc, test_cuda_out);
+    tcase_add_test (tc, test_two_copies);
     tcase_add_test (tc, test_camera_to_cuda);
     tcase_add_test (tc, test_caps_change_and_seek);
     tcase_add_test (tc, test_no_descriptor_left);

@@ -13,8 +13,10 @@
  * Where the OpenCL device is a CUDA device too (NVIDIA), and libcuda and
  * gst-plugins-bad's CUDA library are installed, it also gives frames in
  * CUDA memory (video/x-raw(memory:CUDAMemory), for cudadownload, an NVENC
- * encoder, ...), copied on the device with no host transfer; the CUDA
- * context is shared with the nvcodec elements (docs/interop.md).
+ * encoder, ...), copied on the device with no host transfer: once, where
+ * upstream takes the pool of memory shared with CUDA that it proposes (the
+ * OpenCL elements do); the CUDA context is shared with the nvcodec elements
+ * (docs/interop.md).
  *
  * ## Example launch line
  * |[
@@ -228,10 +230,35 @@ gst_cl_download_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffe
   return GST_FLOW_OK;
 }
 
+/* Frames out in CUDA memory: upstream is offered a pool of memory shared
+ * with CUDA (an OpenCL element takes it: GstClBaseTransform), so that its
+ * kernels write the frame there and one device copy gives the CUDA frame. */
 static gboolean
-gst_cl_download_propose_allocation (GstBaseTransform *, GstQuery *, GstQuery * query)
+gst_cl_download_propose_allocation (GstBaseTransform * trans, GstQuery *, GstQuery * query)
 {
+  auto *self = GST_CL_DOWNLOAD (trans);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  GstCaps *caps = nullptr;
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!self->cuda_caps || !caps || !need_pool)
+    return TRUE;
+  GstCapsFeatures *f = gst_caps_get_features (caps, 0);
+  if (!f || !gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL))
+    return TRUE;
+  guint size = 0;
+  GstBufferPool *pool = nullptr;
+  try {
+    pool = self->cuda->shared_pool (caps, 0, &size, false);
+  } catch (const std::exception &e) {
+    GST_WARNING_OBJECT (self, "no pool of shared memory to propose: %s", e.what ());
+  }
+  if (pool) {
+    GST_DEBUG_OBJECT (self, "proposing a pool of memory shared with CUDA, %u bytes a buffer",
+        size);
+    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_object_unref (pool);
+  }
   return TRUE;
 }
 

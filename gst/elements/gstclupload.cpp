@@ -12,8 +12,9 @@
  * Where the OpenCL device is a CUDA device too (NVIDIA), and libcuda and
  * gst-plugins-bad's CUDA library are installed, it also takes frames in
  * CUDA memory (video/x-raw(memory:CUDAMemory), from nvh264dec, cudaupload,
- * ...) and copies them on the device, with no host transfer; the CUDA
- * context is shared with the nvcodec elements (docs/interop.md).
+ * ...) and copies them on the device, with no host transfer: once, into
+ * its output buffers, which are memory shared with CUDA; the CUDA context is
+ * shared with the nvcodec elements (docs/interop.md).
  *
  * ## Example launch line
  * |[
@@ -222,6 +223,37 @@ gst_cl_upload_propose_allocation (GstBaseTransform * trans, GstQuery * decide, G
       decide, query);
 }
 
+/* Frames from CUDA memory go into a pool of memory shared with CUDA: one
+ * device copy a frame, and the frame goes downstream as it is. */
+static gboolean
+gst_cl_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  auto *self = GST_CL_UPLOAD (trans);
+  GstCaps *caps = nullptr;
+  gst_query_parse_allocation (query, &caps, nullptr);
+  if (self->cuda_in && caps) {
+    guint min = 0, size = 0;
+    if (gst_query_get_n_allocation_pools (query) > 0)
+      gst_query_parse_nth_allocation_pool (query, 0, nullptr, nullptr, &min, nullptr);
+    GstBufferPool *pool = nullptr;
+    try {
+      pool = self->cuda->shared_pool (caps, min, &size, true);
+    } catch (const std::exception &e) {
+      GST_WARNING_OBJECT (self, "no pool of shared memory (two copies a frame): %s", e.what ());
+    }
+    if (pool) {
+      GST_DEBUG_OBJECT (self, "output pool of memory shared with CUDA, %u bytes a buffer", size);
+      if (gst_query_get_n_allocation_pools (query) > 0)
+        gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
+      else
+        gst_query_add_allocation_pool (query, pool, size, min, 0);
+      gst_object_unref (pool);
+      return TRUE;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->decide_allocation (trans, query);
+}
+
 static gboolean
 gst_cl_upload_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
 {
@@ -274,6 +306,7 @@ gst_cl_upload_class_init (GstClUploadClass * klass)
   trans_class->prepare_output_buffer = gst_cl_upload_prepare_output_buffer;
   trans_class->transform = gst_cl_upload_transform;
   trans_class->propose_allocation = gst_cl_upload_propose_allocation;
+  trans_class->decide_allocation = gst_cl_upload_decide_allocation;
   trans_class->query = gst_cl_upload_query;
   trans_class->stop = gst_cl_upload_stop;
   element_class->set_context = gst_cl_upload_set_context;

@@ -157,6 +157,27 @@ gst_cl_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery *, 
   return TRUE;
 }
 
+/* Whether `pool`, proposed by downstream, can be our output pool: an
+ * OpenCL pool of our context, configured for `caps` (a consumer's pool of
+ * memory it shares with another API: gstclsource.hpp). */
+static bool
+fits (GstClBaseTransform * self, GstBufferPool * pool, GstClContext * ctx, GstCaps * caps)
+{
+  if (!pool || !GST_IS_CL_BUFFER_POOL (pool) || gst_cl_buffer_pool_get_context (pool) != ctx)
+    return false;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstCaps *pool_caps = nullptr;
+  guint size = 0;
+  GstVideoInfo info;
+  const bool ok = gst_buffer_pool_config_get_params (config, &pool_caps, &size, nullptr,
+      nullptr) && pool_caps && gst_caps_is_equal (pool_caps, caps) &&
+      gst_cl_video_info_from_caps (&info, caps) && size >= GST_VIDEO_INFO_SIZE (&info);
+  GST_DEBUG_OBJECT (self, "downstream proposes an OpenCL pool %" GST_PTR_FORMAT " for %"
+      GST_PTR_FORMAT ": %s", pool, pool_caps, ok ? "taken" : "not for these caps");
+  gst_structure_free (config);
+  return ok;
+}
+
 static gboolean
 gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -169,10 +190,22 @@ gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
       gst_object_unref (ctx);
     return FALSE;
   }
-  guint min = 0, size = 0;
+  guint min = 0, size = 0, max = 0;
+  GstBufferPool *proposed = nullptr;
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, nullptr, nullptr, &min, nullptr);
-  /* Output is always OpenCL memory: mappable by system-memory peers too. */
+    gst_query_parse_nth_allocation_pool (query, 0, &proposed, &size, &min, &max);
+  /* An OpenCL pool of ours that downstream proposes is taken as it is: its
+   * buffers may be memory it shares with another API (cldownload's CUDA
+   * memory out), which our kernels then write straight into. */
+  if (fits (self, proposed, ctx, caps)) {
+    gst_object_unref (ctx);
+    gst_object_unref (proposed);
+    return TRUE;   /* (the query's first pool) */
+  }
+  if (proposed)
+    gst_object_unref (proposed);
+  /* Else our own. Output is always OpenCL memory: mappable by
+   * system-memory peers too. */
   GstBufferPool *pool = gst_cl_buffer_pool_new_for_caps (ctx, caps, min, &size);
   gst_object_unref (ctx);
   if (!pool) {

@@ -3,8 +3,10 @@
  * property and the GstClContext, and does the context sharing: set_context,
  * answering GST_QUERY_CONTEXT, and finding or creating a context at start.
  * Its allocation handling proposes an OpenCL pool upstream (producers then
- * write straight into pinned, device-visible memory) and always takes an
- * OpenCL pool for its output. It also keeps the property values its
+ * write straight into pinned, device-visible memory) and takes an OpenCL
+ * pool for its output: the one downstream proposes where it is of the same
+ * context and for the same caps (memory shared with another API:
+ * gstclsource.hpp), else its own. It also keeps the property values its
  * subclass refused, and fails the start for one (gst_cl_base_transform_refuse()),
  * and owns `kernel-timeout`, the watchdog's limit for its launches
  * (gstclwatchdog.hpp). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclbufferpool.h"
+#include "gstclsource.hpp"
 #include "gstclvideo.h"
 #include "gstcl-debug.h"
 
@@ -11,6 +12,7 @@ struct _GstClBufferPool {
   GstAllocator *allocator;
   GstVideoInfo info;
   gboolean raw_video;  /* video/x-raw: attach GstVideoMeta */
+  gboolean has_source; /* the allocator's buffers come from a source (gstclsource.hpp) */
 };
 
 G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_BUFFER_POOL)
@@ -81,6 +83,20 @@ cl_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer, GstBufferPoolAc
   return GST_FLOW_OK;
 }
 
+/* A foreign buffer hears that its buffer came back (gstclsource.hpp). */
+static void
+cl_pool_release_buffer (GstBufferPool * pool, GstBuffer * buffer)
+{
+  if (GST_CL_BUFFER_POOL (pool)->has_source) {
+    for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
+      auto foreign = gstcl::foreign_buffer_of (gst_buffer_peek_memory (buffer, i));
+      if (foreign)
+        foreign->returned ();
+    }
+  }
+  GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->release_buffer (pool, buffer);
+}
+
 static void
 gst_cl_buffer_pool_finalize (GObject * object)
 {
@@ -98,6 +114,7 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
   pool_class->get_options = cl_pool_get_options;
   pool_class->set_config = cl_pool_set_config;
   pool_class->alloc_buffer = cl_pool_alloc_buffer;
+  pool_class->release_buffer = cl_pool_release_buffer;
   gst_cl_debug_init ();
 }
 
@@ -106,15 +123,22 @@ gst_cl_buffer_pool_init (GstClBufferPool *)
 {
 }
 
+/* A pool on `context` with `allocator` (taken). */
+static GstBufferPool *
+pool_new (GstClContext * context, GstAllocator * allocator)
+{
+  auto *self = GST_CL_BUFFER_POOL (g_object_new (GST_TYPE_CL_BUFFER_POOL, nullptr));
+  gst_object_ref_sink (self);
+  self->context = GST_CL_CONTEXT (gst_object_ref (context));
+  self->allocator = allocator;
+  return GST_BUFFER_POOL (self);
+}
+
 GstBufferPool *
 gst_cl_buffer_pool_new (GstClContext * context)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
-  auto *self = GST_CL_BUFFER_POOL (g_object_new (GST_TYPE_CL_BUFFER_POOL, nullptr));
-  gst_object_ref_sink (self);
-  self->context = GST_CL_CONTEXT (gst_object_ref (context));
-  self->allocator = gst_cl_allocator_new (context);
-  return GST_BUFFER_POOL (self);
+  return pool_new (context, gst_cl_allocator_new (context));
 }
 
 GstClContext *
@@ -124,14 +148,15 @@ gst_cl_buffer_pool_get_context (GstBufferPool * pool)
   return GST_CL_BUFFER_POOL (pool)->context;
 }
 
-GstBufferPool *
-gst_cl_buffer_pool_new_for_caps (GstClContext * context, GstCaps * caps, guint min,
-    guint * size_out)
+/* `pool` (taken) configured for `caps`, or NULL. */
+static GstBufferPool *
+configure_for_caps (GstBufferPool * pool, GstCaps * caps, guint min, guint * size_out)
 {
   GstVideoInfo info;
-  if (!gst_cl_video_info_from_caps (&info, caps))
+  if (!gst_cl_video_info_from_caps (&info, caps)) {
+    gst_object_unref (pool);
     return nullptr;
-  GstBufferPool *pool = gst_cl_buffer_pool_new (context);
+  }
   GstStructure *config = gst_buffer_pool_get_config (pool);
   guint size = GST_VIDEO_INFO_SIZE (&info);
   gst_buffer_pool_config_set_params (config, caps, size, min, 0);
@@ -143,4 +168,30 @@ gst_cl_buffer_pool_new_for_caps (GstClContext * context, GstCaps * caps, guint m
   if (size_out)
     *size_out = size;
   return pool;
+}
+
+GstBufferPool *
+gst_cl_buffer_pool_new_for_caps (GstClContext * context, GstCaps * caps, guint min,
+    guint * size_out)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), nullptr);
+  return configure_for_caps (gst_cl_buffer_pool_new (context), caps, min, size_out);
+}
+
+/* ---- pools of foreign buffers (gstclsource.hpp) ---- */
+
+GstBufferPool *
+gstcl::buffer_pool_with_source (GstClContext * ctx, std::shared_ptr<BufferSource> source,
+    GstCaps * caps, guint min, guint * size)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx) && source, nullptr);
+  GstBufferPool *pool = pool_new (ctx, allocator_with_source (ctx, std::move (source)));
+  GST_CL_BUFFER_POOL (pool)->has_source = TRUE;
+  return configure_for_caps (pool, caps, min, size);
+}
+
+bool
+gstcl::pool_has_source (GstBufferPool * pool)
+{
+  return pool && GST_IS_CL_BUFFER_POOL (pool) && GST_CL_BUFFER_POOL (pool)->has_source;
 }

@@ -5,6 +5,7 @@
 #include "gstclcuda-private.hpp"
 #include "gstcl.hpp"
 #include "gstclmemory.h"
+#include "gstclsource.hpp"
 #include "gstclvideo.h"
 
 #include <fcntl.h>
@@ -41,11 +42,36 @@ uuid_string (const unsigned char *b, char out[37])
   return out;
 }
 
+/* clEnqueueAcquire/ReleaseExternalMemObjectsKHR of ctx's platform. */
+struct ExternalFns {
+  ExternalFns (GstClContext *ctx)
+  {
+    cl_platform_id platform = nullptr;
+    clGetDeviceInfo (gst_cl_context_get_cl_device (ctx), CL_DEVICE_PLATFORM, sizeof (platform),
+        &platform, nullptr);
+    acquire = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
+            platform, "clEnqueueAcquireExternalMemObjectsKHR"));
+    release = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
+            platform, "clEnqueueReleaseExternalMemObjectsKHR"));
+  }
+  ExternalMemObjectsFn acquire = nullptr;
+  ExternalMemObjectsFn release = nullptr;
+};
+
 /* One VMM allocation of `device`, exported and imported into ctx's OpenCL
- * context. Make and destroy it with a CUDA context current. */
-class Shared {
+ * context. Made with a CUDA context current; given `cuda` (a
+ * GstCudaContext), it keeps it and frees the allocation with it current,
+ * on whichever thread drops it (the memory of a pool: gstclsource.hpp),
+ * else the caller makes one current.
+ *
+ * Who may touch the memory, for the pool's (gstclsource.hpp): OpenCL from
+ * to_opencl () (an acquire on ctx's queue, cl_khr_external_memory), CUDA
+ * once to_cuda () returned (the release after OpenCL's last command,
+ * waited for); a new buffer is OpenCL's. */
+class Shared : public gstcl::ForeignBuffer {
 public:
-  Shared (GstClContext *ctx, int device, size_t size)
+  Shared (GstClContext *ctx, int device, size_t size, GstObject *cuda = nullptr)
+      : fns_ (ctx), device_ (device)
   {
     const Loaded &l = loaded ();
     CUmemAllocationProp prop {};
@@ -107,52 +133,128 @@ public:
       release ();
       throw;
     }
+    cl_ = GST_CL_CONTEXT (gst_object_ref (ctx));
+    if (cuda)
+      cuda_ = GST_OBJECT (gst_object_ref (cuda));
   }
-  ~Shared () { release (); }
+  ~Shared () override
+  {
+    release ();
+    if (cuda_)
+      gst_object_unref (cuda_);
+    if (cl_)
+      gst_object_unref (cl_);
+  }
   Shared (const Shared &) = delete;
   Shared &operator= (const Shared &) = delete;
 
   CUdeviceptr ptr () const { return ptr_; }
-  cl_mem mem () const { return mem_; }
+  cl_mem mem () const override { return mem_; }
   size_t size () const { return size_; }
-  cl::Event last;  /* the last OpenCL command on it */
+  int device () const { return device_; }
+  cl::Event last;  /* the last OpenCL command on it (the ring's; to_cuda's release) */
+  bool release_on_return = false;  /* to CUDA as soon as a pool takes it back */
+
+  /* OpenCL's from now: acquired on the queue (in order: before the
+   * commands that follow). CUDA's work on it must have completed. */
+  void to_opencl ()
+  {
+    std::lock_guard<std::mutex> g (lock_);
+    if (owned_)
+      return;
+    cl_command_queue q = gst_cl_context_get_cl_queue (cl_);
+    cl_int err;
+    if (fns_.acquire && (err = fns_.acquire (q, 1, &mem_, 0, nullptr, nullptr)) != CL_SUCCESS)
+      throw cl::Error (err, "clEnqueueAcquireExternalMemObjectsKHR");
+    owned_ = true;
+    clFlush (q);
+  }
+
+  /* CUDA's: released on the queue after OpenCL's commands on it, unless it
+   * was already (returned ()), and that release waited for (bounded:
+   * gstcl::wait; throws what it throws). */
+  void to_cuda (const char *what)
+  {
+    cl::Event done;
+    {
+      std::lock_guard<std::mutex> g (lock_);
+      release_locked ();
+      done = last;
+    }
+    gstcl::wait (cl_, done, what);
+  }
+
+  /* A pool took it back: released now, so that the next frame's CUDA copy
+   * waits for this buffer's last reader only, not for the queue's newer
+   * work. */
+  void returned () override
+  {
+    if (!release_on_return)
+      return;
+    std::lock_guard<std::mutex> g (lock_);
+    try {
+      release_locked ();
+    } catch (const cl::Error &e) {
+      GST_WARNING ("releasing shared memory for CUDA: %s (again before CUDA writes)",
+          gstcl::describe (e).c_str ());
+    } catch (...) {
+      GST_WARNING ("releasing shared memory for CUDA failed (again before CUDA writes)");
+    }
+  }
 
 private:
+  void release_locked ()
+  {
+    if (!owned_)
+      return;
+    cl_command_queue q = gst_cl_context_get_cl_queue (cl_);
+    cl_event ev = nullptr;
+    cl_int err = fns_.release ? fns_.release (q, 1, &mem_, 0, nullptr, &ev) :
+        clEnqueueMarkerWithWaitList (q, 0, nullptr, &ev);
+    if (err != CL_SUCCESS)
+      throw cl::Error (err, fns_.release ? "clEnqueueReleaseExternalMemObjectsKHR" :
+          "clEnqueueMarkerWithWaitList (shared memory)");
+    last = cl::Event (ev);
+    owned_ = false;
+    clFlush (q);
+  }
+
   void release ()
   {
     const Loaded &l = loaded ();
     if (mem_)
       clReleaseMemObject (mem_);
-    if (mapped_)
-      l.cu.MemUnmap (ptr_, size_);
-    if (reserved_)
-      l.cu.MemAddressFree (ptr_, size_);
-    if (created_)
-      l.cu.MemRelease (handle_);
     mem_ = nullptr;
+    if (!mapped_ && !reserved_ && !created_)
+      return;
+    try {
+      /* (a context already current stays: nested) */
+      std::unique_ptr<GstCurrent> current;
+      if (cuda_)
+        current = std::make_unique<GstCurrent> (cuda_);
+      if (mapped_)
+        l.cu.MemUnmap (ptr_, size_);
+      if (reserved_)
+        l.cu.MemAddressFree (ptr_, size_);
+      if (created_)
+        l.cu.MemRelease (handle_);
+      GST_DEBUG ("freed shared memory at 0x%llx (%" G_GSIZE_FORMAT " bytes)", ptr_, size_);
+    } catch (const std::exception &e) {
+      GST_WARNING ("shared memory not freed (%" G_GSIZE_FORMAT " bytes): %s", size_, e.what ());
+    }
     mapped_ = reserved_ = created_ = false;
   }
+  ExternalFns fns_;
+  int device_;
+  GstClContext *cl_ = nullptr;
+  GstObject *cuda_ = nullptr;
+  std::mutex lock_;  /* owned_ and last, for to_opencl, to_cuda and returned */
+  bool owned_ = false;  /* acquired by OpenCL */
   CUmemGenericAllocationHandle handle_ = 0;
   CUdeviceptr ptr_ = 0;
   size_t size_ = 0;
   cl_mem mem_ = nullptr;
   bool created_ = false, reserved_ = false, mapped_ = false;
-};
-
-/* clEnqueueAcquire/ReleaseExternalMemObjectsKHR of ctx's platform. */
-struct ExternalFns {
-  ExternalFns (GstClContext *ctx)
-  {
-    cl_platform_id platform = nullptr;
-    clGetDeviceInfo (gst_cl_context_get_cl_device (ctx), CL_DEVICE_PLATFORM, sizeof (platform),
-        &platform, nullptr);
-    acquire = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
-            platform, "clEnqueueAcquireExternalMemObjectsKHR"));
-    release = reinterpret_cast<ExternalMemObjectsFn> (clGetExtensionFunctionAddressForPlatform (
-            platform, "clEnqueueReleaseExternalMemObjectsKHR"));
-  }
-  ExternalMemObjectsFn acquire = nullptr;
-  ExternalMemObjectsFn release = nullptr;
 };
 
 /* Copies shared.mem() -> dst (or dst -> shared.mem() when `into_shared`),
@@ -184,7 +286,50 @@ enqueue_cl_copy (GstClContext *ctx, const ExternalFns &fns, Shared &shared, cl_m
   return done;
 }
 
-std::atomic<guint64> n_to_cl {0}, n_from_cl {0}, n_bytes {0};
+std::atomic<guint64> n_to_cl {0}, n_from_cl {0}, n_bytes {0}, n_direct_to_cl {0},
+    n_direct_from_cl {0};
+
+/* Shared memory for a pool (gstclsource.hpp): each buffer a Shared of the
+ * CUDA context `cuda`, OpenCL's when made. `release_on_return`: given to
+ * CUDA as soon as the pool takes it back (clupload's output, which CUDA
+ * writes next). */
+class SharedSource : public gstcl::BufferSource {
+public:
+  SharedSource (GstObject *cuda, int device, bool release_on_return)
+      : cuda_ (GST_OBJECT (gst_object_ref (cuda))), device_ (device),
+        release_on_return_ (release_on_return) {}
+  ~SharedSource () override { gst_object_unref (cuda_); }
+  SharedSource (const SharedSource &) = delete;
+  SharedSource &operator= (const SharedSource &) = delete;
+
+  std::shared_ptr<gstcl::ForeignBuffer> make (GstClContext *ctx, size_t size) override
+  {
+    std::shared_ptr<Shared> s;
+    {
+      GstCurrent current (cuda_);
+      s = std::make_shared<Shared> (ctx, device_, size, cuda_);
+    }
+    s->release_on_return = release_on_return_;
+    s->to_opencl ();
+    GST_DEBUG ("shared memory for a pool: %" G_GSIZE_FORMAT " bytes at 0x%llx", s->size (),
+        s->ptr ());
+    return s;
+  }
+
+private:
+  GstObject *cuda_;
+  int device_;
+  bool release_on_return_;
+};
+
+/* The Shared under `mem` when it is one of CUDA device `device` on `cl`
+ * (any element's: the pointer is the process's on that device). */
+Shared *
+shared_of (GstMemory *mem, int device, GstClContext *cl)
+{
+  auto *s = dynamic_cast<Shared *> (gstcl::foreign_buffer_of (mem).get ());
+  return s && s->device () == device && gst_cl_memory_get_context (mem) == cl ? s : nullptr;
+}
 
 bool
 uuid_of (GstClContext *ctx, unsigned char out[16])
@@ -274,6 +419,31 @@ plane_shape (const GstVideoInfo &info, guint plane, size_t &row_bytes, size_t &r
   row_bytes = (size_t) GST_VIDEO_INFO_COMP_WIDTH (&info, c) * GST_VIDEO_INFO_COMP_PSTRIDE (&info, c);
   if (row_bytes == 0)  /* packed formats with no pixel stride (v210): the rows as they are */
     row_bytes = MIN ((size_t) GST_VIDEO_INFO_PLANE_STRIDE (&info, plane), other_stride);
+}
+
+/* Enqueues on `stream` the planes of the CUDA frame `cuda` to (`to_shared`)
+ * or from shared memory at `shared`, laid out as `layout`. */
+void
+copy_planes (CUstream stream, GstVideoFrame &cuda, const GstVideoInfo &layout,
+    CUdeviceptr shared, bool to_shared)
+{
+  for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&cuda); i++) {
+    CUDA_MEMCPY2D c {};
+    size_t rows;
+    plane_shape (layout, i, c.WidthInBytes, rows, GST_VIDEO_FRAME_PLANE_STRIDE (&cuda, i));
+    c.Height = rows;
+    const CUdeviceptr frame = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (&cuda, i);
+    const size_t frame_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&cuda, i);
+    const CUdeviceptr plane = shared + GST_VIDEO_INFO_PLANE_OFFSET (&layout, i);
+    const size_t plane_pitch = GST_VIDEO_INFO_PLANE_STRIDE (&layout, i);
+    c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = to_shared ? frame : plane;
+    c.srcPitch = to_shared ? frame_pitch : plane_pitch;
+    c.dstDevice = to_shared ? plane : frame;
+    c.dstPitch = to_shared ? plane_pitch : frame_pitch;
+    check (loaded ().cu.Memcpy2DAsync (&c, stream), to_shared ?
+        "cuMemcpy2DAsync (CUDA -> shared)" : "cuMemcpy2DAsync (shared -> CUDA)");
+  }
 }
 
 }  // namespace
@@ -384,6 +554,8 @@ stats ()
   s.to_cl = n_to_cl.load ();
   s.from_cl = n_from_cl.load ();
   s.bytes = n_bytes.load ();
+  s.direct_to_cl = n_direct_to_cl.load ();
+  s.direct_from_cl = n_direct_from_cl.load ();
   return s;
 }
 
@@ -467,6 +639,7 @@ struct Bridge::Impl {
   std::unique_ptr<ExternalFns> fns;
   GstBufferPool *pool = nullptr;
   GstCaps *pool_caps = nullptr;
+  bool direct = true;  /* one copy where the OpenCL side is shared memory */
 
   GstObject *ref_context ()
   {
@@ -616,6 +789,26 @@ Bridge::start (GstElement *element, GstClContext *cl)
   gst_object_unref (ctx);
   p.cl = GST_CL_CONTEXT (gst_object_ref (cl));
   p.fns = std::make_unique<ExternalFns> (cl);
+  p.direct = g_strcmp0 (g_getenv ("GST_OPENCL_CUDA_DIRECT"), "0") != 0;
+  if (!p.direct)
+    GST_INFO_OBJECT (element, "GST_OPENCL_CUDA_DIRECT=0: two copies a frame");
+}
+
+GstBufferPool *
+Bridge::shared_pool (GstCaps *caps, guint min, guint *size, bool input)
+{
+  Impl &p = *impl_;
+  if (!p.stream || !p.direct)
+    return nullptr;
+  GstObject *ctx = p.ref_context ();
+  if (!ctx)
+    return nullptr;
+  GstBufferPool *pool = gstcl::buffer_pool_with_source (p.cl,
+      std::make_shared<SharedSource> (ctx, p.device, input), caps, min, size);
+  gst_object_unref (ctx);
+  GST_DEBUG ("a pool of shared memory (%s) for %" GST_PTR_FORMAT ": %s", input ? "CUDA writes" :
+      "CUDA reads", caps, pool ? "made" : "not for these caps");
+  return pool;
 }
 
 void
@@ -648,24 +841,40 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
   }
   GstMapInfo map;
   bool mapped = false;
+  Shared *direct = p.direct ? shared_of (out_mem, p.device, p.cl) : nullptr;
   try {
+    if (direct) {
+      /* Shared memory (our pool's): one copy, CUDA -> the frame itself.
+       * Written whole on the device: nothing goes up, the host's view is
+       * stale. */
+      if (!gst_memory_map (out_mem, &map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL)))
+        throw std::runtime_error ("could not map the OpenCL frame");
+      gst_memory_unmap (out_mem, &map);
+      const gint64 t0 = g_get_monotonic_time ();
+      /* (after the commands of its last reader: mostly done, as the release
+       * was queued when the pool took the buffer back) */
+      direct->to_cuda ("the last reader of a shared frame");
+      {
+        GstCurrent current (ctx);
+        copy_planes (p.stream, frame, out_frame, direct->ptr () + out_mem->offset, true);
+        wait_stream (p.stream, "the copy from CUDA memory");
+      }
+      const gint64 t1 = g_get_monotonic_time ();
+      direct->to_opencl ();   /* before any consumer's command: in order */
+      n_to_cl++;
+      n_direct_to_cl++;
+      n_bytes += out_mem->size;
+      GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: CUDA -> OpenCL (direct), wait and CUDA "
+          "copy %" G_GINT64_FORMAT " us", out_mem->size, t1 - t0);
+      gst_video_frame_unmap (&frame);
+      gst_object_unref (ctx);
+      return;
+    }
     Shared &shared = p.take (ctx, out_mem->size, out_frame);
     const gint64 t0 = g_get_monotonic_time ();
     {
       GstCurrent current (ctx);
-      for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
-        CUDA_MEMCPY2D c {};
-        size_t rows;
-        plane_shape (out_frame, i, c.WidthInBytes, rows, GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i));
-        c.Height = rows;
-        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        c.srcDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
-        c.srcPitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
-        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        c.dstDevice = shared.ptr () + GST_VIDEO_INFO_PLANE_OFFSET (&out_frame, i);
-        c.dstPitch = GST_VIDEO_INFO_PLANE_STRIDE (&out_frame, i);
-        check (loaded ().cu.Memcpy2DAsync (&c, p.stream), "cuMemcpy2DAsync (CUDA -> shared)");
-      }
+      copy_planes (p.stream, frame, out_frame, shared.ptr (), true);
       wait_stream (p.stream, "the copy from CUDA memory");
     }
     const gint64 t1 = g_get_monotonic_time ();
@@ -735,18 +944,32 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
   bool mapped = false, frame_mapped = false;
   GstVideoFrame frame;
   try {
-    Shared &shared = p.take (ctx, in_mem->size, in_frame);
+    Shared *direct = p.direct ? shared_of (in_mem, p.device, p.cl) : nullptr;
     /* Read on the device: anything newer on the host goes up first. */
     if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");
     mapped = true;
     const gint64 t0 = g_get_monotonic_time ();
-    const size_t size = MIN (in_mem->size, shared.size ());
-    shared.last = enqueue_cl_copy (p.cl, *p.fns, shared, (cl_mem) map.data, in_mem->offset,
-        size, true);
-    gst_memory_unmap (in_mem, &map);
-    mapped = false;
-    gstcl::wait (p.cl, shared.last, "the copy into shared memory");
+    CUdeviceptr from;
+    size_t size;
+    if (direct) {
+      /* Shared memory (upstream took our pool): CUDA reads the frame itself
+       * once the OpenCL work on it (the kernels that wrote it) is done. */
+      gst_memory_unmap (in_mem, &map);
+      mapped = false;
+      direct->to_cuda ("the OpenCL work on a shared frame");
+      from = direct->ptr () + in_mem->offset;
+      size = in_mem->size;
+    } else {
+      Shared &shared = p.take (ctx, in_mem->size, in_frame);
+      size = MIN (in_mem->size, shared.size ());
+      shared.last = enqueue_cl_copy (p.cl, *p.fns, shared, (cl_mem) map.data, in_mem->offset,
+          size, true);
+      gst_memory_unmap (in_mem, &map);
+      mapped = false;
+      gstcl::wait (p.cl, shared.last, "the copy into shared memory");
+      from = shared.ptr ();
+    }
     const gint64 t1 = g_get_monotonic_time ();
     GstVideoInfo out_info;
     gst_video_info_from_caps (&out_info, caps);
@@ -756,19 +979,7 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
     frame_mapped = true;
     {
       GstCurrent current (ctx);
-      for (guint i = 0; i < GST_VIDEO_FRAME_N_PLANES (&frame); i++) {
-        CUDA_MEMCPY2D c {};
-        size_t rows;
-        plane_shape (in_frame, i, c.WidthInBytes, rows, GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i));
-        c.Height = rows;
-        c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-        c.srcDevice = shared.ptr () + GST_VIDEO_INFO_PLANE_OFFSET (&in_frame, i);
-        c.srcPitch = GST_VIDEO_INFO_PLANE_STRIDE (&in_frame, i);
-        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-        c.dstDevice = (CUdeviceptr) GST_VIDEO_FRAME_PLANE_DATA (&frame, i);
-        c.dstPitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, i);
-        check (loaded ().cu.Memcpy2DAsync (&c, p.stream), "cuMemcpy2DAsync (shared -> CUDA)");
-      }
+      copy_planes (p.stream, frame, in_frame, from, false);
       /* 1.22's CUDA memory has no stream of its own: its readers take it
        * as ready. */
       wait_stream (p.stream, "the copy into CUDA memory");
@@ -776,12 +987,17 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
     const gint64 t2 = g_get_monotonic_time ();
     gst_video_frame_unmap (&frame);
     frame_mapped = false;
+    if (direct)
+      direct->to_opencl ();   /* for the producer's next frame in it */
     n_from_cl++;
+    if (direct)
+      n_direct_from_cl++;
     n_bytes += size;
     /* The OpenCL wait includes the queue's work ahead of the copy (the
      * kernels of the frame). */
-    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA, OpenCL copy and queue %"
-        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us", size, t1 - t0, t2 - t1);
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA%s, OpenCL %s %"
+        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us", size,
+        direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0, t2 - t1);
   } catch (...) {
     if (mapped)
       gst_memory_unmap (in_mem, &map);

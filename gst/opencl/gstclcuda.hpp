@@ -6,11 +6,14 @@
  *
  * The memory both APIs see is CUDA's own: a VMM allocation (cuMemCreate)
  * exported as an opaque file descriptor and imported into OpenCL
- * (cl_khr_external_memory_opaque_fd). A frame crosses with one copy on each
- * side of it, both on the device: CUDA memory -> shared (cuMemcpy2DAsync)
- * -> OpenCL buffer (clEnqueueCopyBuffer), and back the other way. The
- * debug category `clcuda` logs each step (library load, device match by
- * UUID, allocation, export, import, copies). */
+ * (cl_khr_external_memory_opaque_fd). OpenCL frames live in it where the
+ * elements' pools are of it (gstclsource.hpp): clupload's output, and the
+ * pool cldownload proposes upstream; a frame then crosses with one copy on
+ * the device (cuMemcpy2DAsync), CUDA memory to the OpenCL frame or back.
+ * Other OpenCL frames take two: through a shared buffer of the bridge's
+ * and clEnqueueCopyBuffer. The debug category `clcuda` logs each step
+ * (library load, device match by UUID, allocation, export, import,
+ * copies: which path each frame took). */
 #pragma once
 
 #include <gst/opencl/gstclbasetransform.h>
@@ -61,6 +64,11 @@ struct Stats {
   guint64 to_cl = 0;
   guint64 from_cl = 0;
   guint64 bytes = 0;
+  /* Of to_cl and from_cl: the frames that took one copy, CUDA memory to
+   * or from the OpenCL frame itself in shared memory (the rest took two,
+   * through a shared buffer of the bridge's). */
+  guint64 direct_to_cl = 0;
+  guint64 direct_from_cl = 0;
 };
 Stats stats ();
 
@@ -102,12 +110,21 @@ public:
   /* Drops the buffers, the pool, the stream and the context (at stop). */
   void stop ();
 
+  /* (transfer full) A GstClBufferPool configured for `caps` whose buffers
+   * are shared memory: what to_cl fills (`input`: given back to CUDA as
+   * soon as the pool takes a buffer back) or from_cl reads with one copy.
+   * NULL before start, or with GST_OPENCL_CUDA_DIRECT=0 (two copies a
+   * frame, as where upstream did not take the pool). */
+  GstBufferPool *shared_pool (GstCaps *caps, guint min, guint *size, bool input);
+
   /* A CUDA frame (`in`, laid out as its GstVideoMeta or `info` says) into
-   * `out`, one GstClMemory laid out as `out_frame`. */
+   * `out`, one GstClMemory laid out as `out_frame`: one copy where `out`
+   * is shared memory (shared_pool ()), else two. */
   void to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
       const GstVideoInfo &out_frame);
   /* An OpenCL frame (`in`, one GstClMemory laid out as `in_frame`) into a
-   * new buffer of CUDA memory for `caps` (transfer full). */
+   * new buffer of CUDA memory for `caps` (transfer full): one copy where
+   * `in` is shared memory (shared_pool ()), else two. */
   GstBuffer *from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps);
 
 private:

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclmemory.h"
 #include "gstcl.hpp"
+#include "gstclsource.hpp"
 #include "gstclwatchdog-private.hpp"
 #include "gstcl-debug.h"
 
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
@@ -36,6 +40,9 @@ struct ClMemPriv {
   bool host_dirty = false;   /* the host wrote through the current mapping */
   bool device_dirty = false; /* the device wrote since the host last looked */
   bool wrapped = false;      /* a foreign host buffer (gst_cl_allocator_wrap_buffer) */
+  /* a device buffer of another API (gstclsource.hpp): released after the
+   * device's last use of `device` */
+  std::shared_ptr<gstcl::ForeignBuffer> foreign;
 };
 
 struct GstClMemory {
@@ -47,6 +54,7 @@ struct _GstClAllocator {
   GstAllocator parent;
   GstClContext *context;
   gsize wrap_align;          /* a wrapped host buffer's start, in bytes */
+  std::shared_ptr<gstcl::BufferSource> *source;  /* where device buffers come from, or NULL */
 };
 
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
@@ -257,7 +265,7 @@ cl_mem_share (GstMemory *, gssize, gssize)
   return nullptr;  /* GST_MEMORY_FLAG_NO_SHARE: sub-buffers are copied */
 }
 
-static GstMemory *cl_memory_new (GstClAllocator * alloc, gsize size);
+static GstMemory *cl_memory_new (GstClAllocator * alloc, gsize size, bool plain = false);
 
 static GstMemory *
 cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
@@ -265,8 +273,10 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
   auto *src = reinterpret_cast<GstClMemory *> (mem);
   if (size < 0)
     size = mem->size - offset;
+  /* (an ordinary buffer, also where the source's are foreign: a copy
+   * never goes back to a pool) */
   auto *dst = reinterpret_cast<GstClMemory *> (cl_memory_new (
-          GST_CL_ALLOCATOR (mem->allocator), size));
+          GST_CL_ALLOCATOR (mem->allocator), size, true));
   if (!dst)
     return nullptr;
   try {
@@ -285,7 +295,7 @@ cl_mem_copy (GstMemory * mem, gssize offset, gssize size)
 }
 
 static GstMemory *
-cl_memory_new (GstClAllocator * alloc, gsize size)
+cl_memory_new (GstClAllocator * alloc, gsize size, bool plain)
 {
   if (injected_failure ()) {
     GST_WARNING ("injected allocation failure");
@@ -296,13 +306,30 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
   p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
   p->unified = gst_cl_context_has_unified_memory (alloc->context);
   try {
-    /* A zero-sized cl buffer is invalid; keep at least one byte. */
-    p->device = cl::Buffer (gstcl::context_of (alloc->context),
-        CL_MEM_READ_WRITE | (p->unified ? CL_MEM_ALLOC_HOST_PTR : 0),
-        MAX (size, (gsize) 1));
-  } catch (const cl::Error & e) {
-    GST_ERROR ("could not allocate %" G_GSIZE_FORMAT " bytes of OpenCL memory: %s",
-        size, gstcl::describe (e).c_str ());
+    if (alloc->source && !plain) {
+      p->foreign = (*alloc->source)->make (alloc->context, MAX (size, (gsize) 1));
+      if (!p->foreign || !p->foreign->mem ())
+        throw std::runtime_error ("the source gave no buffer");
+      p->device = cl::Buffer (p->foreign->mem (), true);   /* retained: ours too */
+    } else {
+      /* A zero-sized cl buffer is invalid; keep at least one byte. */
+      p->device = cl::Buffer (gstcl::context_of (alloc->context),
+          CL_MEM_READ_WRITE | (p->unified ? CL_MEM_ALLOC_HOST_PTR : 0),
+          MAX (size, (gsize) 1));
+    }
+  } catch (...) {
+    std::string why = "an unknown exception";
+    try {
+      throw;
+    } catch (const cl::Error & e) {
+      why = gstcl::describe (e);
+    } catch (const std::exception & e) {
+      why = e.what ();
+    } catch (...) {
+    }
+    GST_ERROR ("could not allocate %" G_GSIZE_FORMAT " bytes of OpenCL memory%s: %s",
+        size, alloc->source && !plain ? " from its source" : "", why.c_str ());
+    p->foreign.reset ();
     gst_object_unref (p->context);
     g_mutex_clear (&p->lock);
     delete p;
@@ -315,7 +342,8 @@ cl_memory_new (GstClAllocator * alloc, gsize size)
   stat_allocations++;
   stat_live_buffers++;
   stat_live_bytes += MAX (size, (gsize) 1);
-  GST_LOG ("allocated %p, %" G_GSIZE_FORMAT " bytes", m, size);
+  GST_LOG ("allocated %p, %" G_GSIZE_FORMAT " bytes%s", m, size,
+      p->foreign ? " (a foreign buffer)" : "");
   return &m->mem;
 }
 
@@ -325,12 +353,47 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size, GstAllocationParam
   return cl_memory_new (GST_CL_ALLOCATOR (allocator), size);
 }
 
+/* A foreign buffer's owner goes once the device has finished with it: a
+ * marker after every command on the queue (in order: every command that
+ * used the buffer) is waited for, bounded, and not ended by a flush of the
+ * thread's element. Where that fails, the queue is abandoned or its work
+ * is stuck: the owner is kept with the queue, as its buffers are. Pools
+ * free their buffers rarely (at stop, or a change of caps), so the wait
+ * costs nothing per frame. */
+static void
+release_foreign (ClMemPriv * p, gstcl::watchdog::QueueWatch * w)
+{
+  std::shared_ptr<gstcl::ForeignBuffer> owner = std::move (p->foreign);
+  if (!gstcl::watchdog::abandoned (*w)) {
+    try {
+      gstcl::BuildScope none (nullptr);
+      const cl::CommandQueue &q = gstcl::queue_of (p->context);
+      cl::Event done;
+      q.enqueueMarkerWithWaitList (nullptr, &done);
+      q.flush ();
+      wait_for (p, done, "the last use of a foreign buffer");
+      p->device = cl::Buffer ();   /* our reference first, then the owner's */
+      owner.reset ();
+      return;
+    } catch (const cl::Error & e) {
+      GST_WARNING ("a foreign buffer is kept with its queue: %s", gstcl::describe (e).c_str ());
+    } catch (...) {
+      GST_WARNING ("a foreign buffer is kept with its queue (its release failed)");
+    }
+  }
+  gstcl::watchdog::keep_buffer (*w, p->device);
+  gstcl::watchdog::keep_owner (*w, std::move (owner));
+  p->device = cl::Buffer ();
+}
+
 static void
 gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
 {
   auto *m = reinterpret_cast<GstClMemory *> (mem);
   ClMemPriv *p = m->priv;
   gstcl::watchdog::QueueWatch *w = gstcl::watch_of (p->context);
+  if (p->foreign)
+    release_foreign (p, w);
   if (gstcl::watchdog::abandoned (*w)) {
     /* A runaway kernel may still use them: kept with its queue, which
      * nothing is enqueued on any more. */
@@ -363,6 +426,7 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
 static void
 gst_cl_allocator_finalize (GObject * object)
 {
+  delete GST_CL_ALLOCATOR (object)->source;
   gst_object_unref (GST_CL_ALLOCATOR (object)->context);
   G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
 }
@@ -492,6 +556,25 @@ gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstM
   stat_wrapped_bytes += size;
   GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT, m, size, buffer);
   return &m->mem;
+}
+
+/* ---- device buffers from a source (gstclsource.hpp) ---- */
+
+GstAllocator *
+gstcl::allocator_with_source (GstClContext * ctx, std::shared_ptr<BufferSource> source)
+{
+  GstAllocator *a = gst_cl_allocator_new (ctx);
+  if (a && source)
+    GST_CL_ALLOCATOR (a)->source = new std::shared_ptr<BufferSource> (std::move (source));
+  return a;
+}
+
+std::shared_ptr<gstcl::ForeignBuffer>
+gstcl::foreign_buffer_of (GstMemory * mem)
+{
+  if (!gst_is_cl_memory (mem))
+    return nullptr;
+  return reinterpret_cast<GstClMemory *> (mem)->priv->foreign;
 }
 
 gboolean

@@ -58,6 +58,9 @@ void wait (QueueWatch *w, const cl::CommandQueue &queue, const cl::Event &event,
 /* A buffer freed on an abandoned queue: kept with the queue (a kernel may
  * still use it), released when the queue is. */
 void keep_buffer (QueueWatch &w, const cl::Memory &buffer);
+/* The same for what keeps a foreign buffer alive (gstclsource.hpp):
+ * released with the queue, after the buffers kept with it. */
+void keep_owner (QueueWatch &w, std::shared_ptr<void> owner);
 
 /* A context being freed: when its queue was abandoned, or its work has not
  * completed within a short grace, keeps the queue, context and programs

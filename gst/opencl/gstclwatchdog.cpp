@@ -90,6 +90,8 @@ struct QueueWatch {
   bool compiles_at_launch = false;  /* PoCL: see kCompileUs */
   std::atomic<bool> abandoned {false};
   std::string why;              /* set once, when abandoned */
+  /* (declared before `kept`: destroyed after the buffers) */
+  std::vector<std::shared_ptr<void>> kept_owners;  /* foreign buffers' owners */
   std::vector<cl::Memory> kept; /* buffers freed after that */
 };
 
@@ -464,6 +466,15 @@ keep_buffer (QueueWatch &w, const cl::Memory &buffer)
     return;
   std::lock_guard<std::mutex> guard (w.lock);
   w.kept.push_back (buffer);
+}
+
+void
+keep_owner (QueueWatch &w, std::shared_ptr<void> owner)
+{
+  if (!owner)
+    return;
+  std::lock_guard<std::mutex> guard (w.lock);
+  w.kept_owners.push_back (std::move (owner));
 }
 
 bool

@@ -12,14 +12,17 @@
 # run, in about 3 minutes:
 #   1. what the bridge finds, step by step (GST_DEBUG=clcuda:5: libcuda load,
 #      device UUIDs, the trial through shared memory); 1b. the device copies'
-#      time a frame at 4K NV12 (the clcuda log's per-frame lines);
+#      time a frame at 4K NV12 (the clcuda log's per-frame lines), one copy
+#      a frame (direct) and two (GST_OPENCL_CUDA_DIRECT=0);
 #   2. test_cuda with GST_OPENCL_EXPECT_CUDA=1 under the leaks tracer: the
 #      same bytes as the system path for CUDA in (cudaupload, nvh264dec) and
 #      out (cudadownload, the camera path's NV12), no host transfer on the
-#      CUDA legs, caps changes, a flushing seek, EOS, no descriptor left;
+#      CUDA legs, one device copy a frame (two with GST_OPENCL_CUDA_DIRECT=0),
+#      caps changes, a flushing seek, EOS, no descriptor left;
 #   3. the recipes of docs/interop.md as written;
 #   4. the benchmark: the camera and isp cases at 4K, NV12 out in CUDA
-#      memory vs system memory, and the bus limits;
+#      memory vs system memory, and the bus limits; the CUDA-out cases again
+#      with two copies a frame;
 #   5. NVDEC 1080p H.264 -> clupload -> clsobel -> clconvert -> CUDA memory
 #      (NV12): frames/s of
 #      N streams at once, for the number of 1080p30 streams one GPU takes
@@ -87,15 +90,24 @@ echo "exit status $rc"
 
 step "1b. what each leg costs: the device copies alone (cuda-copies), then 4K NV12, 100 frames in and out of CUDA memory"
 timeout 60 "$dir/bin/cuda-copies" 100
-GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q videotestsrc num-buffers=100 ! \
-  video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! clupload ! cldownload ! \
-  'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | awk '
-  /CUDA -> OpenCL, CUDA copy/ { n1++; if (n1 > 5) { a += $(NF-1); na++ } }
-  /OpenCL -> CUDA, OpenCL copy/ { n2++; if (n2 > 5) { for (i = 1; i <= NF; i++) {
-      if ($i == "queue") b += $(i+1); if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
-  END { if (na) printf "CUDA -> OpenCL: CUDA copy %.0f us a frame (%d frames)\n", a / na, na;
-        if (nb) printf "OpenCL -> CUDA: OpenCL copy and queue %.0f us, CUDA copy %.0f us a frame (%d frames)\n", b / nb, c / nb, nb;
-        if (!na && !nb) print "no clcuda frame logs" }'
+# One device copy a frame (direct: the OpenCL frame is shared memory, the
+# default), then two (GST_OPENCL_CUDA_DIRECT=0: through a shared buffer and
+# clEnqueueCopyBuffer). "direct frames" must be 200 in the first run (100
+# each way) and 0 in the second.
+for direct in 1 0; do
+  GST_OPENCL_CUDA_DIRECT=$direct GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q \
+    videotestsrc num-buffers=100 ! video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! \
+    clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | \
+    awk -v mode="GST_OPENCL_CUDA_DIRECT=$direct" '
+    /bytes: CUDA -> OpenCL/ { n1++; if (/\(direct\)/) d++; if (n1 > 5) {
+        for (i = 2; i <= NF; i++) if ($i == "copy" && $(i-1) == "CUDA") a += $(i+1); na++ } }
+    /bytes: OpenCL -> CUDA/ { n2++; if (/\(direct\)/) d++; if (n2 > 5) { for (i = 2; i <= NF; i++) {
+        if ($i == "queue") b += $(i+1); if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
+    END { printf "%s: %d frames in, %d out, %d direct frames\n", mode, n1, n2, d;
+          if (na) printf "  CUDA -> OpenCL: CUDA copy %.0f us a frame (%d frames)\n", a / na, na;
+          if (nb) printf "  OpenCL -> CUDA: OpenCL copy (none if direct) and queue %.0f us, CUDA copy %.0f us a frame (%d frames)\n", b / nb, c / nb, nb;
+          if (!na && !nb) print "  no clcuda frame logs" }'
+done
 
 step "H.264 input (openh264enc)"
 # FILE FRAMES WIDTH HEIGHT PATTERN BITRATE [MUXER]: an H.264 file, checked
@@ -179,6 +191,11 @@ timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --con
   --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
 cat "$tmp/bench.md"
 mkdir -p "${OUT:-$tmp}" && cp "$tmp/bench.json" "$tmp/bench.md" "${OUT:-$tmp}/" 2>/dev/null
+echo "--- the CUDA-out cases again with two copies a frame (GST_OPENCL_CUDA_DIRECT=0), for comparison"
+GST_OPENCL_CUDA_DIRECT=0 timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 \
+  --concurrent 0 --only 'rggb12le>NV12 CUDA out,rggb12le>NV12 queue CUDA out' \
+  --markdown "$tmp/bench2.md" 2>&1 | tail -3
+cat "$tmp/bench2.md"
 
 step "5. NVDEC 1080p -> clupload -> clsobel -> clconvert -> CUDA memory (NV12), N streams at once"
 # Only runs that reached EOS count; a failed one says so, with its errors
