@@ -906,6 +906,7 @@ Bridge::to_cl (GstBuffer *in, const GstVideoInfo &info, GstBuffer *out,
 GstBuffer *
 Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
 {
+  const gint64 entered = g_get_monotonic_time ();
   Impl &p = *impl_;
   if (!p.stream)
     throw std::runtime_error ("the CUDA leg was not started");
@@ -996,8 +997,9 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
     /* The OpenCL wait includes the queue's work ahead of the copy (the
      * kernels of the frame). */
     GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA%s, OpenCL %s %"
-        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us", size,
-        direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0, t2 - t1);
+        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us, in all %" G_GINT64_FORMAT
+        " us", size, direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0,
+        t2 - t1, g_get_monotonic_time () - entered);
   } catch (...) {
     if (mapped)
       gst_memory_unmap (in_mem, &map);
