@@ -26,38 +26,16 @@
  * the other side), and its shading gain is its mirror's. Of the chunks on
  * each side of the strip, only the lane next to the strip is read. */
 
-/* The strip's columns, once a work-item: for chunk k (from tx - 16) and
- * parity p, the lanes whose neighbour 2 to the left or right is to be taken
- * from the other side (reflect-101's edges), the lanes' pixels in the frame
- * (for the shading), and the shading's grid column and fraction
- * (sc_shading8's; cell -1 where the lanes are not in one grid cell). */
-typedef struct {
-  int8 flip_l[CC_ROW][2], flip_r[CC_ROW][2];
-  int8 xs[CC_ROW][2];
-  float8 fx[CC_ROW][2];
-  int cell[CC_ROW][2];
-} CsColumns;
-
-inline void cs_columns (CsColumns * c, int tx, int n, int width, int4 grid, float scale)
+/* border_reflect101 of each lane */
+inline int8 cs_reflect8 (int8 x, int n)
 {
-  for (int k = 0; k < n; k++)
-    for (int p = 0; p < 2; p++) {
-      int xs[8], fl[8], fr[8];
-      for (int l = 0; l < 8; l++) {
-        const int x = tx - 16 + 16 * k + p + 2 * l;
-        xs[l] = border_reflect101 (x, width);
-        fl[l] = border_reflect101 (x - 2, width) == xs[l] ? -1 : 0;
-        fr[l] = border_reflect101 (x + 2, width) == xs[l] ? -1 : 0;
-      }
-      c->xs[k][p] = (int8) (xs[0], xs[1], xs[2], xs[3], xs[4], xs[5], xs[6], xs[7]);
-      c->flip_l[k][p] = (int8) (fl[0], fl[1], fl[2], fl[3], fl[4], fl[5], fl[6], fl[7]);
-      c->flip_r[k][p] = (int8) (fr[0], fr[1], fr[2], fr[3], fr[4], fr[5], fr[6], fr[7]);
-      const float8 gx = convert_float8 (c->xs[k][p]) * scale;
-      const int8 i = min (convert_int8 (gx), grid.s0 - 2);
-      c->fx[k][p] = gx - convert_float8 (i);
-      const int8 same = i == (int8) (i.s0);
-      c->cell[k][p] = all (same) ? i.s0 : -1;
-    }
+  if (n == 1)
+    return (int8) (0);
+  while (!all ((x >= 0) & (x < n))) {
+    x = select (x, -x, x < 0);
+    x = select (x, 2 * n - 2 - x, x >= n);
+  }
+  return x;
 }
 
 /* Loads rows y and y + 1 (mirrored) into the raw ring (r0 even, r1 odd
@@ -92,8 +70,7 @@ inline void cs_load_raw (__local float8 * r0, __local float8 * r1, __global cons
 }
 
 /* A row's samples 2 columns to the left and right of chunk c's (l, r: the
- * chunks beside it), with the lanes of flip_l / flip_r taken from the other
- * side. */
+ * chunks beside it). */
 #define CS_L(l, c) ((float8) ((l).s7, (c).s0123, (c).s456))
 #define CS_R(c, r) ((float8) ((c).s1234, (c).s567, (r).s0))
 
@@ -110,56 +87,139 @@ typedef struct {
   float4 wb;
 } CsParams;
 
+/* The lens-shading gains of the strip's columns on one grid row j: for
+ * each chunk and parity, sc_shading8's interpolation along the rows j and
+ * j + 1 (top) and their difference (bottom - top), by row parity, made
+ * again when a row's j changes (13 grid rows: a few times a strip). */
+typedef struct {
+  int j[2];
+  float8 top[2][CC_ROW][2], diff[2][CC_ROW][2];
+} CsShading;
+
+inline void cs_shading_row (CsShading * sh, const CsParams * sp, int dy, int j, int tx, int n,
+    int width)
+{
+  sh->j[dy] = j;
+  const int cols = sp->grid.s0;
+  for (int p = 0; p < 2; p++) {
+    __global const float *base = sp->shading + (SITE (dy, p) * sp->grid.s1 + j) * cols;
+    for (int k = 0; k < n; k++) {
+      float t[8], d[8];
+      for (int l = 0; l < 8; l++) {
+        /* the lane's pixel (its mirror beyond the frame) */
+        const int x = border_reflect101 (tx - 16 + 16 * k + p + 2 * l, width);
+        const float gx = (float) x * sp->scale.s0;
+        const int i = min ((int) gx, cols - 2);
+        const float fx = gx - (float) i;
+        __global const float *q = base + i;
+        t[l] = mad (fx, q[1] - q[0], q[0]);
+        d[l] = mad (fx, q[cols + 1] - q[cols], q[cols]) - t[l];
+      }
+      sh->top[dy][k][p] = (float8) (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+      sh->diff[dy][k][p] = (float8) (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+    }
+  }
+}
+
 /* The statistics of a work-item: the grey-world sums by lane (stats.cl),
- * the histogram and the zones' luma sums (sensor.cl's). */
+ * a histogram by lane (bin 64: lanes beyond the frame) and the zones' luma
+ * sums (sensor.cl's); where the zones change along each output chunk's
+ * cells: zone_x the zone of its first, split the first of its lanes in
+ * the next zone (8: none; -1: more than one boundary, a narrow frame). */
 typedef struct {
   int8 sums[4];
-  uint hist[SENSOR_HIST];
+  uint hist[8][SENSOR_HIST + 1];
   uint zones[SENSOR_ZONES];
+  int zone_x[CC_ROW], split[CC_ROW];
 } CsStats;
 
-/* The 3A statistics of the cells of a chunk (columns x .. x + 15) on rows
- * y, y + 1: v by row and parity, after the corrections (sensor_cpu.cl's). */
-inline void cs_count (CsStats * st, const CsParams * sp, float8 v[2][2], int x, int y,
-    int width, int height)
+inline void cs_stats_start (CsStats * st, int tx, int n, int width)
+{
+  for (int i = 0; i < 4; i++)
+    st->sums[i] = (int8) (0);
+  for (int l = 0; l < 8; l++)
+    for (int i = 0; i <= SENSOR_HIST; i++)
+      st->hist[l][i] = 0;
+  for (int i = 0; i < SENSOR_ZONES; i++)
+    st->zones[i] = 0;
+  const int cw = width / 2;
+  for (int k = 1; k < n - 1; k++) {
+    const int first = (tx - 16 + 16 * k) / 2, zx = SENSOR_ZONES_X * first / cw;
+    /* the first cells of the next two zones (16 c >= (zx + 1) cw) */
+    const int c1 = ((zx + 1) * cw + SENSOR_ZONES_X - 1) / SENSOR_ZONES_X;
+    const int c2 = ((zx + 2) * cw + SENSOR_ZONES_X - 1) / SENSOR_ZONES_X;
+    st->zone_x[k] = zx;
+    st->split[k] = c1 - first >= 8 || c1 >= cw ? 8 : c2 - first >= 8 || c2 >= cw ?
+        c1 - first : -1;
+  }
+}
+
+/* The sum of the lanes */
+inline uint cs_sum8 (uint8 v)
+{
+  const uint4 a = v.lo + v.hi;
+  const uint2 b = a.lo + a.hi;
+  return b.s0 + b.s1;
+}
+
+/* The 3A statistics of the cells of output chunk k (columns x .. x + 15)
+ * on rows y, y + 1: v (after the corrections) and their words w, by row
+ * and parity (sensor_cpu.cl's, the words for the grey-world sums). */
+inline void cs_count (CsStats * st, const CsParams * sp, float8 v[2][2], float8 w[2][2], int k,
+    int x, int y, int width, int height)
 {
   const int cw = width / 2, ch = height / 2;
   float8 c[4];
+  int8 q[4];
   c[SITE (0, 0)] = v[0][0];
   c[SITE (0, 1)] = v[0][1];
   c[SITE (1, 0)] = v[1][0];
   c[SITE (1, 1)] = v[1][1];
+  q[SITE (0, 0)] = convert_int8 (w[0][0]);
+  q[SITE (0, 1)] = convert_int8 (w[0][1]);
+  q[SITE (1, 0)] = convert_int8 (w[1][0]);
+  q[SITE (1, 1)] = convert_int8 (w[1][1]);
   const int8 cx = (int8) (x / 2) + (int8) (0, 1, 2, 3, 4, 5, 6, 7);
   const int8 in_frame = cx < cw;
-  uint8 q[4];
-  for (int i = 0; i < 4; i++)
-    q[i] = convert_uint8_sat_rte (c[i] * sp->mid_max);
-  const uint8 top = max (max (q[0], q[1]), max (q[2], q[3]));
-  const int8 use = in_frame & (top >= (uint) sp->lo) & (top < (uint) sp->hi);
-  st->sums[0] += as_int8 (q[0]) & use;
-  st->sums[1] += as_int8 (q[1] + q[2]) & use;
-  st->sums[2] += as_int8 (q[3]) & use;
+  const int8 top = max (max (q[0], q[1]), max (q[2], q[3]));
+  const int8 use = in_frame & (top >= sp->lo) & (top < sp->hi);
+  st->sums[0] += q[0] & use;
+  st->sums[1] += (q[1] + q[2]) & use;
+  st->sums[2] += q[3] & use;
   st->sums[3] -= use;
   const float4 wb = sp->wb;
   const float8 luma = 0.2126f * min (c[0] * wb.s0, 1.0f) +
       0.7152f * 0.5f * (min (c[1] * wb.s1, 1.0f) + min (c[2] * wb.s1, 1.0f)) +
       0.0722f * min (c[3] * wb.s2, 1.0f);
-  const int8 bin = min (convert_int8 (luma * (float) SENSOR_HIST), SENSOR_HIST - 1);
-  const uint8 part = convert_uint8_rte (luma * SENSOR_ZONE_ONE);
-  /* the zone of the lanes' cells: that of the first, then a step at each
-   * boundary (16 cx / cw without a division a cell) */
-  const int first = x / 2;
-  int zx = SENSOR_ZONES_X * first / cw, next = (zx + 1) * cw;
+  const int8 bin = select ((int8) (SENSOR_HIST), min (convert_int8 (luma * (float) SENSOR_HIST),
+          SENSOR_HIST - 1), in_frame);
+  /* round (luma 2^20) to nearest even, as 2^23 + x does in float (below 2^21) */
+  const uint8 part = (as_uint8 (mad (luma, (float8) (SENSOR_ZONE_ONE), (float8) (U2F_BASE))) -
+      U2F_BITS) & as_uint8 (in_frame);
+#pragma unroll
+  for (int l = 0; l < 8; l++)
+    st->hist[l][bin[l]]++;
   __private uint *zrow = st->zones + (SENSOR_ZONES_Y * (y / 2) / ch) * SENSOR_ZONES_X;
-  for (int l = 0; l < 8; l++) {
-    if (!in_frame[l])
-      break;
-    while (SENSOR_ZONES_X * (first + l) >= next) {
-      zx++;
-      next += cw;
+  const int zx = st->zone_x[k], split = st->split[k];
+  if (split == 8) {
+    zrow[zx] += cs_sum8 (part);
+  } else if (split > 0) {
+    const uint next = cs_sum8 (part & as_uint8 ((int8) (0, 1, 2, 3, 4, 5, 6, 7) >= split));
+    zrow[zx] += cs_sum8 (part) - next;
+    zrow[zx + 1] += next;
+  } else {
+    /* a step at each boundary (16 cx / cw without a division a cell) */
+    const int first = x / 2;
+    int z = zx, next = (z + 1) * cw;
+    for (int l = 0; l < 8; l++) {
+      if (!in_frame[l])
+        break;
+      while (SENSOR_ZONES_X * (first + l) >= next) {
+        z++;
+        next += cw;
+      }
+      zrow[z] += part[l];
     }
-    st->hist[bin[l]]++;
-    zrow[zx] += part[l];
   }
 }
 
@@ -169,14 +229,14 @@ inline void cs_count (CsStats * st, const CsParams * sp, float8 v[2][2], int x, 
  * 0 .. n - 1; with `count`, gathers the statistics of the pair's cells in
  * the output chunks. */
 inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
-    __local const float8 * r0, __local const float8 * r1, const CsColumns * cols,
-    const CsParams * sp, float g[2][2], float cap[2][2], int tx, int y, int n, int width,
+    __local const float8 * r0, __local const float8 * r1, const CsParams * sp,
+    CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n, int width,
     int height, int count, CsStats * st)
 {
   /* per row: the ring rows of the centre and the neighbours 2 above and
    * below (flipped where the mirror lands on the centre), the shading's
    * grid row */
-  int bc[2], bu[2], bd[2], j[2];
+  int bc[2], bu[2], bd[2];
   float fy[2];
   for (int dy = 0; dy < 2; dy++) {
     const int r = y + dy, ri = border_reflect101 (r, height);
@@ -184,8 +244,10 @@ inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
     bu[dy] = CC_AT (border_reflect101 (r - 2, height) == ri ? r + 2 : r - 2);
     bd[dy] = CC_AT (border_reflect101 (r + 2, height) == ri ? r - 2 : r + 2);
     const float gy = (float) ri * sp->scale.s1;
-    j[dy] = min ((int) gy, sp->grid.s1 - 2);
-    fy[dy] = gy - (float) j[dy];
+    const int j = min ((int) gy, sp->grid.s1 - 2);
+    fy[dy] = gy - (float) j;
+    if (sp->grid.s2 && j != sh->j[dy])
+      cs_shading_row (sh, sp, dy, j, tx, n, width);
   }
   const bool rows_in = y + 1 < height;
   for (int k = 0; k < n; k++) {
@@ -193,7 +255,7 @@ inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
     const int kl = max (k - 1, 0), kr = min (k + 1, n - 1);
     /* no lane's neighbour mirrored */
     const bool inside = x >= 2 && x + 18 <= width;
-    float8 v[2][2];
+    float8 v[2][2], w[2][2];
 #pragma unroll
     for (int dy = 0; dy < 2; dy++) {
 #pragma unroll
@@ -202,12 +264,21 @@ inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
         const float8 c = rp[bc[dy] + k];
         float8 s = c;
         if (sp->defect) {
+          /* the lanes whose neighbour 2 to the left or right is the other
+           * side's (the mirror lands on the lane itself) */
+          int8 flip_l = (int8) (0), flip_r = (int8) (0);
+          if (!inside) {
+            const int8 xs = (int8) (x + p) + (int8) (0, 2, 4, 6, 8, 10, 12, 14);
+            const int8 at = cs_reflect8 (xs, width);
+            flip_l = cs_reflect8 (xs - 2, width) == at;
+            flip_r = cs_reflect8 (xs + 2, width) == at;
+          }
 #define CS_ROW(b, l, m, r) const float8 m = rp[(b) + k]; \
           float8 l = CS_L (rp[(b) + kl], m), r = CS_R (m, rp[(b) + kr]); \
           if (!inside) { \
             const float8 l0 = l; \
-            l = select (l, r, cols->flip_l[k][p]); \
-            r = select (r, l0, cols->flip_r[k][p]); \
+            l = select (l, r, flip_l); \
+            r = select (r, l0, flip_r); \
           }
           CS_ROW (bu[dy], ul, uc, ur);
           CS_ROW (bc[dy], cl, cc, cr);
@@ -221,49 +292,19 @@ inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
               cc - hi8 > sp->threshold);
         }
         s *= sp->unit;
-        float8 out;
-        if (sp->corrected) {
-          if (sp->grid.s2) {
-            /* sc_shading8 at the lanes' pixels, its colour's grid */
-            const int cols_n = sp->grid.s0;
-            __global const float *base = sp->shading + (SITE (dy, p) * sp->grid.s1 + j[dy]) *
-                cols_n;
-            const float8 fx = cols->fx[k][p];
-            float8 gain;
-            const int i0 = cols->cell[k][p];
-            if (i0 >= 0) {
-              __global const float *q = base + i0;
-              const float top0 = q[0], top1 = q[1], bot0 = q[cols_n], bot1 = q[cols_n + 1];
-              const float8 top = mad (fx, (float8) (top1 - top0), (float8) (top0));
-              const float8 bottom = mad (fx, (float8) (bot1 - bot0), (float8) (bot0));
-              gain = mad ((float8) (fy[dy]), bottom - top, top);
-            } else {
-              const int8 xs = cols->xs[k][p];
-              float w[8];
-              for (int l = 0; l < 8; l++) {
-                const int il = min ((int) ((float) xs[l] * sp->scale.s0), cols_n - 2);
-                const float fxl = (float) xs[l] * sp->scale.s0 - (float) il;
-                __global const float *q = base + il;
-                const float top = mad (fxl, q[1] - q[0], q[0]);
-                const float bottom = mad (fxl, q[cols_n + 1] - q[cols_n], q[cols_n]);
-                w[l] = mad (fy[dy], bottom - top, top);
-              }
-              gain = (float8) (w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]);
-            }
-            s = min (s * gain, 1.0f);
-          }
-          /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in
-           * float) in full-scale units of the words */
-          out = mad (s, (float8) (sp->mid_max), (float8) (U2F_BASE)) - U2F_BASE;
-        } else {
-          out = c;
-        }
+        if (sp->grid.s2)
+          s = min (s * mad ((float8) (fy[dy]), sh->diff[dy][k][p], sh->top[dy][k][p]), 1.0f);
+        /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in
+         * float), which the camera stages take where corrected */
+        const float8 word = mad (s, (float8) (sp->mid_max), (float8) (U2F_BASE)) - U2F_BASE;
         v[dy][p] = s;
-        (p ? s1 : s0)[bc[dy] + k] = min (max (out * g[dy][p], 0.0f), cap[dy][p]);
+        w[dy][p] = word;
+        (p ? s1 : s0)[bc[dy] + k] = min (max ((sp->corrected ? word : c) * g[dy][p], 0.0f),
+            cap[dy][p]);
       }
     }
     if (count && rows_in && k >= 1 && k < n - 1)
-      cs_count (st, sp, v, x, y, width, height);
+      cs_count (st, sp, v, w, k, x, y, width, height);
   }
 }
 
@@ -311,29 +352,23 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
       g[dy][p] = gain_of (SITE (dy, p), gain.lo);
       cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
     }
-  CsColumns cols;
-  cs_columns (&cols, tx, n, width, grid, grid_scale.s0);
+  CsShading sh;
+  sh.j[0] = sh.j[1] = -1;
   CsStats st;
-  for (int i = 0; i < 4; i++)
-    st.sums[i] = (int8) (0);
-  if (stats) {
-    for (int i = 0; i < SENSOR_HIST; i++)
-      st.hist[i] = 0;
-    for (int i = 0; i < SENSOR_ZONES; i++)
-      st.zones[i] = 0;
-  }
+  if (stats)
+    cs_stats_start (&st, tx, n, width);
 
   for (int r = ya - 4; r < ya + 4; r += 2)
     cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, r, n);
-  cs_correct_pair (s0, s1, r0, r1, &cols, &sp, g, cap, tx, ya - 2, n, width, height, 0, &st);
-  cs_correct_pair (s0, s1, r0, r1, &cols, &sp, g, cap, tx, ya, n, width, height, stats, &st);
+  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st);
+  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st);
   for (int y = ya; y < yb; y += 2) {
     cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, y + 4, n);
-    cs_correct_pair (s0, s1, r0, r1, &cols, &sp, g, cap, tx, y + 2, n, width, height,
+    cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, y + 2, n, width, height,
         stats && y + 2 < yb, &st);
     cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
-    /* the sums to the counters every 16 row pairs and at the end (their
-     * lanes' words, and a zone's sums of 2^20 a cell, stay below 2^31) */
+    /* the sums to the counters every 16 row pairs and at the end (a lane's
+     * words, and a zone's sums of 2^20 a cell, stay below 2^32) */
     if (stats && (((y - ya) / 2) % 16 == 15 || y + 2 >= yb)) {
       flush_lane_stats (totals, slot, st.sums);
       cs_flush_zones (&st, totals);
@@ -341,8 +376,12 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   }
   if (stats) {
     __global uint *h = totals + SENSOR_HIST_AT + SENSOR_HIST * (slot % SENSOR_HIST_SLOTS);
-    for (int i = 0; i < SENSOR_HIST; i++)
-      if (st.hist[i])
-        atomic_add (h + i, st.hist[i]);
+    for (int i = 0; i < SENSOR_HIST; i++) {
+      uint count = 0;
+      for (int l = 0; l < 8; l++)
+        count += st.hist[l][i];
+      if (count)
+        atomic_add (h + i, count);
+    }
   }
 }
