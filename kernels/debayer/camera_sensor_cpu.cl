@@ -93,7 +93,7 @@ typedef struct {
  * again when a row's j changes (13 grid rows: a few times a strip). */
 typedef struct {
   int j[2];
-  float8 top[2][CC_ROW][2], diff[2][CC_ROW][2];
+  float8 top[2][2][CC_ROW], diff[2][2][CC_ROW];
 } CsShading;
 
 inline void cs_shading_row (CsShading * sh, const CsParams * sp, int dy, int j, int tx, int n,
@@ -115,8 +115,8 @@ inline void cs_shading_row (CsShading * sh, const CsParams * sp, int dy, int j, 
         t[l] = mad (fx, q[1] - q[0], q[0]);
         d[l] = mad (fx, q[cols + 1] - q[cols], q[cols]) - t[l];
       }
-      sh->top[dy][k][p] = (float8) (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
-      sh->diff[dy][k][p] = (float8) (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+      sh->top[dy][p][k] = (float8) (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
+      sh->diff[dy][p][k] = (float8) (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
     }
   }
 }
@@ -165,8 +165,8 @@ inline uint cs_sum8 (uint8 v)
 /* The 3A statistics of the cells of output chunk k (columns x .. x + 15)
  * on rows y, y + 1: v (after the corrections) and their words w, by row
  * and parity (sensor_cpu.cl's, the words for the grey-world sums). */
-inline void cs_count (CsStats * st, const CsParams * sp, float8 v[2][2], float8 w[2][2], int k,
-    int x, int y, int width, int height)
+inline __attribute__ ((always_inline)) void cs_count (CsStats * st, const CsParams * sp,
+    float8 v[2][2], float8 w[2][2], int k, int x, int y, int width, int height)
 {
   const int cw = width / 2, ch = height / 2;
   float8 c[4];
@@ -223,88 +223,99 @@ inline void cs_count (CsStats * st, const CsParams * sp, float8 v[2][2], float8 
   }
 }
 
+/* The corrected samples of chunk k, parity p of a row (its ring rows: c,
+ * and u and d 2 above and below) in [0, 1] of full scale, and their words
+ * (*word). */
+inline __attribute__ ((always_inline)) float8 cs_correct (__local const float8 * c,
+    __local const float8 * u, __local const float8 * d, int k, int n, int x, int p, int width,
+    const CsParams * sp, float fy, const float8 * top, const float8 * diff, float8 * word)
+{
+  float8 s = c[k];
+  if (sp->defect) {
+    const int kl = max (k - 1, 0), kr = min (k + 1, n - 1);
+    float8 ul = CS_L (u[kl], u[k]), ur = CS_R (u[k], u[kr]);
+    float8 cl = CS_L (c[kl], c[k]), cr = CS_R (c[k], c[kr]);
+    float8 dl = CS_L (d[kl], d[k]), dr = CS_R (d[k], d[kr]);
+    if (!(x >= 2 && x + 18 <= width)) {
+      /* a lane's neighbour 2 to the left or right that the mirror lands on
+       * the lane itself is the other side's */
+      const int8 xs = (int8) (x + p) + (int8) (0, 2, 4, 6, 8, 10, 12, 14);
+      const int8 at = cs_reflect8 (xs, width);
+      const int8 fl = cs_reflect8 (xs - 2, width) == at, fr = cs_reflect8 (xs + 2, width) == at;
+#define CS_FLIP(l, r) { const float8 l0 = l; l = select (l, r, fl); r = select (r, l0, fr); }
+      CS_FLIP (ul, ur);
+      CS_FLIP (cl, cr);
+      CS_FLIP (dl, dr);
+#undef CS_FLIP
+    }
+    const float8 hi8 = max (max (max (ul, u[k]), max (ur, cl)), max (max (cr, dl),
+            max (d[k], dr)));
+    const float8 lo8 = min (min (min (ul, u[k]), min (ur, cl)), min (min (cr, dl),
+            min (d[k], dr)));
+    s = select (select (s, lo8, lo8 - s > sp->threshold), hi8, s - hi8 > sp->threshold);
+  }
+  s *= sp->unit;
+  if (sp->grid.s2)
+    s = min (s * mad ((float8) (fy), diff[k], top[k]), 1.0f);
+  /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in float),
+   * which the camera stages take where corrected */
+  *word = mad (s, (float8) (sp->mid_max), (float8) (U2F_BASE)) - U2F_BASE;
+  return s;
+}
+
 /* Corrects walk rows y and y + 1 (y even; mirrored beyond the frame) from
  * the raw ring into the demosaic's ring (s0, s1) as debayer_camera_cpu's
  * samples (white balance and exposure: gain, clipped at cap), chunks
  * 0 .. n - 1; with `count`, gathers the statistics of the pair's cells in
- * the output chunks. */
-inline void cs_correct_pair (__local float8 * s0, __local float8 * s1,
-    __local const float8 * r0, __local const float8 * r1, const CsParams * sp,
-    CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n, int width,
-    int height, int count, CsStats * st)
+ * the output chunks (row y's corrected samples kept a row: v0, w0). */
+inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0,
+    __local float8 * s1, __local const float8 * r0, __local const float8 * r1,
+    const CsParams * sp, CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n,
+    int width, int height, int count, CsStats * st, float8 v0[2][CC_ROW],
+    float8 w0[2][CC_ROW])
 {
-  /* per row: the ring rows of the centre and the neighbours 2 above and
-   * below (flipped where the mirror lands on the centre), the shading's
-   * grid row */
-  int bc[2], bu[2], bd[2];
-  float fy[2];
+  count = count && y + 1 < height;
+#pragma unroll
   for (int dy = 0; dy < 2; dy++) {
+    /* the ring rows of the centre and the neighbours 2 above and below
+     * (flipped where the mirror lands on the centre), the shading's grid
+     * row */
     const int r = y + dy, ri = border_reflect101 (r, height);
-    bc[dy] = CC_AT (r);
-    bu[dy] = CC_AT (border_reflect101 (r - 2, height) == ri ? r + 2 : r - 2);
-    bd[dy] = CC_AT (border_reflect101 (r + 2, height) == ri ? r - 2 : r + 2);
+    const int bc = CC_AT (r);
+    const int bu = CC_AT (border_reflect101 (r - 2, height) == ri ? r + 2 : r - 2);
+    const int bd = CC_AT (border_reflect101 (r + 2, height) == ri ? r - 2 : r + 2);
     const float gy = (float) ri * sp->scale.s1;
     const int j = min ((int) gy, sp->grid.s1 - 2);
-    fy[dy] = gy - (float) j;
+    const float fy = gy - (float) j;
     if (sp->grid.s2 && j != sh->j[dy])
       cs_shading_row (sh, sp, dy, j, tx, n, width);
-  }
-  const bool rows_in = y + 1 < height;
-  for (int k = 0; k < n; k++) {
-    const int x = tx - 16 + 16 * k;
-    const int kl = max (k - 1, 0), kr = min (k + 1, n - 1);
-    /* no lane's neighbour mirrored */
-    const bool inside = x >= 2 && x + 18 <= width;
-    float8 v[2][2], w[2][2];
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
+    for (int k = 0; k < n; k++) {
+      const int x = tx - 16 + 16 * k;
+      float8 v[2][2], w[2][2];
 #pragma unroll
       for (int p = 0; p < 2; p++) {
         __local const float8 *rp = p ? r1 : r0;
-        const float8 c = rp[bc[dy] + k];
-        float8 s = c;
-        if (sp->defect) {
-          /* the lanes whose neighbour 2 to the left or right is the other
-           * side's (the mirror lands on the lane itself) */
-          int8 flip_l = (int8) (0), flip_r = (int8) (0);
-          if (!inside) {
-            const int8 xs = (int8) (x + p) + (int8) (0, 2, 4, 6, 8, 10, 12, 14);
-            const int8 at = cs_reflect8 (xs, width);
-            flip_l = cs_reflect8 (xs - 2, width) == at;
-            flip_r = cs_reflect8 (xs + 2, width) == at;
-          }
-#define CS_ROW(b, l, m, r) const float8 m = rp[(b) + k]; \
-          float8 l = CS_L (rp[(b) + kl], m), r = CS_R (m, rp[(b) + kr]); \
-          if (!inside) { \
-            const float8 l0 = l; \
-            l = select (l, r, flip_l); \
-            r = select (r, l0, flip_r); \
-          }
-          CS_ROW (bu[dy], ul, uc, ur);
-          CS_ROW (bc[dy], cl, cc, cr);
-          CS_ROW (bd[dy], dl, dc, dr);
-#undef CS_ROW
-          const float8 hi8 = max (max (max (ul, uc), max (ur, cl)), max (max (cr, dl),
-                  max (dc, dr)));
-          const float8 lo8 = min (min (min (ul, uc), min (ur, cl)), min (min (cr, dl),
-                  min (dc, dr)));
-          s = select (select (cc, lo8, lo8 - cc > sp->threshold), hi8,
-              cc - hi8 > sp->threshold);
-        }
-        s *= sp->unit;
-        if (sp->grid.s2)
-          s = min (s * mad ((float8) (fy[dy]), sh->diff[dy][k][p], sh->top[dy][k][p]), 1.0f);
-        /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in
-         * float), which the camera stages take where corrected */
-        const float8 word = mad (s, (float8) (sp->mid_max), (float8) (U2F_BASE)) - U2F_BASE;
-        v[dy][p] = s;
-        w[dy][p] = word;
-        (p ? s1 : s0)[bc[dy] + k] = min (max ((sp->corrected ? word : c) * g[dy][p], 0.0f),
+        const float8 c = rp[bc + k];
+        v[dy][p] = cs_correct (rp + bc, rp + bu, rp + bd, k, n, x, p, width, sp, fy,
+            sh->top[dy][p], sh->diff[dy][p], &w[dy][p]);
+        (p ? s1 : s0)[bc + k] = min (max ((sp->corrected ? w[dy][p] : c) * g[dy][p], 0.0f),
             cap[dy][p]);
       }
+      if (count && k >= 1 && k < n - 1) {
+        if (dy == 0) {
+          v0[0][k] = v[0][0];
+          v0[1][k] = v[0][1];
+          w0[0][k] = w[0][0];
+          w0[1][k] = w[0][1];
+        } else {
+          v[0][0] = v0[0][k];
+          v[0][1] = v0[1][k];
+          w[0][0] = w0[0][k];
+          w[0][1] = w0[1][k];
+          cs_count (st, sp, v, w, k, x, y, width, height);
+        }
+      }
     }
-    if (count && rows_in && k >= 1 && k < n - 1)
-      cs_count (st, sp, v, w, k, x, y, width, height);
   }
 }
 
@@ -355,17 +366,20 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   CsShading sh;
   sh.j[0] = sh.j[1] = -1;
   CsStats st;
+  float8 v0[2][CC_ROW], w0[2][CC_ROW];   /* cs_correct_pair's */
   if (stats)
     cs_stats_start (&st, tx, n, width);
 
   for (int r = ya - 4; r < ya + 4; r += 2)
     cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, r, n);
-  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st);
-  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st);
+  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st, v0,
+      w0);
+  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st, v0,
+      w0);
   for (int y = ya; y < yb; y += 2) {
     cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, y + 4, n);
     cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, y + 2, n, width, height,
-        stats && y + 2 < yb, &st);
+        stats && y + 2 < yb, &st, v0, w0);
     cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
     /* the sums to the counters every 16 row pairs and at the end (a lane's
      * words, and a zone's sums of 2^20 a cell, stay below 2^32) */
