@@ -38,12 +38,14 @@ inline int8 cs_reflect8 (int8 x, int n)
   return x;
 }
 
-/* Loads rows y and y + 1 (mirrored) into the raw ring (r0 even, r1 odd
- * columns), chunks 0 .. n - 1 from column tx - 16, after black level:
- * max (min (raw, maxv) - black, 0) as sensor.cl's samples. */
-inline void cs_load_raw (__local float8 * r0, __local float8 * r1, __global const uchar * in,
-    int in_stride, int width, int height, int maxv, int black, int tx, int y, int n)
+/* Loads rows y and y + 1 (mirrored) into the raw ring, chunks 0 .. n - 1
+ * from column tx - 16, after black level: max (min (raw, maxv) - black, 0),
+ * sensor.cl's samples, as 16-bit words, a chunk's even columns in lanes
+ * 0-7 and its odd ones in 8-15. */
+inline void cs_load_raw (__local ushort16 * raw, __global const uchar * in, int in_stride,
+    int width, int height, int maxv, int black, int tx, int y, int n)
 {
+  const ushort16 top = (ushort16) ((ushort) maxv), zero = (ushort16) ((ushort) black);
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     __global const in_t *row = (__global const in_t *) (in + (size_t) border_reflect101 (y + dy,
@@ -51,33 +53,45 @@ inline void cs_load_raw (__local float8 * r0, __local float8 * r1, __global cons
     const int b = CC_AT (y + dy);
     for (int k = 0; k < n; k++) {
       const int x = tx - 16 + 16 * k;
-      int8 e, o;
+      ushort16 a;
       if (x >= 0 && x + 16 <= width) {
-        const int8 a = convert_int8 (vload8 (0, row + x)), c = convert_int8 (vload8 (1, row + x));
-        e = (int8) (a.even, c.even);
-        o = (int8) (a.odd, c.odd);
+#if IN_16
+        a = (ushort16) (vload8 (0, row + x), vload8 (1, row + x));
+#else
+        a = convert_ushort16 (vload16 (0, row + x));
+#endif
       } else {
-        int v[16];
+        ushort v[16];
         for (int j = 0; j < 16; j++)
-          v[j] = (int) row[border_reflect101 (x + j, width)];
-        e = (int8) (v[0], v[2], v[4], v[6], v[8], v[10], v[12], v[14]);
-        o = (int8) (v[1], v[3], v[5], v[7], v[9], v[11], v[13], v[15]);
+          v[j] = (ushort) row[border_reflect101 (x + j, width)];
+        a = (ushort16) (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+            v[12], v[13], v[14], v[15]);
       }
-      r0[b + k] = convert_float8 (max (min (e, maxv) - black, 0));
-      r1[b + k] = convert_float8 (max (min (o, maxv) - black, 0));
+      a = sub_sat (min (a, top), zero);
+      raw[b + k] = (ushort16) (a.even, a.odd);
     }
   }
 }
 
-/* A row's samples 2 columns to the left and right of chunk c's (l, r: the
- * chunks beside it). */
-#define CS_L(l, c) ((float8) ((l).s7, (c).s0123, (c).s456))
-#define CS_R(c, r) ((float8) ((c).s1234, (c).s567, (r).s0))
+/* A ring row's samples 2 columns to the left and right of chunk c's (l,
+ * r: the chunks beside it), each parity's 8 lanes on their own (one
+ * byte-align instruction each). */
+#if defined (__clang__) && !CS_SWIZZLE
+/* (clang's swizzles of these came out as 3 and 5 instructions) */
+#define CS_L(l, c) __builtin_shufflevector (l, c, 7, 16, 17, 18, 19, 20, 21, 22, 15, 24, 25, 26, \
+    27, 28, 29, 30)
+#define CS_R(c, r) __builtin_shufflevector (c, r, 1, 2, 3, 4, 5, 6, 7, 16, 9, 10, 11, 12, 13, 14, \
+    15, 24)
+#else
+#define CS_L(l, c) ((ushort16) ((l).s7, (c).s0123, (c).s456, (l).sf, (c).s89ab, (c).scde))
+#define CS_R(c, r) ((ushort16) ((c).s1234, (c).s567, (r).s0, (c).s9abc, (c).sdef, (r).s8))
+#endif
 
 /* The sensor stages' per-frame values (debayer_sensor's arguments). */
 typedef struct {
   int defect;
-  float threshold, unit;
+  ushort16 threshold;           /* floor (the threshold), at most 65535 */
+  float unit;
   __global const float *shading;
   int4 grid;
   float2 scale;
@@ -223,38 +237,51 @@ inline __attribute__ ((always_inline)) void cs_count (CsStats * st, const CsPara
   }
 }
 
-/* The corrected samples of chunk k, parity p of a row (its ring rows: c,
- * and u and d 2 above and below) in [0, 1] of full scale, and their words
- * (*word). */
-inline __attribute__ ((always_inline)) float8 cs_correct (__local const float8 * c,
-    __local const float8 * u, __local const float8 * d, int k, int n, int x, int p, int width,
-    const CsParams * sp, float fy, const float8 * top, const float8 * diff, float8 * word)
+/* The samples of chunk k of a row (its ring rows: c, and u and d 2 above
+ * and below) after the defect test, as the ring's words. The test in 16-bit
+ * lanes: a sample more than the threshold t above the largest of its
+ * neighbours, c - hi > t, is for integers c - hi > floor (t), i.e.
+ * sat (sat (c - hi) - floor (t)) != 0. */
+inline __attribute__ ((always_inline)) ushort16 cs_defects (__local const ushort16 * c,
+    __local const ushort16 * u, __local const ushort16 * d, int k, int n, int x, int width,
+    ushort16 t)
 {
-  float8 s = c[k];
-  if (sp->defect) {
-    const int kl = max (k - 1, 0), kr = min (k + 1, n - 1);
-    float8 ul = CS_L (u[kl], u[k]), ur = CS_R (u[k], u[kr]);
-    float8 cl = CS_L (c[kl], c[k]), cr = CS_R (c[k], c[kr]);
-    float8 dl = CS_L (d[kl], d[k]), dr = CS_R (d[k], d[kr]);
-    if (!(x >= 2 && x + 18 <= width)) {
-      /* a lane's neighbour 2 to the left or right that the mirror lands on
-       * the lane itself is the other side's */
-      const int8 xs = (int8) (x + p) + (int8) (0, 2, 4, 6, 8, 10, 12, 14);
-      const int8 at = cs_reflect8 (xs, width);
-      const int8 fl = cs_reflect8 (xs - 2, width) == at, fr = cs_reflect8 (xs + 2, width) == at;
-#define CS_FLIP(l, r) { const float8 l0 = l; l = select (l, r, fl); r = select (r, l0, fr); }
-      CS_FLIP (ul, ur);
-      CS_FLIP (cl, cr);
-      CS_FLIP (dl, dr);
+  const int kl = max (k - 1, 0), kr = min (k + 1, n - 1);
+  const ushort16 m = c[k];
+  ushort16 ul = CS_L (u[kl], u[k]), ur = CS_R (u[k], u[kr]);
+  ushort16 cl = CS_L (c[kl], m), cr = CS_R (m, c[kr]);
+  ushort16 dl = CS_L (d[kl], d[k]), dr = CS_R (d[k], d[kr]);
+  if (!(x >= 2 && x + 18 <= width)) {
+    /* a lane's neighbour 2 to the left or right that the mirror lands on
+     * the lane itself is the other side's */
+    const int8 xs = (int8) (x) + (int8) (0, 2, 4, 6, 8, 10, 12, 14);
+    const int8 at0 = cs_reflect8 (xs, width), at1 = cs_reflect8 (xs + 1, width);
+    const short16 fl = (short16) (convert_short8 (cs_reflect8 (xs - 2, width) == at0),
+        convert_short8 (cs_reflect8 (xs - 1, width) == at1));
+    const short16 fr = (short16) (convert_short8 (cs_reflect8 (xs + 2, width) == at0),
+        convert_short8 (cs_reflect8 (xs + 3, width) == at1));
+#define CS_FLIP(l, r) { const ushort16 l0 = l; l = select (l, r, fl); r = select (r, l0, fr); }
+    CS_FLIP (ul, ur);
+    CS_FLIP (cl, cr);
+    CS_FLIP (dl, dr);
 #undef CS_FLIP
-    }
-    const float8 hi8 = max (max (max (ul, u[k]), max (ur, cl)), max (max (cr, dl),
-            max (d[k], dr)));
-    const float8 lo8 = min (min (min (ul, u[k]), min (ur, cl)), min (min (cr, dl),
-            min (d[k], dr)));
-    s = select (select (s, lo8, lo8 - s > sp->threshold), hi8, s - hi8 > sp->threshold);
   }
-  s *= sp->unit;
+  const ushort16 hi8 = max (max (max (ul, u[k]), max (ur, cl)), max (max (cr, dl),
+          max (d[k], dr)));
+  const ushort16 lo8 = min (min (min (ul, u[k]), min (ur, cl)), min (min (cr, dl),
+          min (d[k], dr)));
+  const short16 hot = sub_sat (sub_sat (m, hi8), t) != (ushort16) (0);
+  const short16 cold = sub_sat (sub_sat (lo8, m), t) != (ushort16) (0);
+  return select (select (m, lo8, cold), hi8, hot);
+}
+
+/* The corrected samples (after shading) of chunk k, parity p of a row,
+ * from its words after the defect test (a), in [0, 1] of full scale, and
+ * their 16-bit words (*word). */
+inline __attribute__ ((always_inline)) float8 cs_correct (float8 a, int k, const CsParams * sp,
+    float fy, const float8 * top, const float8 * diff, float8 * word)
+{
+  float8 s = a * sp->unit;
   if (sp->grid.s2)
     s = min (s * mad ((float8) (fy), diff[k], top[k]), 1.0f);
   /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in float),
@@ -269,8 +296,7 @@ inline __attribute__ ((always_inline)) float8 cs_correct (__local const float8 *
  * 0 .. n - 1; with `count`, gathers the statistics of the pair's cells in
  * the output chunks (row y's corrected samples kept a row: v0, w0). */
 inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0,
-    __local float8 * s1, __local const float8 * r0, __local const float8 * r1,
-    const CsParams * sp, CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n,
+    __local float8 * s1, __local const ushort16 * raw, const CsParams * sp, CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n,
     int width, int height, int count, CsStats * st, float8 v0[2][CC_ROW],
     float8 w0[2][CC_ROW])
 {
@@ -292,13 +318,14 @@ inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0
     for (int k = 0; k < n; k++) {
       const int x = tx - 16 + 16 * k;
       float8 v[2][2], w[2][2];
+      const ushort16 m = sp->defect ? cs_defects (raw + bc, raw + bu, raw + bd, k, n, x, width,
+          sp->threshold) : raw[bc + k];
+      const float8 a[2] = { convert_float8 (m.lo), convert_float8 (m.hi) };
 #pragma unroll
       for (int p = 0; p < 2; p++) {
-        __local const float8 *rp = p ? r1 : r0;
-        const float8 c = rp[bc + k];
-        v[dy][p] = cs_correct (rp + bc, rp + bu, rp + bd, k, n, x, p, width, sp, fy,
-            sh->top[dy][p], sh->diff[dy][p], &w[dy][p]);
-        (p ? s1 : s0)[bc + k] = min (max ((sp->corrected ? w[dy][p] : c) * g[dy][p], 0.0f),
+        v[dy][p] = cs_correct (a[p], k, sp, fy, sh->top[dy][p], sh->diff[dy][p], &w[dy][p]);
+        /* uncorrected, the samples' own scale (no defect test then) */
+        (p ? s1 : s0)[bc + k] = min (max ((sp->corrected ? w[dy][p] : a[p]) * g[dy][p], 0.0f),
             cap[dy][p]);
       }
       if (count && k >= 1 && k < n - 1) {
@@ -343,7 +370,7 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
     int corrected, float mid_max, int s_lo, int s_hi, float4 wb)
 {
   __local float8 s0[CC_N], s1[CC_N];   /* the demosaic's ring */
-  __local float8 r0[CC_N], r1[CC_N];   /* the raw rows after black level */
+  __local ushort16 raw[CC_N];          /* the raw rows after black level */
   const int tx = (int) get_group_id (0) * 16 * CC_CHUNKS;
   const int ya = (int) get_group_id (1) * strip;
   const int yb = min (ya + strip, height);
@@ -352,8 +379,9 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   __global const uchar *src = in + in_offset;
   const float floor3 = cc_floor3 (tf);
-  const CsParams sp = { defect, threshold, 1.0f / (float) (s_maxv - s_black), shading, grid,
-    grid_scale, corrected, mid_max, s_lo, s_hi, wb };
+  const CsParams sp = { defect, (ushort16) ((ushort) min (floor (threshold), 65535.0f)),
+    1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, corrected, mid_max, s_lo, s_hi,
+    wb };
   /* cc_load_pair's factors and caps by row and column parity */
   float g[2][2], cap[2][2];
 #pragma unroll
@@ -371,14 +399,14 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
     cs_stats_start (&st, tx, n, width);
 
   for (int r = ya - 4; r < ya + 4; r += 2)
-    cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, r, n);
-  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st, v0,
+    cs_load_raw (raw, src, in_stride, width, height, s_maxv, s_black, tx, r, n);
+  cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st, v0,
       w0);
-  cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st, v0,
+  cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st, v0,
       w0);
   for (int y = ya; y < yb; y += 2) {
-    cs_load_raw (r0, r1, src, in_stride, width, height, s_maxv, s_black, tx, y + 4, n);
-    cs_correct_pair (s0, s1, r0, r1, &sp, &sh, g, cap, tx, y + 2, n, width, height,
+    cs_load_raw (raw, src, in_stride, width, height, s_maxv, s_black, tx, y + 4, n);
+    cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, y + 2, n, width, height,
         stats && y + 2 < yb, &st, v0, w0);
     cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
     /* the sums to the counters every 16 row pairs and at the end (a lane's
