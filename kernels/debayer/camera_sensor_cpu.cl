@@ -95,7 +95,6 @@ typedef struct {
   __global const float *shading;
   int4 grid;
   float2 scale;
-  int corrected;
   float mid_max;
   int lo, hi;
   float4 wb;
@@ -118,19 +117,23 @@ inline void cs_shading_row (CsShading * sh, const CsParams * sp, int dy, int j, 
   for (int p = 0; p < 2; p++) {
     __global const float *base = sp->shading + (SITE (dy, p) * sp->grid.s1 + j) * cols;
     for (int k = 0; k < n; k++) {
-      float t[8], d[8];
-      for (int l = 0; l < 8; l++) {
-        /* the lane's pixel (its mirror beyond the frame) */
-        const int x = border_reflect101 (tx - 16 + 16 * k + p + 2 * l, width);
-        const float gx = (float) x * sp->scale.s0;
-        const int i = min ((int) gx, cols - 2);
-        const float fx = gx - (float) i;
-        __global const float *q = base + i;
-        t[l] = mad (fx, q[1] - q[0], q[0]);
-        d[l] = mad (fx, q[cols + 1] - q[cols], q[cols]) - t[l];
-      }
-      sh->top[dy][p][k] = (float8) (t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);
-      sh->diff[dy][p][k] = (float8) (d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]);
+      /* the lanes' pixels (their mirrors beyond the frame) */
+      const int8 xs = cs_reflect8 ((int8) (tx - 16 + 16 * k + p) + (int8) (0, 2, 4, 6, 8, 10, 12,
+              14), width);
+      const float8 gx = convert_float8 (xs) * sp->scale.s0;
+      const int8 i = min (convert_int8 (gx), cols - 2);
+      const float8 fx = gx - convert_float8 (i);
+      float8 q0, q1, q2, q3;
+#define CS_GATHER(q, d) q = (float8) (base[i.s0 + (d)], base[i.s1 + (d)], base[i.s2 + (d)], \
+    base[i.s3 + (d)], base[i.s4 + (d)], base[i.s5 + (d)], base[i.s6 + (d)], base[i.s7 + (d)])
+      CS_GATHER (q0, 0);
+      CS_GATHER (q1, 1);
+      CS_GATHER (q2, cols);
+      CS_GATHER (q3, cols + 1);
+#undef CS_GATHER
+      const float8 t = mad (fx, q1 - q0, q0);
+      sh->top[dy][p][k] = t;
+      sh->diff[dy][p][k] = mad (fx, q3 - q2, q2) - t;
     }
   }
 }
@@ -177,12 +180,13 @@ inline uint cs_sum8 (uint8 v)
 }
 
 /* The 3A statistics of the cells of output chunk k (columns x .. x + 15)
- * on rows y, y + 1: v (after the corrections) and their words w, by row
- * and parity (sensor_cpu.cl's, the words for the grey-world sums). */
+ * of a row pair (its zones: zrow): v (after the corrections) and their
+ * words w, by row and parity (sensor_cpu.cl's, the words for the
+ * grey-world sums). */
 inline __attribute__ ((always_inline)) void cs_count (CsStats * st, const CsParams * sp,
-    float8 v[2][2], float8 w[2][2], int k, int x, int y, int width, int height)
+    float8 v[2][2], float8 w[2][2], int k, int x, __private uint * zrow, int width)
 {
-  const int cw = width / 2, ch = height / 2;
+  const int cw = width / 2;
   float8 c[4];
   int8 q[4];
   c[SITE (0, 0)] = v[0][0];
@@ -213,7 +217,6 @@ inline __attribute__ ((always_inline)) void cs_count (CsStats * st, const CsPara
 #pragma unroll
   for (int l = 0; l < 8; l++)
     st->hist[l][bin[l]]++;
-  __private uint *zrow = st->zones + (SENSOR_ZONES_Y * (y / 2) / ch) * SENSOR_ZONES_X;
   const int zx = st->zone_x[k], split = st->split[k];
   if (split == 8) {
     zrow[zx] += cs_sum8 (part);
@@ -279,10 +282,10 @@ inline __attribute__ ((always_inline)) ushort16 cs_defects (__local const ushort
  * from its words after the defect test (a), in [0, 1] of full scale, and
  * their 16-bit words (*word). */
 inline __attribute__ ((always_inline)) float8 cs_correct (float8 a, int k, const CsParams * sp,
-    float fy, const float8 * top, const float8 * diff, float8 * word)
+    int shade, float fy, const float8 * top, const float8 * diff, float8 * word)
 {
   float8 s = a * sp->unit;
-  if (sp->grid.s2)
+  if (shade)
     s = min (s * mad ((float8) (fy), diff[k], top[k]), 1.0f);
   /* the 16-bit word (sensor.cl's rounding: 2^23 + v x mid_max in float),
    * which the camera stages take where corrected */
@@ -293,14 +296,20 @@ inline __attribute__ ((always_inline)) float8 cs_correct (float8 a, int k, const
 /* Corrects walk rows y and y + 1 (y even; mirrored beyond the frame) from
  * the raw ring into the demosaic's ring (s0, s1) as debayer_camera_cpu's
  * samples (white balance and exposure: gain, clipped at cap), chunks
- * 0 .. n - 1; with `count`, gathers the statistics of the pair's cells in
- * the output chunks (row y's corrected samples kept a row: v0, w0). */
+ * 0 .. n - 1, with the defect test and the shading where `defect` and
+ * `shade` (constants where inlined; corrected: either); with `count`,
+ * gathers the statistics of the pair's cells in the output chunks (row
+ * y's corrected samples kept a row: v0, w0). */
 inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0,
-    __local float8 * s1, __local const ushort16 * raw, const CsParams * sp, CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n,
+    __local float8 * s1, __local const ushort16 * raw, const CsParams * sp, const int defect,
+    const int shade, CsShading * sh, float g[2][2], float cap[2][2], int tx, int y, int n,
     int width, int height, int count, CsStats * st, float8 v0[2][CC_ROW],
     float8 w0[2][CC_ROW])
 {
+  const int corrected = defect || shade;
   count = count && y + 1 < height;
+  __private uint *zrow = st->zones + (SENSOR_ZONES_Y * (y / 2) / max (height / 2, 1)) *
+      SENSOR_ZONES_X;
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
     /* the ring rows of the centre and the neighbours 2 above and below
@@ -313,20 +322,22 @@ inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0
     const float gy = (float) ri * sp->scale.s1;
     const int j = min ((int) gy, sp->grid.s1 - 2);
     const float fy = gy - (float) j;
-    if (sp->grid.s2 && j != sh->j[dy])
+    if (shade && j != sh->j[dy])
       cs_shading_row (sh, sp, dy, j, tx, n, width);
     for (int k = 0; k < n; k++) {
       const int x = tx - 16 + 16 * k;
       float8 v[2][2], w[2][2];
-      const ushort16 m = sp->defect ? cs_defects (raw + bc, raw + bu, raw + bd, k, n, x, width,
+      const ushort16 m = defect ? cs_defects (raw + bc, raw + bu, raw + bd, k, n, x, width,
           sp->threshold) : raw[bc + k];
       const float8 a[2] = { convert_float8 (m.lo), convert_float8 (m.hi) };
 #pragma unroll
       for (int p = 0; p < 2; p++) {
-        v[dy][p] = cs_correct (a[p], k, sp, fy, sh->top[dy][p], sh->diff[dy][p], &w[dy][p]);
-        /* uncorrected, the samples' own scale (no defect test then) */
-        (p ? s1 : s0)[bc + k] = min (max ((sp->corrected ? w[dy][p] : a[p]) * g[dy][p], 0.0f),
-            cap[dy][p]);
+        v[dy][p] = cs_correct (a[p], k, sp, shade, fy, sh->top[dy][p], sh->diff[dy][p],
+            &w[dy][p]);
+        /* uncorrected, the samples' own scale (no defect test then); both
+         * at least 0 (cc_stage12's max with 0 is for raw samples below
+         * the black level) */
+        (p ? s1 : s0)[bc + k] = min ((corrected ? w[dy][p] : a[p]) * g[dy][p], cap[dy][p]);
       }
       if (count && k >= 1 && k < n - 1) {
         if (dy == 0) {
@@ -339,7 +350,7 @@ inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0
           v[0][1] = v0[1][k];
           w[0][0] = w0[0][k];
           w[0][1] = w0[1][k];
-          cs_count (st, sp, v, w, k, x, y, width, height);
+          cs_count (st, sp, v, w, k, x, zrow, width);
         }
       }
     }
@@ -367,7 +378,7 @@ inline void cs_flush_zones (CsStats * st, __global uint * totals)
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black, int defect,
     float threshold, __global const float * shading, int4 grid, float2 grid_scale,
-    int corrected, float mid_max, int s_lo, int s_hi, float4 wb)
+    float mid_max, int s_lo, int s_hi, float4 wb)
 {
   __local float8 s0[CC_N], s1[CC_N];   /* the demosaic's ring */
   __local ushort16 raw[CC_N];          /* the raw rows after black level */
@@ -380,8 +391,7 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   __global const uchar *src = in + in_offset;
   const float floor3 = cc_floor3 (tf);
   const CsParams sp = { defect, (ushort16) ((ushort) min (floor (threshold), 65535.0f)),
-    1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, corrected, mid_max, s_lo, s_hi,
-    wb };
+    1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, mid_max, s_lo, s_hi, wb };
   /* cc_load_pair's factors and caps by row and column parity */
   float g[2][2], cap[2][2];
 #pragma unroll
@@ -398,16 +408,31 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   if (stats)
     cs_stats_start (&st, tx, n, width);
 
-  for (int r = ya - 4; r < ya + 4; r += 2)
-    cs_load_raw (raw, src, in_stride, width, height, s_maxv, s_black, tx, r, n);
-  cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, ya - 2, n, width, height, 0, &st, v0,
-      w0);
-  cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, ya, n, width, height, stats, &st, v0,
-      w0);
-  for (int y = ya; y < yb; y += 2) {
+  /* row pair y: the raw rows y + 4 and y + 5 loaded, y + 2 and y + 3
+   * corrected, y and y + 1 demosaiced (the first pairs only load or
+   * correct: the rows above the strip) */
+  for (int y = ya - 8; y < yb; y += 2) {
     cs_load_raw (raw, src, in_stride, width, height, s_maxv, s_black, tx, y + 4, n);
-    cs_correct_pair (s0, s1, raw, &sp, &sh, g, cap, tx, y + 2, n, width, height,
-        stats && y + 2 < yb, &st, v0, w0);
+    if (y >= ya - 4) {
+      const int count = stats && y + 2 >= ya && y + 2 < yb;
+      /* the loop specialised for the corrections on (constants once inlined) */
+#define CS_PAIR(d, s) cs_correct_pair (s0, s1, raw, &sp, d, s, &sh, g, cap, tx, y + 2, n, width, \
+    height, count, &st, v0, w0)
+      if (defect) {
+        if (grid.s2)
+          CS_PAIR (1, 1);
+        else
+          CS_PAIR (1, 0);
+      } else {
+        if (grid.s2)
+          CS_PAIR (0, 1);
+        else
+          CS_PAIR (0, 0);
+      }
+#undef CS_PAIR
+    }
+    if (y < ya)
+      continue;
     cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
     /* the sums to the counters every 16 row pairs and at the end (a lane's
      * words, and a zone's sums of 2^20 a cell, stay below 2^32) */

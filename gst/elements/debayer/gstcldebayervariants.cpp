@@ -51,9 +51,9 @@ static const char *const kMenonFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_m
   nullptr };
 static const char *const kMenonCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
   gst_cl_kernel_debayer_menon_cpu, gst_cl_kernel_debayer_sensor_cpu, nullptr };
+/* (one program for both CPU camera rows: the sensor stages turned on or
+ * off while playing build nothing) */
 static const char *const kCameraCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
-  gst_cl_kernel_debayer_camera_cpu, nullptr };
-static const char *const kCameraSensorCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
   gst_cl_kernel_debayer_camera_cpu, gst_cl_kernel_debayer_camera_sensor_cpu, nullptr };
 #undef CAMERA_FILES
 
@@ -380,25 +380,17 @@ camera_sensor_cpu_run (const Format & f, const Settings & s, const GstClFrame *,
   return f.cpu && s.sensor_pass () && s.method != METHOD_MENON;
 }
 
-/* debayer_camera_cpu's options and CC_SENSOR=1 (a program of its own) */
-static std::string
-camera_sensor_cpu_options (const Format & f, const Settings & s, const GstClFrame * in,
-    const GstClFrame * out, Variant * v)
-{
-  return camera_cpu_options (f, s, in, out, v) + " -D CC_SENSOR=1";
-}
-
 /* f: the raw frame's format (the kernel reads it); the camera arguments'
  * full scale is that of the words where the samples are corrected (the
  * engine's camera format). */
 static void
-camera_sensor_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant & v,
+camera_sensor_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
     const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
 {
   const SensorParams &p = *c->sensor;
   gstcl::set_args (k[0], set_camera_args (k[0], f, in, out, c), (cl_int) f.camera_strip,
-      p.maxv, p.black, p.defect, p.threshold, *c->shading, p.grid, p.scale,
-      (cl_int) v.corrected, p.mid_max, p.lo, p.hi, p.wb);
+      p.maxv, p.black, p.defect, p.threshold, *c->shading, p.grid, p.scale, p.mid_max, p.lo,
+      p.hi, p.wb);
   const int strip_width = 16 * kCameraCpuChunks;
   gstcl::enqueue_2d (ctx, k[0], (width_of (out) + strip_width - 1) / strip_width,
       (height_of (out) + f.camera_strip - 1) / f.camera_strip, 1, 1, profile_as (c));
@@ -427,8 +419,8 @@ static const Row kRows[N_KINDS] = {
         SENSOR_PASS_CPU, menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
   {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true, SENSOR_NONE,
         camera_cpu_run, camera_aligned, camera_cpu_options, camera_cpu_launch},
-  {KIND_CAMERA_SENSOR_CPU, {"debayer_camera_sensor_cpu", nullptr}, kCameraSensorCpuFiles, true,
-        true, SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_sensor_cpu_options,
+  {KIND_CAMERA_SENSOR_CPU, {"debayer_camera_sensor_cpu", nullptr}, kCameraCpuFiles, true, true,
+        SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
         camera_sensor_cpu_launch},
 };
 static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_SENSOR_CPU,

@@ -73,7 +73,7 @@ int main (int argc, char **argv)
     while (f.size () < 6) f.push_back ("");
     const int stats = atoi (f[1].c_str ()), defect = atoi (f[2].c_str ()), shade = atoi (f[3].c_str ());
     const bool corrected = defect || shade;
-    std::string o = " -D IN_16=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D CC_CHUNKS=16 -D ALIGNED=1 -D CC_SENSOR=1"
+    std::string o = " -D IN_16=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D CC_CHUNKS=16 -D ALIGNED=1"
         " -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 " + f[4];
     cl::Program prog (ctx, sources (f[5].empty () ? argv[1] : f[5]));
     try { prog.build ({dev}, ("-cl-std=CL1.2" + o).c_str ()); } catch (...) { std::cerr << prog.getBuildInfo<CL_PROGRAM_BUILD_LOG> (dev) << "\n"; return 1; }
@@ -100,7 +100,7 @@ int main (int argc, char **argv)
     k.setArg (i++, (float) (0.1 * (maxv - black))); k.setArg (i++, shading);
     k.setArg (i++, cl_int4 {{gc, gr, shade, 0}});
     k.setArg (i++, cl_float2 {{(float) ((gc - 1.0) / (W - 1)), (float) ((gr - 1.0) / (H - 1))}});
-    k.setArg (i++, (int) corrected); k.setArg (i++, (float) mid);
+    k.setArg (i++, (float) mid);
     k.setArg (i++, (int) std::ceil (0.02 * mid)); k.setArg (i++, (int) std::ceil (0.98 * mid));
     k.setArg (i++, cl_float4 {{1.9f, 1.0f, 1.45f, 0}});
     const cl::NDRange g ((W + sw - 1) / sw, (H + strip - 1) / strip), l (1, 1);
