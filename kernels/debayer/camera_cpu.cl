@@ -26,7 +26,9 @@
  * edge, and the last row of an odd height, go through camera_output's
  * 8 x 2 blocks (partial stores, the last column and row repeated for the
  * chroma). The white-balance statistics are taken from the raw samples as
- * each row pair is loaded, over the strip's columns and rows. */
+ * each row pair is loaded, over the strip's columns and rows.
+ * debayer_camera_sensor_cpu (camera_sensor_cpu.cl) fills the same ring with
+ * the sensor stages' corrected samples and shares cc_rows. */
 
 #ifndef CC_CHUNKS
 #define CC_CHUNKS 16              /* output chunks of 16 columns a strip (the host's) */

@@ -2,29 +2,34 @@
 /* debayer_camera_sensor_cpu: debayer_camera_cpu (camera_cpu.cl, after it)
  * with the sensor stages of sensor.cl done as the rows enter its ring, in
  * one pass: the host runs it on CPUs when a sensor stage is on (defects,
- * lens shading, the 3A statistics, auto exposure), instead of
- * debayer_sensor_cpu and debayer_camera_cpu one after the other. The
- * stages, formulas, float arithmetic, the rounding to 16-bit words and the
- * statistics are sensor.cl's (sensor_cpu.cl's vector forms); the result is
- * that of the two passes.
+ * lens shading, the 3A statistics, auto exposure), where a pass over the
+ * frame before the camera kernel (sensor_cpu.cl) read each raw row three
+ * times and wrote the frame once more. The stages, formulas, float
+ * arithmetic and the rounding to 16-bit words are sensor.cl's; the
+ * statistics too, but the grey-world sums take the words (sensor.cl
+ * rounds v x mid_max once more, at times a word apart) and a cell's luma
+ * is rounded to 2^-20 by adding 2^23 (at times 2^-20 off convert_uint_rte
+ * on PoCL).
  *
- * A second ring holds the raw rows after black level (in sample units, by
- * column parity in chunks of 8, as the demosaic's): at each row pair y it
- * takes rows y + 4 and y + 5, each loaded and converted once; rows y + 2
- * and y + 3 are then corrected from it (a sample's same-colour neighbours
- * are the next lanes of its parity and the same lanes 2 rows away) into the
- * demosaic's ring, where the corrected words go through white balance and
- * exposure as debayer_camera_cpu's samples; their statistics are gathered
- * there; then rows y and y + 1 are demosaiced and written (cc_rows).
+ * A second ring holds the raw rows after black level as 16-bit words, a
+ * chunk's even columns in lanes 0-7 and its odd ones in 8-15: at row pair
+ * y the walk loads rows y + 4 and y + 5 into it, each read and converted
+ * once; corrects rows y + 2 and y + 3 from it into the demosaic's ring
+ * (the defect test in 16-bit lanes, a sample's same-colour neighbours
+ * being the next lanes of its parity and the same lanes 2 rows away; then
+ * in float the shading, the word, white balance and exposure as
+ * debayer_camera_cpu's samples), gathering their statistics; and
+ * demosaics and writes rows y and y + 1 (cc_rows).
  *
  * Beyond the frame the demosaic reads the corrected frame mirrored
  * (reflect-101), so a mirrored row or column is corrected as the one it
- * mirrors: its neighbours are those of its mirror, the rule of sensor.cl (a
- * neighbour that the mirror takes to the sample itself is the one on the
- * other side) applied to the mirrored positions (the neighbour 2 away that
- * lands on the same sample as the centre is replaced by the one 2 away on
- * the other side), and its shading gain is its mirror's. Of the chunks on
- * each side of the strip, only the lane next to the strip is read. */
+ * mirrors: its shading gain is its mirror's, and its neighbours are those
+ * of its mirror, sensor.cl's rule (a neighbour that the mirror takes to
+ * the sample itself is the one on the other side) holding at mirrored
+ * positions as: a neighbour 2 away that lands on the same sample as the
+ * centre is replaced by the one 2 away on the other side. Of the chunks on
+ * each side of the strip only the lane next to the strip is read, so their
+ * outer lanes may take any neighbours. */
 
 /* border_reflect101 of each lane */
 inline int8 cs_reflect8 (int8 x, int n)

@@ -253,8 +253,9 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
  * (32: the zone sums of a work-item stay below 2^32) */
 static const int kSensorCpuStrip = 128, kSensorCpuPairs = 32;
 
-/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu on
- * CPUs), gathering the statistics when c->gather. */
+/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu's
+ * strips before menon's CPU kernel), gathering the statistics when
+ * c->gather. */
 void
 Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c)
 {
