@@ -221,15 +221,13 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
 /* The lower bound of cc_stages' clamp: curve3_floor (tf) for 8-bit outputs
- * through the fast curve, else 0. */
-inline float cc_floor3 (float16 tf)
-{
+ * through the fast curve, else 0 (a macro: clang warns of each call that
+ * passes a float16) */
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
-  return curve3_floor (tf);
+#define CC_FLOOR3(tf) curve3_floor (tf)
 #else
-  return 0.0f;
+#define CC_FLOOR3(tf) 0.0f
 #endif
-}
 
 /* Output rows y and y + 1 (y even) from the ring: chunks 0 .. chunks - 1
  * from column tx (floor3: curve3_floor (tf) or 0). */
@@ -332,7 +330,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   __global const uchar *src = in + in_offset;
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
-  const float floor3 = cc_floor3 (tf);
+  const float floor3 = CC_FLOOR3 (tf);
 
   cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, ya - 2, n, 0, lo,
       hi, sums);

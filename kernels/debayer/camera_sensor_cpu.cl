@@ -394,7 +394,7 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   const int n = chunks + 2;
   const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   __global const uchar *src = in + in_offset;
-  const float floor3 = cc_floor3 (tf);
+  const float floor3 = CC_FLOOR3 (tf);
   const CsParams sp = { defect, (ushort16) ((ushort) min (floor (threshold), 65535.0f)),
     1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, mid_max, s_lo, s_hi, wb };
   /* cc_load_pair's factors and caps by row and column parity */
