@@ -16,7 +16,8 @@
  *   g++ -O2 -std=c++17 tests/bench/tools/cl-sensor-cpu.cpp -o cl-sensor-cpu -lOpenCL
  *   ./cl-sensor-cpu kernels 20 "all|1|1|1" "no stats|0|1|1" "camera only|0|0|0"
  *
- * A variant: name|statistics|defects|shading[|more -D options[|kernels
+ * RANDOM=1: random 16-bit samples, as the bench's frames (most above
+ * full scale). A variant: name|statistics|defects|shading[|more -D options[|kernels
  * folder, in place of the first argument's]]. Without defects and shading
  * the kernel takes the raw samples (no words), as cldebayer does. */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -56,7 +57,8 @@ int main (int argc, char **argv)
   for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) {
     int v = (int) (2048 + 1500 * std::sin (x * 0.01) * std::cos (y * 0.013)) + (int) (rng () % 64) - 32;
     if (rng () % 1000 == 0) v = rng () % 2 ? maxv : 0;
-    raw[(size_t) y * W + x] = (uint16_t) std::clamp (v, 0, maxv); }
+    if (getenv ("RANDOM")) v = (int) (rng () & (getenv ("RANDOM")[0] == '2' ? 0xfff : 0xffff));   /* the bench's frames: random bytes */
+    raw[(size_t) y * W + x] = (uint16_t) (getenv ("RANDOM") ? v : std::clamp (v, 0, maxv)); }
   /* the bench's 17 x 13 grid: a vignetting to 1.8 at the corners, tinted */
   const int gc = 17, gr = 13; std::vector<float> grid;
   for (double tint : { 1.1, 1.0, 1.0, 1.2 }) for (int j = 0; j < gr; j++) for (int i = 0; i < gc; i++) {
