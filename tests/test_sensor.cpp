@@ -7,7 +7,7 @@
  * vignetting undone; the 3A statistics (histogram, zones) equal to the
  * model's; auto exposure converging and steady on a flickering scene;
  * numeric changes rebuilding nothing; a bad lens-shading file refused
- * naming its line. */
+ * naming its line; the CPU shape at the edges of its strips. */
 #include "camera_harness.h"
 
 #include <algorithm>
@@ -122,6 +122,38 @@ GST_START_TEST (test_other_shape)
   const char *own = own_tuning ();
   use_tuning (own && g_str_equal (own, "gpu") ? "cpu" : "gpu");
   run_every_format ({ "RGBA", "BGR", "RGBA64_LE", "NV12", "I420" });
+}
+GST_END_TEST
+
+/* The CPU shape (debayer_camera_sensor_cpu: the corrections in the camera
+ * strips' ring, strips of 256 columns cut in rows from 64 rows on) at the
+ * edges of its strips: widths around one and two strips, heights cut in
+ * two, odd ones, every sensor stage, and the statistics and exposure alone
+ * (the raw samples then), against the model. */
+GST_START_TEST (test_cpu_strips)
+{
+  use_tuning ("cpu");
+  uint32_t seed = 900;
+  Stages alone = sensor_stages (4095, true);
+  alone.defect = false;
+  alone.shading = Shading ();
+  alone.exposure = 1.3;
+  for (const char *name : { "RGBA", "NV12" }) {
+    const OutFormat *f = nullptr;
+    for (const OutFormat & o : out_formats)
+      if (g_str_equal (o.name, name))
+        f = &o;
+    for (int k = 0; k < 2; k++) {
+      const Stages st = k ? alone : sensor_stages (4095, true);
+      Camera cam (format_caps (name));
+      cam.set (st);
+      g_object_set (cam.element, "statistics-interval", 1u, nullptr);
+      for (auto &s : { std::array<int, 2> {257, 131}, std::array<int, 2> {528, 130},
+              std::array<int, 2> {255, 129} })
+        cam.check (random_mosaic (s[0], s[1], seed % 4, 12, seed), 0, MALVAR, st, f,
+            std::string (name) + (k ? " statistics alone" : " every stage")), seed++;
+    }
+  }
 }
 GST_END_TEST
 
@@ -498,6 +530,7 @@ sensor_suite (void)
   tcase_add_test (tc, test_each_sensor_stage);
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_other_shape);
+  tcase_add_test (tc, test_cpu_strips);
   tcase_add_test (tc, test_defects_removed);
   tcase_add_test (tc, test_vignetting_undone);
   tcase_add_test (tc, test_statistics_match_model);

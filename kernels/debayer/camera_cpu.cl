@@ -26,7 +26,9 @@
  * edge, and the last row of an odd height, go through camera_output's
  * 8 x 2 blocks (partial stores, the last column and row repeated for the
  * chroma). The white-balance statistics are taken from the raw samples as
- * each row pair is loaded, over the strip's columns and rows. */
+ * each row pair is loaded, over the strip's columns and rows.
+ * debayer_camera_sensor_cpu (camera_sensor_cpu.cl) fills the same ring with
+ * the sensor stages' corrected samples and shares cc_rows. */
 
 #ifndef CC_CHUNKS
 #define CC_CHUNKS 16              /* output chunks of 16 columns a strip (the host's) */
@@ -218,6 +220,101 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
 #define CC_BYTES16(e, o) ((uchar16) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, \
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
+/* The lower bound of cc_stages' clamp: curve3_floor (tf) for 8-bit outputs
+ * through the fast curve, else 0 (a macro: clang warns of each call that
+ * passes a float16) */
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+#define CC_FLOOR3(tf) curve3_floor (tf)
+#else
+#define CC_FLOOR3(tf) 0.0f
+#endif
+
+/* Output rows y and y + 1 (y even) from the ring: chunks 0 .. chunks - 1
+ * from column tx (floor3: curve3_floor (tf) or 0). */
+inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const float8 * s0,
+    __local const float8 * s1, int tx, int y, int chunks, float floor3)
+{
+  const bool both = y + 1 < height;
+  for (int k = 0; k < chunks; k++) {
+    const int x0 = tx + 16 * k;
+    float8 r[2][2], g[2][2], b[2][2];   /* by row and column parity */
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++)
+#pragma unroll
+      for (int p = 0; p < 2; p++)
+        cc_demosaic (s0, s1, y + dy, k, p, SITE (dy, p), &r[dy][p], &g[dy][p], &b[dy][p]);
+    if (!both || x0 + 16 > width) {
+      /* the image's edge: camera_output's 8 x 2 blocks */
+#pragma unroll
+      for (int part = 0; part < 2; part++) {
+        if (x0 + 8 * part >= width)
+          break;
+        float8 red[2], green[2], blue[2];
+#pragma unroll
+        for (int dy = 0; dy < 2; dy++) {
+          red[dy] = part ? CC_HI8 (r[dy][0], r[dy][1]) : CC_LO8 (r[dy][0], r[dy][1]);
+          green[dy] = part ? CC_HI8 (g[dy][0], g[dy][1]) : CC_LO8 (g[dy][0], g[dy][1]);
+          blue[dy] = part ? CC_HI8 (b[dy][0], b[dy][1]) : CC_LO8 (b[dy][0], b[dy][1]);
+        }
+        camera_output (CAMERA_PASS, x0 + 8 * part, y, red, green, blue);
+      }
+      continue;
+    }
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++)
+      cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
+          floor3);
+#if OUT_YUV
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+    /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as
+     * well) */
+    const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
+        0, 0);
+#else
+    const float8 ycode = yuv;
+#endif
+    float8 l[2][2];
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++) {
+#pragma unroll
+      for (int p = 0; p < 2; p++)
+        l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
+      const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][0])));
+      const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][1])));
+      CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
+    }
+    /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
+    const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
+    const float8 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
+    const float8 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
+    const uchar8 u = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
+                YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f)));
+    const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
+                YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f)));
+#if OUT_YUV == 1
+    CC_STORE16 (CC_BYTES16 (u, v), out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
+#else
+    CC_STORE8 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
+    CC_STORE8 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
+#endif
+#else
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++) {
+      __global out_t *row = (__global out_t *) (out + out_offset + (size_t) (y + dy) *
+          out_stride);
+#define CC_CODE(v) (round_code8 ((v) * OUT_MAX) & OUT_MAX)
+      store_row (row, x0, 0, BLOCK_W, CC_CODE (CC_LO8 (r[dy][0], r[dy][1])),
+          CC_CODE (CC_LO8 (g[dy][0], g[dy][1])), CC_CODE (CC_LO8 (b[dy][0], b[dy][1])),
+          layout);
+      store_row (row, x0 + 8, 0, BLOCK_W, CC_CODE (CC_HI8 (r[dy][0], r[dy][1])),
+          CC_CODE (CC_HI8 (g[dy][0], g[dy][1])), CC_CODE (CC_HI8 (b[dy][0], b[dy][1])),
+          layout);
+#undef CC_CODE
+    }
+#endif
+  }
+}
+
 /* Output rows y .. y + strip - 1 (y even) of group (x, y): columns from
  * 16 CC_CHUNKS x. */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
@@ -233,11 +330,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
   __global const uchar *src = in + in_offset;
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
-#if OUT_SAMPLE == 1 && !FAST_POW_OFF
-  const float floor3 = curve3_floor (tf);
-#else
-  const float floor3 = 0.0f;
-#endif
+  const float floor3 = CC_FLOOR3 (tf);
 
   cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, ya - 2, n, 0, lo,
       hi, sums);
@@ -246,85 +339,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   for (int y = ya; y < yb; y += 2) {
     cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, y + 2, n,
         stats && y + 2 < yb, lo, hi, sums);
-    const bool both = y + 1 < height;
-    for (int k = 0; k < chunks; k++) {
-      const int x0 = tx + 16 * k;
-      float8 r[2][2], g[2][2], b[2][2];   /* by row and column parity */
-#pragma unroll
-      for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-        for (int p = 0; p < 2; p++)
-          cc_demosaic (s0, s1, y + dy, k, p, SITE (dy, p), &r[dy][p], &g[dy][p], &b[dy][p]);
-      if (!both || x0 + 16 > width) {
-        /* the image's edge: camera_output's 8 x 2 blocks */
-#pragma unroll
-        for (int part = 0; part < 2; part++) {
-          if (x0 + 8 * part >= width)
-            break;
-          float8 red[2], green[2], blue[2];
-#pragma unroll
-          for (int dy = 0; dy < 2; dy++) {
-            red[dy] = part ? CC_HI8 (r[dy][0], r[dy][1]) : CC_LO8 (r[dy][0], r[dy][1]);
-            green[dy] = part ? CC_HI8 (g[dy][0], g[dy][1]) : CC_LO8 (g[dy][0], g[dy][1]);
-            blue[dy] = part ? CC_HI8 (b[dy][0], b[dy][1]) : CC_LO8 (b[dy][0], b[dy][1]);
-          }
-          camera_output (CAMERA_PASS, x0 + 8 * part, y, red, green, blue);
-        }
-        continue;
-      }
-#pragma unroll
-      for (int dy = 0; dy < 2; dy++)
-        cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
-            floor3);
-#if OUT_YUV
-#if OUT_SAMPLE == 1 && !FAST_POW_OFF
-      /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as
-       * well) */
-      const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
-          0, 0);
-#else
-      const float8 ycode = yuv;
-#endif
-      float8 l[2][2];
-#pragma unroll
-      for (int dy = 0; dy < 2; dy++) {
-#pragma unroll
-        for (int p = 0; p < 2; p++)
-          l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
-        const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][0])));
-        const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][1])));
-        CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
-      }
-      /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
-      const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
-      const float8 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
-      const float8 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
-      const uchar8 u = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
-                  YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f)));
-      const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
-                  YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f)));
-#if OUT_YUV == 1
-      CC_STORE16 (CC_BYTES16 (u, v), out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
-#else
-      CC_STORE8 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
-      CC_STORE8 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
-#endif
-#else
-#pragma unroll
-      for (int dy = 0; dy < 2; dy++) {
-        __global out_t *row = (__global out_t *) (out + out_offset + (size_t) (y + dy) *
-            out_stride);
-#define CC_CODE(v) (round_code8 ((v) * OUT_MAX) & OUT_MAX)
-        store_row (row, x0, 0, BLOCK_W, CC_CODE (CC_LO8 (r[dy][0], r[dy][1])),
-            CC_CODE (CC_LO8 (g[dy][0], g[dy][1])), CC_CODE (CC_LO8 (b[dy][0], b[dy][1])),
-            layout);
-        store_row (row, x0 + 8, 0, BLOCK_W, CC_CODE (CC_HI8 (r[dy][0], r[dy][1])),
-            CC_CODE (CC_HI8 (g[dy][0], g[dy][1])), CC_CODE (CC_HI8 (b[dy][0], b[dy][1])),
-            layout);
-#undef CC_CODE
-      }
-#endif
-    }
+    cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
     /* the sums to the counters every 16 row pairs and at the end (of more
      * rows 16-bit samples could pass 2^31 in a lane) */
     if (stats && (((y - ya) / 2) % 16 == 15 || y + 2 >= yb))

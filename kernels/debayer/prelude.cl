@@ -50,11 +50,13 @@
  *   exact (debayer)         filters.cl io.cl exact.cl
  *   cells (debayer_cells, debayer_rim)   filters.cl io.cl exact.cl cells.cl
  *   camera kernels          (color.cl before this file) filters.cl io.cl
- *                           stages.cl curve.cl stats.cl output.cl, then
- *                           camera.cl (debayer_camera), menon.cl
- *                           (debayer_menon), or strips.cl and menon_cpu.cl
- *                           (debayer_menon_cpu), or strips.cl and camera_cpu.cl
- *                           (debayer_camera_cpu)
+ *                           stages.cl curve.cl stats.cl output.cl sensor.cl
+ *                           (debayer_sensor), then camera.cl
+ *                           (debayer_camera), menon.cl (debayer_menon), or
+ *                           strips.cl menon_cpu.cl sensor_cpu.cl
+ *                           (debayer_menon_cpu, debayer_sensor_cpu), or
+ *                           strips.cl camera_cpu.cl camera_sensor_cpu.cl
+ *                           (debayer_camera_cpu, debayer_camera_sensor_cpu)
  */
 
 #ifndef ALIGNED

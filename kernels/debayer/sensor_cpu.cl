@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* debayer_sensor_cpu: debayer_sensor (sensor.cl: its stages, formulas,
  * float arithmetic, result and statistics) in the CPU shape, which the
- * host runs where the CPU tuning is selected, with debayer_sensor's
- * arguments.
+ * host runs before debayer_menon_cpu where the CPU tuning is selected,
+ * with debayer_sensor's arguments (the camera strips do the same stages in
+ * their own ring: camera_sensor_cpu.cl).
  *
  * A work-group is one work-item; it takes a strip of SC_STRIP_W columns
  * and a run of row pairs (the rows of the launch's second dimension

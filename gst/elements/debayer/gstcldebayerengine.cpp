@@ -174,7 +174,7 @@ Engine::built (const Variant & v) const
 bool
 Engine::fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const
 {
-  return !v.aligned || (v.corrected ?
+  return !v.aligned || (reads_corrected (v) ?
       row_of (v.kind).fits_aligned (corrected_, &corrected_frame_, out) :
       row_of (v.kind).fits_aligned (format_, in, out));
 }
@@ -198,8 +198,8 @@ Engine::use (const Variant & v, const cl::Program & program)
   Kernels &slot = kernels_[v.kind][v.aligned];
   for (int i = 0; i < 2; i++)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
-  slot.sensor = row.camera ? cl::Kernel (program, format_.cpu ? "debayer_sensor_cpu" :
-      "debayer_sensor") : cl::Kernel ();
+  slot.sensor = row.sensor == SENSOR_PASS_GPU ? cl::Kernel (program, "debayer_sensor") :
+      row.sensor == SENSOR_PASS_CPU ? cl::Kernel (program, "debayer_sensor_cpu") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
@@ -212,12 +212,15 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
   Variant v;
   v.sensor = s.sensor_pass ();
   v.corrected = s.corrects ();
-  if (v.corrected)
+  /* a row that does the sensor stages itself reads the input */
+  const Row &own = choose_row (format_, s, in, out);
+  v.inside = v.sensor && own.sensor == SENSOR_INSIDE;
+  if (reads_corrected (v))
     ensure_corrected (ctx);
   /* what the camera kernel reads */
-  const Format &f = v.corrected ? corrected_ : format_;
-  const GstClFrame *read = v.corrected ? &corrected_frame_ : in;
-  const Row &row = choose_row (f, s, read, out);
+  const Format &f = reads_corrected (v) ? corrected_ : format_;
+  const GstClFrame *read = reads_corrected (v) ? &corrected_frame_ : in;
+  const Row &row = v.inside ? own : choose_row (f, s, read, out);
   v.kind = row.kind;
   v.aligned = row.fits_aligned (f, read, out);
   v.options = row.options (f, s, read, out, &v);
@@ -250,8 +253,9 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
  * (32: the zone sums of a work-item stay below 2^32) */
 static const int kSensorCpuStrip = 128, kSensorCpuPairs = 32;
 
-/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu on
- * CPUs), gathering the statistics when c->gather. */
+/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu's
+ * strips before menon's CPU kernel), gathering the statistics when
+ * c->gather. */
 void
 Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c)
 {
@@ -268,7 +272,7 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
       p.defect, p.threshold, *c->shading, p.grid, p.scale, (cl_int) write, p.mid_max,
       (cl_int) c->gather, p.lo, p.hi, p.wb, *c->counters);
   const char *profile = c->gather ? " statistics" : nullptr;
-  if (format_.cpu) {
+  if (row_of (running_.kind).sensor == SENSOR_PASS_CPU) {
     /* sensor_cpu.cl: strips of kSensorCpuStrip columns by runs of at most
      * kSensorCpuPairs row pairs, a work-item each */
     const int pairs = (height + 1) / 2;
@@ -284,17 +288,18 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     const CameraLaunch * camera)
 {
   CameraLaunch after;
-  if (running_.sensor && camera && camera->sensor) {
+  if (running_.sensor && !running_.inside && camera && camera->sensor) {
     run_sensor (ctx, in, camera);
     /* the statistics were the sensor pass's */
     after = *camera;
     after.gather = false;
     camera = &after;
   }
-  const bool corrected = running_.corrected;
+  /* the camera arguments' full scale: the words' where corrected */
+  const bool corrected = reads_corrected (running_);
   row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k,
-      corrected ? corrected_ : format_, running_, corrected ? &corrected_frame_ : in, out,
-      camera);
+      running_.corrected ? corrected_ : format_, running_, corrected ? &corrected_frame_ : in,
+      out, camera);
 }
 
 bool

@@ -20,9 +20,15 @@ namespace cldebayer {
 /* The kernel variants: the exact integer blocks (GPUs), the exact integer
  * cells and rim (CPUs), the camera stages in 8 x 2 blocks (GPUs) or in
  * strips (CPUs), menon with the camera stages in tiles (GPUs) or in a row
- * pipeline (CPUs). The rows of the table, in this order. */
+ * pipeline (CPUs), the camera strips with the sensor stages inside (CPUs).
+ * The rows of the table, in this order. */
 enum Kind { KIND_BLOCKS, KIND_CELLS, KIND_CAMERA, KIND_MENON, KIND_MENON_CPU, KIND_CAMERA_CPU,
-  N_KINDS };
+  KIND_CAMERA_SENSOR_CPU, N_KINDS };
+
+/* How a row does the sensor stages (sensor.cl) when the settings ask for
+ * them: not at all (no camera stages), a pass before its kernel
+ * (debayer_sensor, or debayer_sensor_cpu's strips), or inside its kernel. */
+enum SensorPass { SENSOR_NONE, SENSOR_PASS_GPU, SENSOR_PASS_CPU, SENSOR_INSIDE };
 
 /* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
  * MENON_LY): the tile of pixels a work-group computes; the cells a
@@ -61,8 +67,12 @@ struct Format {
 struct Variant {
   Kind kind = KIND_BLOCKS;
   bool aligned = false;
-  bool sensor = false;          /* debayer_sensor runs first (sensor.cl) */
-  bool corrected = false;       /* and the camera kernel reads its result */
+  bool sensor = false;          /* the sensor stages run (sensor.cl) */
+  bool corrected = false;       /* and correct the samples the camera stages take
+                                 * (16-bit words, the engine's second Format) */
+  bool inside = false;          /* in the row's kernel (SENSOR_INSIDE), which
+                                 * reads the input; else a pass before it,
+                                 * whose result the kernel reads if corrected */
   std::string options;          /* empty: none */
   MenonShape menon {};          /* KIND_MENON: the shape built */
 };
@@ -87,6 +97,7 @@ struct Row {
   bool camera;                  /* takes the camera arguments */
   bool full_scale_unit;         /* camera samples in units of full scale
                                  * (else of one sample step) */
+  SensorPass sensor;
   /* whether this row runs these settings on this format and these frames
    * (the first row that says so does) */
   bool (*runs) (const Format & f, const Settings & s, const GstClFrame * in,
@@ -130,8 +141,8 @@ public:
 
   const Format & format () const { return format_; }
   /* Whether the running variant takes camera parameters, the full scale and
-   * black level of the samples its camera kernel reads (the sensor pass's
-   * result, or the input), and their unit (1 in menon, that full scale in
+   * black level of the samples its camera stages take (the corrected words,
+   * or the input's), and their unit (1 in menon, that full scale in
    * debayer_camera). */
   bool camera () const;
   bool sensor () const { return running_.sensor; }
@@ -148,13 +159,15 @@ private:
   struct Kernels {
     std::string options;
     cl::Kernel k[2];
-    cl::Kernel sensor;          /* camera programs: debayer_sensor */
+    cl::Kernel sensor;          /* the row's sensor pass (SENSOR_PASS_*) */
   };
   void use (const Variant & v, const cl::Program & program);
   void ensure_corrected (GstClContext * ctx);
   void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c);
   bool built (const Variant & v) const;
   bool fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const;
+  /* whether v's kernel reads the sensor pass's result */
+  static bool reads_corrected (const Variant & v) { return v.corrected && !v.inside; }
 
   Format format_;
   /* The sensor pass's result as the camera kernel reads it: its format

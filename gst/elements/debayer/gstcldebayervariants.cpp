@@ -51,8 +51,10 @@ static const char *const kMenonFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_m
   nullptr };
 static const char *const kMenonCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
   gst_cl_kernel_debayer_menon_cpu, gst_cl_kernel_debayer_sensor_cpu, nullptr };
+/* (one program for both CPU camera rows: the sensor stages turned on or
+ * off while playing build nothing) */
 static const char *const kCameraCpuFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_strips,
-  gst_cl_kernel_debayer_camera_cpu, gst_cl_kernel_debayer_sensor_cpu, nullptr };
+  gst_cl_kernel_debayer_camera_cpu, gst_cl_kernel_debayer_camera_sensor_cpu, nullptr };
 #undef CAMERA_FILES
 
 static std::string
@@ -344,7 +346,8 @@ menon_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Va
 static bool
 camera_cpu_run (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *)
 {
-  return f.cpu && (f.out_yuv || s.camera_stages ()) && s.method != METHOD_MENON;
+  return f.cpu && (f.out_yuv || s.camera_stages ()) && s.method != METHOD_MENON &&
+      !s.sensor_pass ();
 }
 
 /* One work-item a strip of columns, explicit float8 SIMD; x^y from plain
@@ -368,6 +371,31 @@ camera_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const V
       (height_of (out) + f.camera_strip - 1) / f.camera_strip, 1, 1, profile_as (c));
 }
 
+/* ---- the same with the sensor stages inside (CPUs): camera_sensor_cpu.cl ---- */
+
+static bool
+camera_sensor_cpu_run (const Format & f, const Settings & s, const GstClFrame *,
+    const GstClFrame *)
+{
+  return f.cpu && s.sensor_pass () && s.method != METHOD_MENON;
+}
+
+/* f: the raw frame's format (the kernel reads it); the camera arguments'
+ * full scale is that of the words where the samples are corrected (the
+ * engine's camera format). */
+static void
+camera_sensor_cpu_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
+{
+  const SensorParams &p = *c->sensor;
+  gstcl::set_args (k[0], set_camera_args (k[0], f, in, out, c), (cl_int) f.camera_strip,
+      p.maxv, p.black, p.defect, p.threshold, *c->shading, p.grid, p.scale, p.mid_max, p.lo,
+      p.hi, p.wb);
+  const int strip_width = 16 * kCameraCpuChunks;
+  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + strip_width - 1) / strip_width,
+      (height_of (out) + f.camera_strip - 1) / f.camera_strip, 1, 1, profile_as (c));
+}
+
 int
 camera_cpu_strip_width ()
 {
@@ -377,23 +405,26 @@ camera_cpu_strip_width ()
 /* The table, by Kind. choose_row takes the first row that runs, in the
  * order of `kOrder`. */
 static const Row kRows[N_KINDS] = {
-  /* kind, entry points, files, camera, full_scale_unit,
+  /* kind, entry points, files, camera, full_scale_unit, sensor pass,
    *     runs, fits_aligned, options, launch */
-  {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false,
+  {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false, SENSOR_NONE,
         blocks_run, rgb_aligned, blocks_options, blocks_launch},
-  {KIND_CELLS, {"debayer_cells", "debayer_rim"}, kCellsFiles, false, false,
+  {KIND_CELLS, {"debayer_cells", "debayer_rim"}, kCellsFiles, false, false, SENSOR_NONE,
         cells_run, never_aligned, cells_options, cells_launch},
-  {KIND_CAMERA, {"debayer_camera", nullptr}, kCameraFiles, true, true,
+  {KIND_CAMERA, {"debayer_camera", nullptr}, kCameraFiles, true, true, SENSOR_PASS_GPU,
         camera_run, camera_aligned, camera_options, camera_launch},
-  {KIND_MENON, {"debayer_menon", nullptr}, kMenonFiles, true, false,
+  {KIND_MENON, {"debayer_menon", nullptr}, kMenonFiles, true, false, SENSOR_PASS_GPU,
         menon_run, camera_aligned, menon_options, menon_launch},
   {KIND_MENON_CPU, {"debayer_menon_cpu", nullptr}, kMenonCpuFiles, true, false,
-        menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
-  {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true,
+        SENSOR_PASS_CPU, menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
+  {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true, SENSOR_NONE,
         camera_cpu_run, camera_aligned, camera_cpu_options, camera_cpu_launch},
+  {KIND_CAMERA_SENSOR_CPU, {"debayer_camera_sensor_cpu", nullptr}, kCameraCpuFiles, true, true,
+        SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
+        camera_sensor_cpu_launch},
 };
-static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_CPU, KIND_CAMERA,
-  KIND_CELLS, KIND_BLOCKS };
+static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_SENSOR_CPU,
+  KIND_CAMERA_CPU, KIND_CAMERA, KIND_CELLS, KIND_BLOCKS };
 
 const Row &
 row_of (Kind kind)
