@@ -243,10 +243,7 @@ gst_cl_upload_decide_allocation (GstBaseTransform * trans, GstQuery * query)
     }
     if (pool) {
       GST_DEBUG_OBJECT (self, "output pool of memory shared with CUDA, %u bytes a buffer", size);
-      if (gst_query_get_n_allocation_pools (query) > 0)
-        gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
-      else
-        gst_query_add_allocation_pool (query, pool, size, min, 0);
+      gst_cl_query_put_output_pool (query, pool, size, min);
       gst_object_unref (pool);
       return TRUE;
     }

@@ -214,10 +214,7 @@ gst_cl_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
     return FALSE;
   }
   GST_DEBUG_OBJECT (self, "output pool: %u bytes a buffer, at least %u buffers", size, min);
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, 0);
+  gst_cl_query_put_output_pool (query, pool, size, min);
   gst_object_unref (pool);
   return TRUE;
 }

@@ -195,3 +195,12 @@ gstcl::pool_has_source (GstBufferPool * pool)
 {
   return pool && GST_IS_CL_BUFFER_POOL (pool) && GST_CL_BUFFER_POOL (pool)->has_source;
 }
+
+void
+gst_cl_query_put_output_pool (GstQuery * query, GstBufferPool * pool, guint size, guint min)
+{
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, 0);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, 0);
+}

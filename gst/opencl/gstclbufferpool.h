@@ -21,4 +21,10 @@ GST_CL_API GstBufferPool *gst_cl_buffer_pool_new_for_caps (GstClContext * contex
 /* (transfer none) */
 GST_CL_API GstClContext *gst_cl_buffer_pool_get_context (GstBufferPool * pool);
 
+/* For decide_allocation: `pool` (`size` bytes a buffer, at least `min`,
+ * no maximum) as the query's first pool, in place of the one downstream
+ * proposed, if any. */
+GST_CL_API void gst_cl_query_put_output_pool (GstQuery * query, GstBufferPool * pool,
+    guint size, guint min);
+
 G_END_DECLS
