@@ -110,9 +110,17 @@ struct GstCudaApi {
   GstBufferPool *(*buffer_pool_new) (GstObject *);
 };
 
-/* OpenCL 3.0's clCreateBufferWithProperties (the host API here is 1.2). */
+/* ---- cl_khr_external_memory, cl_khr_device_uuid: OpenCL 3.0's, where the
+ * host API here is 1.2 ---- */
 typedef cl_mem (*CreateBufferWithPropertiesFn) (cl_context, const cl_ulong *, cl_mem_flags,
     size_t, void *, cl_int *);
+typedef cl_int (*ExternalMemObjectsFn) (cl_command_queue, cl_uint, const cl_mem *, cl_uint,
+    const cl_event *, cl_event *);
+constexpr cl_ulong kClExternalMemoryHandleOpaqueFd = 0x2060;
+constexpr cl_ulong kClMemDeviceHandleList = 0x2051;
+constexpr cl_ulong kClMemDeviceHandleListEnd = 0;
+constexpr cl_device_info kClDeviceUuid = 0x106A;
+constexpr cl_device_info kClDeviceExternalMemoryImportHandleTypes = 0x204F;
 
 struct Loaded {
   bool ok = false;

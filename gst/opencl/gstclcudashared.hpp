@@ -16,15 +16,6 @@
 
 namespace gstcl::cuda::api {
 
-/* ---- cl_khr_external_memory (OpenCL 3.0's clCreateBufferWithProperties) ---- */
-typedef cl_int (*ExternalMemObjectsFn) (cl_command_queue, cl_uint, const cl_mem *, cl_uint,
-    const cl_event *, cl_event *);
-constexpr cl_ulong kClExternalMemoryHandleOpaqueFd = 0x2060;
-constexpr cl_ulong kClMemDeviceHandleList = 0x2051;
-constexpr cl_ulong kClMemDeviceHandleListEnd = 0;
-constexpr cl_device_info kClDeviceUuid = 0x106A;
-constexpr cl_device_info kClDeviceExternalMemoryImportHandleTypes = 0x204F;
-
 /* clEnqueueAcquire/ReleaseExternalMemObjectsKHR of ctx's platform. */
 struct ExternalFns {
   ExternalFns (GstClContext *ctx)
