@@ -218,6 +218,8 @@ struct Proposal {
   GstBufferPool *pool = nullptr;
   int frames = 0;
   int from_pool = 0;
+  int foreign = 0;   /* frames in a fake buffer, from whichever pool */
+  int white = 0;     /* frames whose every byte reads 0xff */
 };
 
 static GstPadProbeReturn
@@ -251,19 +253,31 @@ count_frames (GstPad *, GstPadProbeInfo * info, gpointer data)
   auto *p = static_cast<Proposal *> (data);
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
   p->frames++;
-  if (buf->pool && buf->pool == p->pool && from_fake (gst_buffer_peek_memory (buf, 0)))
+  const bool fake = from_fake (gst_buffer_peek_memory (buf, 0));
+  if (buf->pool && buf->pool == p->pool && fake)
     p->from_pool++;
+  p->foreign += fake;
+  GstMapInfo map;
+  if (gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    gsize i = 0;
+    while (i < map.size && map.data[i] == 0xff)
+      i++;
+    p->white += i == map.size;
+    gst_buffer_unmap (buf, &map);
+  }
   return GST_PAD_PROBE_OK;
 }
 
-/* clsobel's output, with the sink proposing a pool of fake buffers for
- * `pool_caps` (NULL: the query's caps): frames, and how many from it. */
+/* The output of the element named f (clsobel), with the sink proposing a
+ * pool of fake buffers for `pool_caps` (NULL: the query's caps): frames, and
+ * how many from it. */
 static Proposal
-run_with_proposal (const char *pool_caps)
+run_with_proposal (const char *pool_caps, const char *chain = "clupload ! clsobel name=f")
 {
-  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=6 ! "
-      "video/x-raw,format=RGBA,width=64,height=48 ! clupload ! clsobel name=f ! "
-      "video/x-raw(memory:OpenCLMemory) ! fakesink name=sink", nullptr);
+  const std::string desc = std::string ("videotestsrc num-buffers=6 pattern=white ! "
+      "video/x-raw,format=RGBA,width=64,height=48 ! ") + chain +
+      " ! video/x-raw(memory:OpenCLMemory) ! fakesink name=sink";
+  GstElement *pipeline = gst_parse_launch (desc.c_str (), nullptr);
   fail_unless (pipeline != nullptr);
   Proposal p;
   p.producer = gst_bin_get_by_name (GST_BIN (pipeline), "f");
@@ -305,6 +319,20 @@ GST_START_TEST (test_ignores_a_pool_for_other_caps)
 }
 GST_END_TEST
 
+/* clupload hands on the producer's buffer, uploaded: with the sink
+ * proposing a pool of fake buffers, the producer gets a pool of the same
+ * source (another pool), and the frames are uploaded into fake buffers. */
+GST_START_TEST (test_upload_into_a_proposed_source)
+{
+  Proposal p = run_with_proposal (nullptr, "clupload name=f");
+  fail_unless_equals_int (p.frames, 6);
+  fail_unless_equals_int (p.foreign, 6);
+  fail_unless_equals_int (p.from_pool, 0);
+  fail_unless_equals_int (p.white, 6);
+  fail_unless_equals_int (counters.released, counters.made);
+}
+GST_END_TEST
+
 static Suite *
 foreign_suite (void)
 {
@@ -318,6 +346,7 @@ foreign_suite (void)
   tcase_add_test (tc, test_pool_of_foreign_buffers);
   tcase_add_test (tc, test_adopts_the_proposed_pool);
   tcase_add_test (tc, test_ignores_a_pool_for_other_caps);
+  tcase_add_test (tc, test_upload_into_a_proposed_source);
   return s;
 }
 

@@ -30,6 +30,7 @@
 #include <gst/opencl/opencl.h>
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclcuda.hpp>
+#include <gst/opencl/gstclsource.hpp>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_upload_debug);
 #define GST_CAT_DEFAULT gst_cl_upload_debug
@@ -219,8 +220,32 @@ gst_cl_upload_propose_allocation (GstBaseTransform * trans, GstQuery * decide, G
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
     return TRUE;
   }
-  return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->propose_allocation (trans,
-      decide, query);
+  /* Our output is the producer's buffer, uploaded: where downstream gave us
+   * a pool of foreign memory (cldownload's, shared with CUDA), the producer
+   * gets one of the same memory, so that the frame is uploaded into it. */
+  GstBufferPool *decided = nullptr;
+  if (decide && gst_query_get_n_allocation_pools (decide) > 0)
+    gst_query_parse_nth_allocation_pool (decide, 0, &decided, nullptr, nullptr, nullptr);
+  auto source = gstcl::source_of (decided);
+  if (decided)
+    gst_object_unref (decided);
+  GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (trans));
+  gboolean need_pool = FALSE;
+  gst_query_parse_allocation (query, nullptr, &need_pool);
+  guint size = 0;
+  GstBufferPool *pool = source && ctx && caps && need_pool ?
+      gstcl::buffer_pool_with_source (ctx, source, caps, 0, &size) : nullptr;
+  if (ctx)
+    gst_object_unref (ctx);
+  if (!pool)
+    return GST_BASE_TRANSFORM_CLASS (gst_cl_upload_parent_class)->propose_allocation (trans,
+        decide, query);
+  GST_DEBUG_OBJECT (trans, "proposing upstream a pool of downstream's foreign memory, %u bytes "
+      "a buffer", size);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, nullptr);
+  gst_query_add_allocation_pool (query, pool, size, 0, 0);
+  gst_object_unref (pool);
+  return TRUE;
 }
 
 /* Frames from CUDA memory go into a pool of memory shared with CUDA: one

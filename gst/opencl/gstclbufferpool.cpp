@@ -12,7 +12,8 @@ struct _GstClBufferPool {
   GstAllocator *allocator;
   GstVideoInfo info;
   gboolean raw_video;  /* video/x-raw: attach GstVideoMeta */
-  gboolean has_source; /* the allocator's buffers come from a source (gstclsource.hpp) */
+  /* where the allocator's buffers come from (gstclsource.hpp), or null */
+  std::shared_ptr<gstcl::BufferSource> *source;
 };
 
 G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_BUFFER_POOL)
@@ -87,7 +88,7 @@ cl_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer, GstBufferPoolAc
 static void
 cl_pool_release_buffer (GstBufferPool * pool, GstBuffer * buffer)
 {
-  if (GST_CL_BUFFER_POOL (pool)->has_source) {
+  if (GST_CL_BUFFER_POOL (pool)->source) {
     for (guint i = 0; i < gst_buffer_n_memory (buffer); i++) {
       auto foreign = gstcl::foreign_buffer_of (gst_buffer_peek_memory (buffer, i));
       if (foreign)
@@ -101,6 +102,7 @@ static void
 gst_cl_buffer_pool_finalize (GObject * object)
 {
   auto *self = GST_CL_BUFFER_POOL (object);
+  delete self->source;
   gst_object_unref (self->allocator);
   gst_object_unref (self->context);
   G_OBJECT_CLASS (gst_cl_buffer_pool_parent_class)->finalize (object);
@@ -185,15 +187,21 @@ gstcl::buffer_pool_with_source (GstClContext * ctx, std::shared_ptr<BufferSource
     GstCaps * caps, guint min, guint * size)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (ctx) && source, nullptr);
-  GstBufferPool *pool = pool_new (ctx, allocator_with_source (ctx, std::move (source)));
-  GST_CL_BUFFER_POOL (pool)->has_source = TRUE;
+  GstBufferPool *pool = pool_new (ctx, allocator_with_source (ctx, source));
+  GST_CL_BUFFER_POOL (pool)->source = new std::shared_ptr<BufferSource> (std::move (source));
   return configure_for_caps (pool, caps, min, size);
 }
 
 bool
 gstcl::pool_has_source (GstBufferPool * pool)
 {
-  return pool && GST_IS_CL_BUFFER_POOL (pool) && GST_CL_BUFFER_POOL (pool)->has_source;
+  return pool && GST_IS_CL_BUFFER_POOL (pool) && GST_CL_BUFFER_POOL (pool)->source;
+}
+
+std::shared_ptr<gstcl::BufferSource>
+gstcl::source_of (GstBufferPool * pool)
+{
+  return pool_has_source (pool) ? *GST_CL_BUFFER_POOL (pool)->source : nullptr;
 }
 
 void

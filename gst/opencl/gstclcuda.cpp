@@ -305,6 +305,7 @@ struct Bridge::Impl {
   GstBufferPool *pool = nullptr;
   GstCaps *pool_caps = nullptr;
   bool direct = true;  /* one copy where the OpenCL side is shared memory */
+  gint64 last_out = 0;  /* when from_cl last returned (the log's frame gap) */
 
   GstObject *ref_context ()
   {
@@ -660,11 +661,17 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
       n_direct_from_cl++;
     n_bytes += size;
     /* The OpenCL wait includes the queue's work ahead of the copy (the
-     * kernels of the frame). */
+     * kernels of the frame); "upstream" is the time since the last frame
+     * left (what the elements before took, when nothing queues between). */
+    const gint64 now = g_get_monotonic_time ();
     GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA%s, OpenCL %s %"
-        G_GINT64_FORMAT " us, CUDA copy %" G_GINT64_FORMAT " us, in all %" G_GINT64_FORMAT
-        " us", size, direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0,
-        t2 - t1, g_get_monotonic_time () - entered);
+        G_GINT64_FORMAT " us (release %" G_GINT64_FORMAT " wait %" G_GINT64_FORMAT
+        "), CUDA copy %" G_GINT64_FORMAT " us, acquire %" G_GINT64_FORMAT " us, in all %"
+        G_GINT64_FORMAT " us, upstream %" G_GINT64_FORMAT " us", size,
+        direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0,
+        direct ? direct->took.release : 0, direct ? direct->took.wait : 0, t2 - t1,
+        direct ? direct->took.acquire : 0, now - entered, p.last_out ? entered - p.last_out : 0);
+    p.last_out = now;
   } catch (...) {
     if (mapped)
       gst_memory_unmap (in_mem, &map);

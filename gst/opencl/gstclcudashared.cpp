@@ -80,6 +80,17 @@ Shared::Shared (GstClContext *ctx, int device, size_t size, GstObject *cuda)
 
 Shared::~Shared ()
 {
+  /* Given back to CUDA first when OpenCL holds it (a pool's frame, acquired
+   * for the producer's next write): NVIDIA's driver keeps an external
+   * buffer freed while acquired, and the release of its OpenCL context
+   * then never returns. */
+  if (owned_ && cl_) {
+    try {
+      to_cuda ("the release of shared memory before it is freed");
+    } catch (...) {
+      GST_WARNING ("shared memory freed while OpenCL holds it (its release failed)");
+    }
+  }
   release ();
   if (cuda_)
     gst_object_unref (cuda_);
@@ -94,23 +105,29 @@ Shared::to_opencl ()
   if (owned_)
     return;
   cl_command_queue q = gst_cl_context_get_cl_queue (cl_);
+  const gint64 t0 = g_get_monotonic_time ();
   cl_int err;
   if (fns_.acquire && (err = fns_.acquire (q, 1, &mem_, 0, nullptr, nullptr)) != CL_SUCCESS)
     throw cl::Error (err, "clEnqueueAcquireExternalMemObjectsKHR");
   owned_ = true;
   clFlush (q);
+  took.acquire = g_get_monotonic_time () - t0;
 }
 
 void
 Shared::to_cuda (const char *what)
 {
   cl::Event done;
+  const gint64 t0 = g_get_monotonic_time ();
   {
     std::lock_guard<std::mutex> g (lock_);
     release_locked ();
     done = last;
   }
+  const gint64 t1 = g_get_monotonic_time ();
   gstcl::wait (cl_, done, what);
+  took.release = t1 - t0;
+  took.wait = g_get_monotonic_time () - t1;
 }
 
 void

@@ -55,6 +55,11 @@ public:
   int device () const { return device_; }
   cl::Event last;  /* the last OpenCL command on it (the ring's; to_cuda's release) */
   bool release_on_return = false;  /* to CUDA as soon as a pool takes it back */
+  /* What the last to_cuda () and to_opencl () took, in us (the log's):
+   * the release's enqueue, the wait for it, the acquire's enqueue. */
+  struct {
+    gint64 release = 0, wait = 0, acquire = 0;
+  } took;
 
   /* OpenCL's from now: acquired on the queue (in order: before the
    * commands that follow). CUDA's work on it must have completed. */

@@ -60,5 +60,10 @@ std::shared_ptr<ForeignBuffer> foreign_buffer_of (GstMemory *mem);
 /* Whether `pool` is a GstClBufferPool whose buffers come from a source. */
 bool pool_has_source (GstBufferPool *pool);
 
+/* The source of `pool`'s buffers (pool_has_source), else null: for another
+ * pool of the same memory (an element that hands its input on as it is
+ * proposes upstream a pool like the one downstream proposed to it). */
+std::shared_ptr<BufferSource> source_of (GstBufferPool *pool);
+
 }  // namespace gstcl
 #pragma GCC visibility pop

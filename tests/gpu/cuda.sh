@@ -77,8 +77,10 @@ nvidia-smi -L 2>/dev/null
 gst-inspect-1.0 nvcodec 2>&1 | grep -E 'cudaupload|cudadownload|nvh264dec|nvh264enc'
 gst-inspect-1.0 clupload | grep -c 'CUDAMemory' | sed 's/^/clupload templates with CUDAMemory: /'
 # shellcheck disable=SC2054  # (caps, not array elements)
+# (the caps after cudaupload: without them it passes system memory through)
 first=(videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=64,height=48 ! cudaupload !
-  clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! cudadownload ! fakesink)
+  'video/x-raw(memory:CUDAMemory)' ! clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' !
+  cudadownload ! fakesink)
 # (GST_CONTEXT: whether clupload and cldownload found the nvcodec elements'
 # CUDA context, "found context", or made one, "posting have context")
 GST_DEBUG=clcuda:5,GST_CONTEXT:4 timeout 30 gst-launch-1.0 "${first[@]}" 2>&1 |
@@ -97,7 +99,8 @@ timeout 60 "$dir/bin/cuda-copies" 100
 for direct in 1 0; do
   GST_OPENCL_CUDA_DIRECT=$direct GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q \
     videotestsrc num-buffers=100 ! video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! \
-    clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | \
+    'video/x-raw(memory:CUDAMemory)' ! clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! \
+    fakesink sync=false 2>&1 | \
     awk -v mode="GST_OPENCL_CUDA_DIRECT=$direct" '
     /bytes: CUDA -> OpenCL/ { n1++; if (/\(direct\)/) d++; if (n1 > 5) {
         for (i = 2; i <= NF; i++) if ($i == "copy" && $(i-1) == "CUDA") a += $(i+1); na++ } }

@@ -278,6 +278,68 @@ main (int argc, char **argv)
     t += now_us () - t0;
   }
   report ("CUDA 2D copy shared -> pitched, each waited for", t);
+
+  /* The same copy right after an OpenCL kernel (finished): what cldownload's
+   * copy waits for after the camera kernels. In the primary context (this
+   * program's), then in a context of its own, as GStreamer 1.22's
+   * GstCudaContext makes (cuCtxCreate): the GPU switches contexts. */
+  auto after_kernel = [&] (const char *what, CUstream s, CUdeviceptr to, size_t to_pitch) {
+    double t = 0;
+    for (int i = 0; i < frames; i++) {
+      cl_uint v = i;
+      CL (clSetKernelArg (fill, 0, sizeof imported, &imported));
+      CL (clSetKernelArg (fill, 1, sizeof v, &v));
+      size_t n = size / 16;
+      if (acquire)
+        CL (acquire (q, 1, &imported, 0, nullptr, nullptr));
+      CL (clEnqueueNDRangeKernel (q, fill, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+      if (release)
+        CL (release (q, 1, &imported, 0, nullptr, nullptr));
+      CL (clFinish (q));
+      const double t0 = now_us ();
+      Copy2D c {};
+      c.srcType = c.dstType = 2;
+      c.srcDevice = shared;
+      c.srcPitch = width;
+      c.dstDevice = to;
+      c.dstPitch = to_pitch;
+      c.width = width;
+      c.height = rows;
+      CU (cuCopy2D (&c, s));
+      CU (cuStreamSync (s));
+      t += now_us () - t0;
+    }
+    report (what, t);
+  };
+  after_kernel ("after an OpenCL kernel: CUDA 2D copy, primary ctx", stream, pitched, pitch);
+  auto cuCtxCreate = fn<CUresult (*) (CUcontext *, unsigned, int)> ("cuCtxCreate_v2");
+  CUcontext own;
+  CU (cuCtxCreate (&own, 0, dev));   /* (current now) */
+  CUstream own_stream;
+  CU (cuStreamCreate (&own_stream, 1));
+  CUdeviceptr own_pitched;
+  size_t own_pitch = 0;
+  CU (cuAllocPitch (&own_pitched, &own_pitch, width, rows, 16));
+  after_kernel ("after an OpenCL kernel: CUDA 2D copy, own ctx", own_stream, own_pitched,
+      own_pitch);
+  /* and without the kernel before, in that context */
+  t = 0;
+  for (int i = 0; i < frames; i++) {
+    CL (clFinish (q));
+    const double t0 = now_us ();
+    Copy2D c {};
+    c.srcType = c.dstType = 2;
+    c.srcDevice = shared;
+    c.srcPitch = width;
+    c.dstDevice = own_pitched;
+    c.dstPitch = own_pitch;
+    c.width = width;
+    c.height = rows;
+    CU (cuCopy2D (&c, own_stream));
+    CU (cuStreamSync (own_stream));
+    t += now_us () - t0;
+  }
+  report ("no kernel before: CUDA 2D copy, own ctx", t);
   printf ("(4K NV12: %zu bytes; CUDA pitch %zu)\n", size, pitch);
   return 0;
 }
