@@ -15,7 +15,10 @@
 # STEPS (default "info tests farm paced"; each can run in a call of its own:
 # "info tests" takes up to ~6 minutes, "farm" ~2, "paced" ~4 on two GPUs):
 #   info    gst-opencl-info, each GPU picked by its PCI address and UUID
-#   tests   the test binaries (beside the bench, or $TEST_DIR) on every GPU,
+#   tests   the test binaries (beside the bench, or $TEST_DIR) on every GPU
+#           (a binary with a test_NAME.tests list beside it: each test a
+#           process, $TEST_JOBS at a time; make it with
+#           grep -o 'tcase_add_test (tc, [a-z_0-9]*' tests/test_NAME.cpp | sed 's/.*, //'),
 #           the GPUs at the same time, each binary at most $TEST_TIMEOUT s
 #           (240), all of them within $TESTS_BUDGET s (300: the binaries
 #           left are reported "not run"); test_multidevice once over all
@@ -105,10 +108,34 @@ if has tests; then
       left=$(( deadline - t0 ))
       [ "$left" -gt "$test_timeout" ] && left=$test_timeout
       if [ "$left" -lt 10 ]; then say "tests: test_$t on $sel: not run (out of time)"; continue; fi
+      if [ -f "$tests_dir/test_$t.tests" ]; then
+        split_tests "$t" "$sel" "$left" "$log"
+        continue
+      fi
       GST_OPENCL_DEVICE=$sel timeout "$left" "$tests_dir/test_$t" > "$log" 2>&1
       rc=$?
       say "tests: test_$t on $sel: rc $rc in $(( $(date +%s) - t0 )) s, $(grep -E '^[0-9]+%' "$log" | tail -1)"
     done
+  }
+  # A binary with a list of its tests beside it (test_NAME.tests, a name a
+  # line: test_convolve's kernel builds take longer than one budget on a
+  # GPU with a cold cache): each test a process, $TEST_JOBS (8) at a time.
+  split_tests () {  # NAME selector seconds log
+    local t=$1 sel=$2 left=$3 log=$4 n=0 pass=0 failed="" t0 name
+    t0=$(date +%s)
+    while read -r name; do
+      [ -n "$name" ] || continue
+      while [ "$(jobs -rp | wc -l)" -ge "${TEST_JOBS:-8}" ]; do wait -n; done
+      ( GST_CHECKS=$name GST_OPENCL_DEVICE=$sel timeout "$left" "$tests_dir/test_$t" \
+          > "$log.$name" 2>&1; echo "$name $?" >> "$log.rc" ) &
+      n=$((n + 1))
+    done < "$tests_dir/test_$t.tests"
+    wait
+    while read -r name rc; do
+      if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else failed="$failed $name(rc $rc)"; fi
+    done < "$log.rc"
+    cat "$log".test_* > "$log" 2>/dev/null
+    say "tests: test_$t on $sel: $pass of $n tests passed, a process each, in $(( $(date +%s) - t0 )) s${failed:+; failed:$failed}"
   }
   for g in "${gpus[@]}"; do run_tests "$g" & done
   wait
