@@ -252,7 +252,8 @@ main (int argc, char **argv)
         report (what, now_us () - t0);
     }
   };
-  auto copy2d = [&] (CUdeviceptr from, size_t from_pitch, CUdeviceptr to, size_t to_pitch) {
+  auto copy2d = [&] (CUdeviceptr from, size_t from_pitch, CUdeviceptr to, size_t to_pitch,
+      CUstream on = nullptr) {
     Copy2D c {};
     c.srcType = c.dstType = 2;
     c.srcDevice = from;
@@ -261,7 +262,7 @@ main (int argc, char **argv)
     c.dstPitch = to_pitch;
     c.width = width;
     c.height = rows;
-    CU (cuCopy2D (&c, stream));
+    CU (cuCopy2D (&c, on ? on : stream));
   };
   cu_time ("CUDA 1D copy, plain -> plain", [&] { CU (cuCopy1D (plain2, plain, size, stream)); });
   cu_time ("CUDA 1D copy, shared -> plain", [&] { CU (cuCopy1D (plain, shared, size, stream)); });
@@ -297,15 +298,7 @@ main (int argc, char **argv)
         CL (release (q, 1, &imported, 0, nullptr, nullptr));
       CL (clFinish (q));
       const double t0 = now_us ();
-      Copy2D c {};
-      c.srcType = c.dstType = 2;
-      c.srcDevice = shared;
-      c.srcPitch = width;
-      c.dstDevice = to;
-      c.dstPitch = to_pitch;
-      c.width = width;
-      c.height = rows;
-      CU (cuCopy2D (&c, s));
+      copy2d (shared, width, to, to_pitch, s);
       CU (cuStreamSync (s));
       t += now_us () - t0;
     }
@@ -327,15 +320,7 @@ main (int argc, char **argv)
   for (int i = 0; i < frames; i++) {
     CL (clFinish (q));
     const double t0 = now_us ();
-    Copy2D c {};
-    c.srcType = c.dstType = 2;
-    c.srcDevice = shared;
-    c.srcPitch = width;
-    c.dstDevice = own_pitched;
-    c.dstPitch = own_pitch;
-    c.width = width;
-    c.height = rows;
-    CU (cuCopy2D (&c, own_stream));
+    copy2d (shared, width, own_pitched, own_pitch, own_stream);
     CU (cuStreamSync (own_stream));
     t += now_us () - t0;
   }
