@@ -669,8 +669,9 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
         "), CUDA copy %" G_GINT64_FORMAT " us, acquire %" G_GINT64_FORMAT " us, in all %"
         G_GINT64_FORMAT " us, upstream %" G_GINT64_FORMAT " us", size,
         direct ? " (direct)" : "", direct ? "queue" : "copy and queue", t1 - t0,
-        direct ? direct->took.release : 0, direct ? direct->took.wait : 0, t2 - t1,
-        direct ? direct->took.acquire : 0, now - entered, p.last_out ? entered - p.last_out : 0);
+        direct ? direct->took.release.load () : 0, direct ? direct->took.wait.load () : 0,
+        t2 - t1, direct ? direct->took.acquire.load () : 0, now - entered,
+        p.last_out ? entered - p.last_out : 0);
     p.last_out = now;
   } catch (...) {
     if (mapped)

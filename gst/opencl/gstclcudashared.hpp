@@ -11,6 +11,7 @@
 
 #include <gst/video/video.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -56,9 +57,10 @@ public:
   cl::Event last;  /* the last OpenCL command on it (the ring's; to_cuda's release) */
   bool release_on_return = false;  /* to CUDA as soon as a pool takes it back */
   /* What the last to_cuda () and to_opencl () took, in us (the log's):
-   * the release's enqueue, the wait for it, the acquire's enqueue. */
+   * the release's enqueue, the wait for it, the acquire's enqueue (any
+   * thread: a pool's producer allocates, the consumer copies). */
   struct {
-    gint64 release = 0, wait = 0, acquire = 0;
+    std::atomic<gint64> release {0}, wait {0}, acquire {0};
   } took;
 
   /* OpenCL's from now: acquired on the queue (in order: before the
