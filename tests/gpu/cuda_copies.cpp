@@ -11,7 +11,9 @@
 #include <CL/cl.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -325,6 +327,83 @@ main (int argc, char **argv)
     t += now_us () - t0;
   }
   report ("no kernel before: CUDA 2D copy, own ctx", t);
+
+  /* Does CUDA's copy overlap OpenCL's next upload? (What a queue between
+   * the filter and cldownload could win.) The camera filter's OpenCL work a
+   * frame: a 4K 12-bit upload from pinned memory, a kernel writing the
+   * shared NV12 (acquired and released), a clFinish; cldownload's CUDA work:
+   * the 2D copy into a GStreamer-made (own context) allocation, a sync.
+   * Each alone, then both on two threads at once, then one thread doing
+   * both in turn (no queue). */
+  const size_t raw = (size_t) 3840 * 2160 * 2;
+  cl_mem pinned = clCreateBuffer (clctx, CL_MEM_ALLOC_HOST_PTR, raw, nullptr, &err);
+  CL (err);
+  void *host = clEnqueueMapBuffer (q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, raw, 0,
+      nullptr, nullptr, &err);
+  CL (err);
+  memset (host, 7, raw);
+  cl_mem rawbuf = clCreateBuffer (clctx, CL_MEM_READ_WRITE, raw, nullptr, &err);
+  CL (err);
+  cl_command_queue q2 = clCreateCommandQueue (clctx, cldev, 0, &err);
+  CL (err);
+  auto cl_frame = [&] (cl_command_queue on) {
+    CL (clEnqueueWriteBuffer (on, rawbuf, CL_FALSE, 0, raw, host, 0, nullptr, nullptr));
+    if (acquire)
+      CL (acquire (on, 1, &imported, 0, nullptr, nullptr));
+    cl_uint v = 1;
+    CL (clSetKernelArg (fill, 0, sizeof imported, &imported));
+    CL (clSetKernelArg (fill, 1, sizeof v, &v));
+    size_t n = size / 16;
+    CL (clEnqueueNDRangeKernel (on, fill, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+    if (release)
+      CL (release (on, 1, &imported, 0, nullptr, nullptr));
+    CL (clFinish (on));
+  };
+  auto cu_frame = [&] {
+    copy2d (shared, width, own_pitched, own_pitch, own_stream);
+    CU (cuStreamSync (own_stream));
+  };
+  auto cuSetCurrent = fn<CUresult (*) (CUcontext)> ("cuCtxSetCurrent");
+  auto rate = [&] (const char *what, int n, double us) {
+    printf ("%-52s %8.1f us a frame  %7.1f frames/s\n", what, us / n, n / us * 1e6);
+  };
+  const int many = frames * 3;
+  for (int pass = 0; pass < 2; pass++) {
+    double t0 = now_us ();
+    for (int i = 0; i < many; i++)
+      cl_frame (q);
+    const double cl_alone = now_us () - t0;
+    t0 = now_us ();
+    for (int i = 0; i < many; i++)
+      cu_frame ();
+    const double cu_alone = now_us () - t0;
+    double cl_both = 0, cu_both = 0;
+    std::thread other ([&] {
+      CU (cuSetCurrent (own));
+      const double s = now_us ();
+      for (int i = 0; i < many; i++)
+        cu_frame ();
+      cu_both = now_us () - s;
+    });
+    t0 = now_us ();
+    for (int i = 0; i < many; i++)
+      cl_frame (q2);
+    cl_both = now_us () - t0;
+    other.join ();
+    t0 = now_us ();
+    for (int i = 0; i < many; i++) {
+      cl_frame (q);
+      cu_frame ();
+    }
+    const double serial = now_us () - t0;
+    if (!pass)
+      continue;
+    rate ("overlap: OpenCL upload+kernel alone", many, cl_alone);
+    rate ("overlap: CUDA 2D copy (own ctx) alone", many, cu_alone);
+    rate ("overlap: OpenCL upload+kernel beside the copies", many, cl_both);
+    rate ("overlap: CUDA 2D copies beside OpenCL", many, cu_both);
+    rate ("overlap: both in turn on one thread", many, serial);
+  }
   printf ("(4K NV12: %zu bytes; CUDA pitch %zu)\n", size, pitch);
   return 0;
 }
