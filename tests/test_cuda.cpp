@@ -13,10 +13,12 @@
  * GST_OPENCL_EXPECT_CUDA=1, which fails the test where CUDA memory is not
  * offered), the pipelines through the nvcodec elements: each gives the same
  * bytes as its system-memory twin, the CUDA legs with no host transfer of
- * ours (GstClMemoryStats) and one device copy a frame (Stats's direct
- * counters: the OpenCL frame is shared memory), or two with
- * GST_OPENCL_CUDA_DIRECT=0; caps changes, a flushing seek and EOS through
- * them; no file descriptor left open.
+ * ours (GstClMemoryStats), one device copy a frame in and none out (Stats's
+ * direct and wrapped counters: the OpenCL frame is shared memory), one out
+ * with GST_OPENCL_CUDA_WRAP=0, two each way with GST_OPENCL_CUDA_DIRECT=0;
+ * frames out read on the host, deep-copied and kept after their pipeline;
+ * caps changes, a flushing seek and EOS through them; no file descriptor
+ * left open.
  * $GST_OPENCL_TEST_H264 (an H.264 file, made by the script) adds NVDEC. */
 #include "cltest.h"
 
@@ -239,6 +241,30 @@ error_or_eos (GstBus *bus, GstClockTime timeout, const char *what)
   return true;
 }
 
+/* The visible bytes of a frame (mapped for the host), plane after plane. */
+static std::vector<guint8>
+visible_bytes (GstBuffer *buf, GstCaps *caps)
+{
+  GstVideoInfo info;
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  GstVideoFrame frame;
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  std::vector<guint8> bytes;
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gst_video_format_info_component (info.finfo, p, comp);
+    const guint c = comp[0] >= 0 ? comp[0] : p;
+    const gsize row = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
+    const guint8 *d = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c); y++)
+      bytes.insert (bytes.end (), d + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+          d + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p) + row);
+  }
+  gst_video_frame_unmap (&frame);
+  return bytes;
+}
+
 /* The visible bytes of every frame at `out` (an appsink in system memory). */
 static Frames
 run (const std::string &desc, const char *what, void (*feed) (GstElement *) = nullptr)
@@ -262,23 +288,8 @@ run (const std::string &desc, const char *what, void (*feed) (GstElement *) = nu
     GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND / 2);
     if (!s)
       continue;
-    GstVideoInfo info;
-    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
-    GstVideoFrame frame;
-    fail_unless (gst_video_frame_map (&frame, &info, gst_sample_get_buffer (s), GST_MAP_READ));
-    std::vector<guint8> bytes;
-    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
-      gint comp[GST_VIDEO_MAX_COMPONENTS];
-      gst_video_format_info_component (info.finfo, p, comp);
-      const guint c = comp[0] >= 0 ? comp[0] : p;
-      const gsize row = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c) *
-          GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
-      const guint8 *d = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
-      for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c); y++)
-        bytes.insert (bytes.end (), d + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
-            d + y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p) + row);
-    }
-    gst_video_frame_unmap (&frame);
+    std::vector<guint8> bytes = visible_bytes (gst_sample_get_buffer (s),
+        gst_sample_get_caps (s));
     gchar *c = gst_caps_to_string (gst_sample_get_caps (s));
     f.caps.push_back (c);
     g_free (c);
@@ -320,6 +331,20 @@ same_frames (const Frames &a, const Frames &b, int n, const char *what)
   }
 }
 
+/* `n` frames out to CUDA memory from shared memory: none copied where the
+ * bridge wraps them (gstcl::cuda::wraps (): GStreamer 1.22's CUDA library),
+ * else one copy each. */
+static void
+out_copies (const Counts &before, const Counts &after, int n)
+{
+  fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
+  const bool wrapped = gstcl::cuda::wraps ();
+  fail_unless_equals_int (after.cuda.wrapped_from_cl - before.cuda.wrapped_from_cl,
+      wrapped ? n : 0);
+  fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl,
+      wrapped ? 0 : n);
+}
+
 /* `n` NV12 frames through `cudaupload ! clupload<middle> ! cldownload` into
  * CUDA memory and back, against the same chain in system memory: the same
  * bytes and no host transfer on the CUDA legs; the CUDA counters' change. */
@@ -342,6 +367,7 @@ in_and_out (const std::string & middle, int n, const char *what)
   d.cuda.from_cl -= before.cuda.from_cl;
   d.cuda.direct_to_cl -= before.cuda.direct_to_cl;
   d.cuda.direct_from_cl -= before.cuda.direct_from_cl;
+  d.cuda.wrapped_from_cl -= before.cuda.wrapped_from_cl;
   return d;
 }
 
@@ -392,14 +418,13 @@ GST_START_TEST (test_cuda_out)
     Counts after = counts ();
     same_frames (sys, cuda, n, format);
     fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
-    fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
-    /* one copy a frame: clupload took cldownload's pool of shared memory */
-    fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, n);
+    /* clupload took cldownload's pool of shared memory */
+    out_copies (before, after, n);
   }
   /* CUDA in and out: clupload's shared frames read by cldownload as they are */
   const Counts d = in_and_out ("", n, "CUDA in and out");
   fail_unless_equals_int (d.cuda.direct_to_cl, n);
-  fail_unless_equals_int (d.cuda.direct_from_cl, n);
+  fail_unless_equals_int (d.cuda.direct_from_cl + d.cuda.wrapped_from_cl, n);
 }
 GST_END_TEST
 
@@ -417,6 +442,7 @@ GST_START_TEST (test_two_copies)
   fail_unless_equals_int (d.cuda.from_cl, n);
   fail_unless_equals_int (d.cuda.direct_to_cl, 0);
   fail_unless_equals_int (d.cuda.direct_from_cl, 0);
+  fail_unless_equals_int (d.cuda.wrapped_from_cl, 0);
 }
 GST_END_TEST
 
@@ -459,9 +485,80 @@ GST_START_TEST (test_camera_to_cuda)
   Counts after = counts ();
   same_frames (sys, cuda, n, "camera NV12");
   fail_unless_equals_int (after.mem.downloads - before.mem.downloads, 0);
-  fail_unless_equals_int (after.cuda.from_cl - before.cuda.from_cl, n);
-  /* one copy a frame: cldebayer wrote into cldownload's shared memory */
+  /* cldebayer wrote into cldownload's shared memory */
+  out_copies (before, after, n);
+}
+GST_END_TEST
+
+static const char *kCameraNv12 = "appsrc name=src format=time "
+    "caps=video/x-bayer,format=rggb12le,width=640,height=480,framerate=30/1 ! clupload ! "
+    "cldebayer black-level=256 saturation=1.2 transfer=srgb white-balance=auto ! "
+    "video/x-raw(memory:OpenCLMemory),format=NV12";
+
+/* GST_OPENCL_CUDA_WRAP=0: one copy a frame out (the path where the CUDA
+ * library cannot wrap), the same bytes. */
+GST_START_TEST (test_one_copy_out)
+{
+  const int n = 6;
+  const std::string src = kCameraNv12;
+  Frames sys = run (src + " ! cldownload" + kSink, "system memory", feed_bayer12);
+  g_setenv ("GST_OPENCL_CUDA_WRAP", "0", TRUE);
+  const Counts before = counts ();
+  Frames cuda = run (src + " ! cldownload ! video/x-raw(memory:CUDAMemory),format=NV12 ! "
+      "cudadownload" + kSink, "CUDA memory out, one copy", feed_bayer12);
+  const Counts after = counts ();
+  g_unsetenv ("GST_OPENCL_CUDA_WRAP");
+  same_frames (sys, cuda, n, "camera NV12, one copy");
   fail_unless_equals_int (after.cuda.direct_from_cl - before.cuda.direct_from_cl, n);
+  fail_unless_equals_int (after.cuda.wrapped_from_cl - before.cuda.wrapped_from_cl, 0);
+}
+GST_END_TEST
+
+/* Frames handed on as CUDA memory read on the host (the appsink maps
+ * them), kept after their pipeline is gone, and deep-copied: the same
+ * bytes; freeing them last frees everything (the leaks tracer). */
+GST_START_TEST (test_cuda_frames_outlive_pipeline)
+{
+  const int n = 6;
+  const std::string src = kCameraNv12;
+  const std::string cuda_out = " ! cldownload ! video/x-raw(memory:CUDAMemory),format=NV12";
+  Frames sys = run (src + " ! cldownload" + kSink, "system memory", feed_bayer12);
+  const Counts before = counts ();
+  Frames host = run (src + cuda_out + kSink, "CUDA memory mapped on the host", feed_bayer12);
+  out_copies (before, counts (), n);
+  same_frames (sys, host, n, "host maps of CUDA memory");
+
+  GstElement *pipeline = gst_parse_launch ((src + cuda_out + kSink).c_str (), nullptr);
+  fail_unless (pipeline != nullptr);
+  feed_bayer12 (pipeline);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+  std::vector<GstSample *> kept;   /* the last two frames */
+  for (int i = 0; i < n; i++) {
+    GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 30 * GST_SECOND);
+    fail_unless (s != nullptr, "frame %d did not come", i);
+    kept.push_back (s);
+    if (kept.size () > 2) {
+      gst_sample_unref (kept.front ());
+      kept.erase (kept.begin ());
+    }
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  for (size_t k = 0; k < kept.size (); k++) {
+    GstBuffer *buf = gst_sample_get_buffer (kept[k]);
+    GstCaps *caps = gst_sample_get_caps (kept[k]);
+    fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0), "gst.cuda.memory"));
+    const int i = n - (int) kept.size () + (int) k;
+    fail_unless (visible_bytes (buf, caps) == sys.rows[i], "frame %d after its pipeline", i);
+    GstBuffer *copy = gst_buffer_copy_deep (buf);
+    fail_unless (copy != nullptr);
+    fail_unless (gst_memory_is_type (gst_buffer_peek_memory (copy, 0), "gst.cuda.memory"));
+    fail_unless (visible_bytes (copy, caps) == sys.rows[i], "a deep copy of frame %d", i);
+    gst_buffer_unref (copy);
+    gst_sample_unref (kept[k]);
+  }
 }
 GST_END_TEST
 
@@ -609,6 +706,8 @@ cuda_suite (void)
     tcase_add_test (tc, test_cuda_out);
     tcase_add_test (tc, test_two_copies);
     tcase_add_test (tc, test_camera_to_cuda);
+    tcase_add_test (tc, test_one_copy_out);
+    tcase_add_test (tc, test_cuda_frames_outlive_pipeline);
     tcase_add_test (tc, test_caps_change_and_seek);
     tcase_add_test (tc, test_no_descriptor_left);
     tcase_add_test (tc, test_nvdec_in);

@@ -90,6 +90,11 @@ struct CudaApi {
       unsigned long long);
   CUresult (*MemsetD8) (CUdeviceptr, unsigned char, size_t);
   CUresult (*Memcpy2DAsync) (const CUDA_MEMCPY2D *, CUstream);
+  CUresult (*MemcpyDtoH) (void *, CUdeviceptr, size_t);
+  CUresult (*MemcpyHtoD) (CUdeviceptr, const void *, size_t);
+  CUresult (*MemcpyDtoD) (CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*MemAlloc) (CUdeviceptr *, size_t);
+  CUresult (*MemFree) (CUdeviceptr);
   CUresult (*StreamCreate) (CUstream *, unsigned);
   CUresult (*StreamDestroy) (CUstream);
   CUresult (*StreamQuery) (CUstream);
@@ -108,6 +113,10 @@ struct GstCudaApi {
   gboolean (*handle_set_context) (GstElement *, GstContext *, gint, GstObject **);
   gboolean (*handle_context_query) (GstElement *, GstQuery *, GstObject *);
   GstBufferPool *(*buffer_pool_new) (GstObject *);
+  /* for wrapped memory (gstclcudawrap.hpp): the allocator's type, and
+   * whether this is 1.24 or later (gst_cuda_allocator_alloc_wrapped) */
+  GType (*allocator_get_type) ();
+  bool has_alloc_wrapped;
 };
 
 /* ---- cl_khr_external_memory, cl_khr_device_uuid: OpenCL 3.0's, where the

@@ -5,6 +5,7 @@
 #include "gstclcuda.hpp"
 #include "gstclcuda-private.hpp"
 #include "gstclcudashared.hpp"
+#include "gstclcudawrap.hpp"
 #include "gstcl.hpp"
 #include "gstclmemory.h"
 #include "gstclsource.hpp"
@@ -33,7 +34,7 @@ uuid_string (const unsigned char *b, char out[37])
 }
 
 std::atomic<guint64> n_to_cl {0}, n_from_cl {0}, n_bytes {0}, n_direct_to_cl {0},
-    n_direct_from_cl {0};
+    n_direct_from_cl {0}, n_wrapped_from_cl {0};
 
 bool
 uuid_of (GstClContext *ctx, unsigned char out[16])
@@ -212,6 +213,12 @@ refuses (GstBaseTransform *trans, GstPadDirection direction, GstPadDirection cud
   return true;
 }
 
+bool
+wraps ()
+{
+  return available () && wrap_available ();
+}
+
 Stats
 stats ()
 {
@@ -221,6 +228,7 @@ stats ()
   s.bytes = n_bytes.load ();
   s.direct_to_cl = n_direct_to_cl.load ();
   s.direct_from_cl = n_direct_from_cl.load ();
+  s.wrapped_from_cl = n_wrapped_from_cl.load ();
   return s;
 }
 
@@ -305,6 +313,7 @@ struct Bridge::Impl {
   GstBufferPool *pool = nullptr;
   GstCaps *pool_caps = nullptr;
   bool direct = true;  /* one copy where the OpenCL side is shared memory */
+  bool wrap = false;   /* ... none out to CUDA (wrap_available ()) */
   gint64 last_out = 0;  /* when from_cl last returned (the log's frame gap) */
 
   GstObject *ref_context ()
@@ -345,6 +354,65 @@ struct Bridge::Impl {
     gstcl::wait (cl, s.last, "a copy of shared memory");
     return s;
   }
+
+  /* A frame in shared memory handed on as it is (wrap_available ()): CUDA
+   * memory over it that keeps `in` until CUDA's readers let it go; OpenCL
+   * takes the memory back then, for the producer's next frame in it. */
+  GstBuffer *wrap_out (GstObject *ctx, GstBuffer *in, const GstVideoInfo &layout, Shared *shared,
+      gint64 entered)
+  {
+    GstMemory *in_mem = gst_buffer_peek_memory (in, 0);
+    /* Read on the device: anything newer on the host goes up first. */
+    GstMapInfo map;
+    if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
+      throw std::runtime_error ("could not map the OpenCL frame");
+    gst_memory_unmap (in_mem, &map);
+    const gint64 t0 = g_get_monotonic_time ();
+    shared->to_cuda ("the OpenCL work on a shared frame");
+    const gint64 t1 = g_get_monotonic_time ();
+    auto *held = new Held {gst_buffer_ref (in), shared};
+    GstMemory *mem = api::wrap (ctx, layout, shared->ptr () + in_mem->offset, in_mem->size,
+        held, Held::release);
+    if (!mem) {
+      Held::release (held);
+      throw std::runtime_error ("could not wrap a shared frame as CUDA memory");
+    }
+    GstBuffer *out = gst_buffer_new ();
+    gst_buffer_append_memory (out, mem);
+    GstVideoInfo planes = layout;
+    gst_buffer_add_video_meta_full (out, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&planes), GST_VIDEO_INFO_WIDTH (&planes),
+        GST_VIDEO_INFO_HEIGHT (&planes), GST_VIDEO_INFO_N_PLANES (&planes), planes.offset,
+        planes.stride);
+    n_from_cl++;
+    n_wrapped_from_cl++;
+    const gint64 now = g_get_monotonic_time ();
+    GST_LOG ("frame of %" G_GSIZE_FORMAT " bytes: OpenCL -> CUDA (wrapped, no copy), OpenCL "
+        "queue %" G_GINT64_FORMAT " us (release %" G_GINT64_FORMAT " wait %" G_GINT64_FORMAT
+        "), in all %" G_GINT64_FORMAT " us, upstream %" G_GINT64_FORMAT " us", in_mem->size,
+        t1 - t0, shared->took.release.load (), shared->took.wait.load (), now - entered,
+        last_out ? entered - last_out : 0);
+    last_out = now;
+    return out;
+  }
+
+  /* What a wrapped frame keeps: the OpenCL buffer, whose shared memory
+   * goes back to OpenCL when CUDA's readers are done. */
+  struct Held {
+    GstBuffer *buffer;
+    Shared *shared;  /* (the buffer's memory owns it) */
+    static void release (gpointer data)
+    {
+      auto *h = static_cast<Held *> (data);
+      try {
+        h->shared->to_opencl ();
+      } catch (const std::exception &e) {
+        GST_WARNING ("shared memory not taken back by OpenCL: %s", e.what ());
+      }
+      gst_buffer_unref (h->buffer);
+      delete h;
+    }
+  };
 
   void drop ()
   {
@@ -456,8 +524,12 @@ Bridge::start (GstElement *element, GstClContext *cl)
   p.cl = GST_CL_CONTEXT (gst_object_ref (cl));
   p.fns = std::make_unique<ExternalFns> (cl);
   p.direct = g_strcmp0 (g_getenv ("GST_OPENCL_CUDA_DIRECT"), "0") != 0;
+  p.wrap = p.direct && wrap_available ();
   if (!p.direct)
     GST_INFO_OBJECT (element, "GST_OPENCL_CUDA_DIRECT=0: two copies a frame");
+  else
+    GST_INFO_OBJECT (element, "frames out to CUDA memory: %s", p.wrap ? "no copy (wrapped)" :
+        "one copy (GST_OPENCL_CUDA_WRAP=0, or not GStreamer 1.22's CUDA library)");
 }
 
 GstBufferPool *
@@ -580,6 +652,18 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
   if (gst_buffer_n_memory (in) != 1 || !gst_is_cl_memory (in_mem))
     throw std::runtime_error ("the input buffer is not OpenCL memory");
   GstObject *ctx = p.ref_context ();
+  Shared *direct = p.direct ? shared_of (in_mem, p.device, p.cl) : nullptr;
+  if (direct && p.wrap) {
+    GstBuffer *out = nullptr;
+    try {
+      out = p.wrap_out (ctx, in, in_frame, direct, entered);
+    } catch (...) {
+      gst_object_unref (ctx);
+      throw;
+    }
+    gst_object_unref (ctx);
+    return out;
+  }
   if (!p.pool || !p.pool_caps || !gst_caps_is_equal (p.pool_caps, caps)) {
     if (p.pool) {
       gst_buffer_pool_set_active (p.pool, FALSE);
@@ -611,7 +695,6 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
   bool mapped = false, frame_mapped = false;
   GstVideoFrame frame;
   try {
-    Shared *direct = p.direct ? shared_of (in_mem, p.device, p.cl) : nullptr;
     /* Read on the device: anything newer on the host goes up first. */
     if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
       throw std::runtime_error ("could not map the OpenCL frame");

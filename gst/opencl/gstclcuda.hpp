@@ -69,7 +69,14 @@ struct Stats {
    * through a shared buffer of the bridge's). */
   guint64 direct_to_cl = 0;
   guint64 direct_from_cl = 0;
+  /* Of from_cl: the frames that took no copy, their shared memory handed
+   * on as CUDA memory (gstclcudawrap.hpp). */
+  guint64 wrapped_from_cl = 0;
 };
+/* Whether frames in shared memory go to CUDA elements with no copy here
+ * (GStreamer 1.22's CUDA library; GST_OPENCL_CUDA_WRAP=0 says no), else
+ * with one. */
+bool wraps ();
 Stats stats ();
 
 /* Whether the first structure of `caps` is in CUDA memory. */

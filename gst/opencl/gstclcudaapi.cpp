@@ -92,6 +92,9 @@ loaded ()
         sym (cuda, "cuMemExportToShareableHandle", c.MemExportToShareableHandle) &&
         sym (cuda, "cuMemsetD8_v2", c.MemsetD8) &&
         sym (cuda, "cuMemcpy2DAsync_v2", c.Memcpy2DAsync) &&
+        sym (cuda, "cuMemcpyDtoH_v2", c.MemcpyDtoH) && sym (cuda, "cuMemcpyHtoD_v2", c.MemcpyHtoD) &&
+        sym (cuda, "cuMemcpyDtoD_v2", c.MemcpyDtoD) && sym (cuda, "cuMemAlloc_v2", c.MemAlloc) &&
+        sym (cuda, "cuMemFree_v2", c.MemFree) &&
         sym (cuda, "cuStreamCreate", c.StreamCreate) &&
         sym (cuda, "cuStreamDestroy_v2", c.StreamDestroy) &&
         sym (cuda, "cuStreamQuery", c.StreamQuery) &&
@@ -131,6 +134,9 @@ loaded ()
       l.why = "libgstcuda-1.0.so.0 lacks a function (older than 1.22?)";
       return;
     }
+    g.allocator_get_type = reinterpret_cast<GType (*) ()> (dlsym (gc,
+            "gst_cuda_allocator_get_type"));
+    g.has_alloc_wrapped = dlsym (gc, "gst_cuda_allocator_alloc_wrapped") != nullptr;
     if (!g.load_library ()) {
       l.why = "gst_cuda_load_library failed";
       return;

@@ -12,17 +12,20 @@
 # run, in about 3 minutes:
 #   1. what the bridge finds, step by step (GST_DEBUG=clcuda:5: libcuda load,
 #      device UUIDs, the trial through shared memory); 1b. the device copies'
-#      time a frame at 4K NV12 (the clcuda log's per-frame lines), one copy
-#      a frame (direct) and two (GST_OPENCL_CUDA_DIRECT=0);
+#      time a frame at 4K NV12 (the clcuda log's per-frame lines): out with
+#      no copy (wrapped), one (GST_OPENCL_CUDA_WRAP=0) and two
+#      (GST_OPENCL_CUDA_DIRECT=0);
 #   2. test_cuda with GST_OPENCL_EXPECT_CUDA=1 under the leaks tracer: the
 #      same bytes as the system path for CUDA in (cudaupload, nvh264dec) and
 #      out (cudadownload, the camera path's NV12), no host transfer on the
-#      CUDA legs, one device copy a frame (two with GST_OPENCL_CUDA_DIRECT=0),
+#      CUDA legs, one device copy a frame in and none out (one with
+#      GST_OPENCL_CUDA_WRAP=0, two with GST_OPENCL_CUDA_DIRECT=0), host maps,
+#      deep copies and frames kept after their pipeline,
 #      caps changes, a flushing seek, EOS, no descriptor left;
 #   3. the recipes of docs/interop.md as written;
 #   4. the benchmark: the camera and isp cases at 4K, NV12 out in CUDA
 #      memory vs system memory, and the bus limits; the CUDA-out cases again
-#      with two copies a frame;
+#      with one and two copies a frame;
 #   5. NVDEC 1080p H.264 -> clupload -> clsobel -> clconvert -> CUDA memory
 #      (NV12): frames/s of
 #      N streams at once, for the number of 1080p30 streams one GPU takes
@@ -92,21 +95,24 @@ echo "exit status $rc"
 
 step "1b. what each leg costs: the device copies alone (cuda-copies), then 4K NV12, 100 frames in and out of CUDA memory"
 timeout 60 "$dir/bin/cuda-copies" 100
-# One device copy a frame (direct: the OpenCL frame is shared memory, the
-# default), then two (GST_OPENCL_CUDA_DIRECT=0: through a shared buffer and
-# clEnqueueCopyBuffer). "direct frames" must be 200 in the first run (100
-# each way) and 0 in the second.
-for direct in 1 0; do
-  GST_OPENCL_CUDA_DIRECT=$direct GST_DEBUG=clcuda:6 timeout 30 gst-launch-1.0 -q \
-    videotestsrc num-buffers=100 ! video/x-raw,format=NV12,width=3840,height=2160 ! cudaupload ! \
-    'video/x-raw(memory:CUDAMemory)' ! clupload ! cldownload ! 'video/x-raw(memory:CUDAMemory)' ! \
-    fakesink sync=false 2>&1 | \
-    awk -v mode="GST_OPENCL_CUDA_DIRECT=$direct" '
+# Out to CUDA: no copy (wrapped: the OpenCL frame is shared memory handed on
+# as CUDA memory, the default), one (GST_OPENCL_CUDA_WRAP=0), two
+# (GST_OPENCL_CUDA_DIRECT=0: through a shared buffer and clEnqueueCopyBuffer);
+# in from CUDA: one copy, two with DIRECT=0. "direct" and "wrapped" count the
+# frames of each kind (100 each way).
+for mode in "1 1" "0 1" "1 0"; do
+  read -r wrap direct <<<"$mode"
+  GST_OPENCL_CUDA_WRAP=$wrap GST_OPENCL_CUDA_DIRECT=$direct GST_DEBUG=clcuda:6 timeout 30 \
+    gst-launch-1.0 -q videotestsrc num-buffers=100 ! video/x-raw,format=NV12,width=3840,height=2160 ! \
+    cudaupload ! 'video/x-raw(memory:CUDAMemory)' ! clupload ! cldownload ! \
+    'video/x-raw(memory:CUDAMemory)' ! fakesink sync=false 2>&1 | \
+    awk -v mode="GST_OPENCL_CUDA_WRAP=$wrap GST_OPENCL_CUDA_DIRECT=$direct" '
     /bytes: CUDA -> OpenCL/ { n1++; if (/\(direct\)/) d++; if (n1 > 5) {
         for (i = 2; i <= NF; i++) if ($i == "copy" && $(i-1) == "CUDA") a += $(i+1); na++ } }
-    /bytes: OpenCL -> CUDA/ { n2++; if (/\(direct\)/) d++; if (n2 > 5) { for (i = 2; i <= NF; i++) {
-        if ($i == "queue") b += $(i+1); if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
-    END { printf "%s: %d frames in, %d out, %d direct frames\n", mode, n1, n2, d;
+    /bytes: OpenCL -> CUDA/ { n2++; if (/\(direct\)/) d++; if (/\(wrapped/) w++; if (n2 > 5) {
+        for (i = 2; i <= NF; i++) { if ($i == "queue") b += $(i+1);
+          if ($i == "copy" && $(i-1) == "CUDA") c += $(i+1) }; nb++ } }
+    END { printf "%s: %d frames in, %d out, %d direct, %d wrapped\n", mode, n1, n2, d, w;
           if (na) printf "  CUDA -> OpenCL: CUDA copy %.0f us a frame (%d frames)\n", a / na, na;
           if (nb) printf "  OpenCL -> CUDA: OpenCL copy (none if direct) and queue %.0f us, CUDA copy %.0f us a frame (%d frames)\n", b / nb, c / nb, nb;
           if (!na && !nb) print "  no clcuda frame logs" }'
@@ -142,7 +148,7 @@ make_h264 "$tmp/1080p.h264" 450 1920 1080 smpte 8000000
 step "2. test_cuda (leaks tracer on)"
 GST_OPENCL_EXPECT_CUDA=1 GST_OPENCL_TEST_H264="$tmp/small.h264" CK_DEFAULT_TIMEOUT=300 \
   GST_TRACERS=leaks GST_DEBUG='*:1,GST_TRACER:7,leaks:5,clcuda:4,check:4' \
-  GST_DEBUG_FILE="$tmp/test.log" timeout 150 "$dir/bin/test_cuda"
+  GST_DEBUG_FILE="$tmp/test.log" timeout 200 "$dir/bin/test_cuda"
 rc=$?
 echo "test_cuda: exit status $rc"
 if [ "$rc" -ne 0 ]; then
@@ -194,11 +200,13 @@ timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 --con
   --markdown "$tmp/bench.md" --json "$tmp/bench.json" 2>&1 | tail -3
 cat "$tmp/bench.md"
 mkdir -p "${OUT:-$tmp}" && cp "$tmp/bench.json" "$tmp/bench.md" "${OUT:-$tmp}/" 2>/dev/null
-echo "--- the CUDA-out cases again with two copies a frame (GST_OPENCL_CUDA_DIRECT=0), for comparison"
-GST_OPENCL_CUDA_DIRECT=0 timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 \
-  --concurrent 0 --only 'rggb12le>NV12 CUDA out,rggb12le>NV12 queue CUDA out' \
-  --markdown "$tmp/bench2.md" 2>&1 | tail -3
-cat "$tmp/bench2.md"
+for mode in "GST_OPENCL_CUDA_WRAP=0:one copy" "GST_OPENCL_CUDA_DIRECT=0:two copies"; do
+  echo "--- the CUDA-out cases again with ${mode#*:} a frame (${mode%%:*}), for comparison"
+  env "${mode%%:*}" timeout 90 "$dir/bin/gst-opencl-bench" --sizes 4k --repeats 1 --frames 120 \
+    --concurrent 0 --only 'rggb12le>NV12 CUDA out,rggb12le>NV12 queue CUDA out' \
+    --markdown "$tmp/bench2.md" 2>&1 | tail -3
+  cat "$tmp/bench2.md"
+done
 
 step "5. NVDEC 1080p -> clupload -> clsobel -> clconvert -> CUDA memory (NV12), N streams at once"
 # Only runs that reached EOS count; a failed one says so, with its errors
