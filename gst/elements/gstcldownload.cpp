@@ -13,10 +13,11 @@
  * Where the OpenCL device is a CUDA device too (NVIDIA), and libcuda and
  * gst-plugins-bad's CUDA library are installed, it also gives frames in
  * CUDA memory (video/x-raw(memory:CUDAMemory), for cudadownload, an NVENC
- * encoder, ...), copied on the device with no host transfer: once, where
- * upstream takes the pool of memory shared with CUDA that it proposes (the
- * OpenCL elements do); the CUDA context is shared with the nvcodec elements
- * (docs/interop.md).
+ * encoder, ...) with no host transfer: where upstream takes the pool of
+ * memory shared with CUDA that it proposes (the OpenCL elements do), the
+ * frame itself goes on as CUDA memory (GStreamer 1.22's CUDA library; one
+ * device copy with a later one or GST_OPENCL_CUDA_WRAP=0); the CUDA context
+ * is shared with the nvcodec elements (docs/interop.md).
  *
  * ## Example launch line
  * |[
