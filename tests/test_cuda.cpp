@@ -17,8 +17,8 @@
  * direct and wrapped counters: the OpenCL frame is shared memory), one out
  * with GST_OPENCL_CUDA_WRAP=0, two each way with GST_OPENCL_CUDA_DIRECT=0;
  * frames out read on the host, deep-copied and kept after their pipeline;
- * caps changes, a flushing seek and EOS through them; no file descriptor
- * left open.
+ * caps changes, a flushing seek and EOS through them; errors in the CUDA
+ * legs; no file descriptor left open.
  * $GST_OPENCL_TEST_H264 (an H.264 file, made by the script) adds NVDEC. */
 #include "cltest.h"
 
@@ -659,6 +659,49 @@ GST_START_TEST (test_caps_change_and_seek)
 }
 GST_END_TEST
 
+/* Errors in the CUDA leg, as in the other memories: a buffer that is not
+ * CUDA memory under CUDA caps into clupload, and one that is not OpenCL
+ * memory into cldownload's CUDA output, each stop the pipeline with an
+ * element error of that element (no crash, nothing leaked). */
+GST_START_TEST (test_cuda_leg_errors)
+{
+  const char *caps = "format=NV12,width=64,height=48,framerate=30/1";
+  const std::string cases[] = {
+    std::string ("appsrc name=src caps=\"video/x-raw(memory:CUDAMemory),") + caps +
+        "\" ! clupload name=bad ! cldownload ! fakesink",
+    std::string ("appsrc name=src caps=\"video/x-raw(memory:OpenCLMemory),") + caps +
+        "\" ! cldownload name=bad ! video/x-raw(memory:CUDAMemory) ! fakesink",
+  };
+  for (const std::string &desc : cases) {
+    GError *error = nullptr;
+    GstElement *pipeline = gst_parse_launch (desc.c_str (), &error);
+    fail_unless (pipeline != nullptr && !error, "%s: %s", desc.c_str (),
+        error ? error->message : "");
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+    GstBus *bus = gst_element_get_bus (pipeline);
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) != GST_STATE_CHANGE_FAILURE);
+    /* a plain system-memory frame, whatever the caps say */
+    gst_app_src_push_buffer (GST_APP_SRC (src), gst_buffer_new_allocate (nullptr,
+            64 * 48 * 3 / 2, nullptr));
+    gst_app_src_end_of_stream (GST_APP_SRC (src));
+    GstMessage *m = gst_bus_timed_pop_filtered (bus, 30 * GST_SECOND,
+        (GstMessageType) (GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    fail_unless (m != nullptr, "%s: neither an error nor EOS", desc.c_str ());
+    fail_unless_equals_int (GST_MESSAGE_TYPE (m), GST_MESSAGE_ERROR);
+    GError *e = nullptr;
+    gst_message_parse_error (m, &e, nullptr);
+    GST_INFO ("%s: %s: %s", desc.c_str (), GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), e->message);
+    fail_unless_equals_string (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "bad");
+    g_error_free (e);
+    gst_message_unref (m);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (src);
+    gst_object_unref (pipeline);
+  }
+}
+GST_END_TEST
+
 static int
 open_fds ()
 {
@@ -710,6 +753,7 @@ cuda_suite (void)
     tcase_add_test (tc, test_cuda_frames_outlive_pipeline);
     tcase_add_test (tc, test_caps_change_and_seek);
     tcase_add_test (tc, test_no_descriptor_left);
+    tcase_add_test (tc, test_cuda_leg_errors);
     tcase_add_test (tc, test_nvdec_in);
   }
   return s;
