@@ -39,6 +39,29 @@
 /* The start of image row y in the ring; output chunk k is at + 1 + k. */
 #define CC_AT(y) (((y) & (CC_RING - 1)) * CC_ROW)
 
+/* camera_gains' factors and caps by row and column parity (gain, maxv and
+ * black: the kernel's arguments), written out: PoCL called camera_gains
+ * with the arrays in memory, 10-15 % of the kernel's time (measured) */
+#define CC_GAIN_CAP(g, cap, dy, p) \
+  g[dy][p] = gain_of (SITE (dy, p), gain.lo); \
+  cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
+#define CC_GAINS(g, cap) float g[2][2], cap[2][2]; \
+  CC_GAIN_CAP (g, cap, 0, 0) CC_GAIN_CAP (g, cap, 0, 1) \
+  CC_GAIN_CAP (g, cap, 1, 0) CC_GAIN_CAP (g, cap, 1, 1)
+
+/* A strip's work-group (a kernel's opening, `strip` rows from its
+ * argument): its first output column tx, rows ya .. yb - 1, the output
+ * chunks and those loaded (one more each side), its statistics slot, the
+ * input's first byte. */
+#define CC_STRIP \
+  const int tx = (int) get_group_id (0) * 16 * CC_CHUNKS; \
+  const int ya = (int) get_group_id (1) * strip; \
+  const int yb = min (ya + strip, height); \
+  const int chunks = min (CC_CHUNKS, (width - tx + 15) / 16); \
+  const int n = chunks + 2; \
+  const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0)); \
+  __global const uchar *src = in + in_offset;
+
 /* Black level and white balance of 8 raw samples of one colour: debayer_camera's. */
 inline float8 cc_stage12 (int8 raw, float base, float gain, float cap)
 {
@@ -54,17 +77,7 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
     float8 gain, int tx, int y, int n, int count, int lo, int hi, int8 * sums)
 {
   const float base = U2F_BASE + (float) black;
-  /* camera_gains' factors and caps by row and column parity, written out:
-   * PoCL called camera_gains with the arrays in memory, 10-15 % of the
-   * kernel's time (measured) */
-  float g[2][2], cap[2][2];
-#pragma unroll
-  for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-    for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain.lo);
-      cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
-    }
+  CC_GAINS (g, cap);
   __global const in_t *row0 = (__global const in_t *) (in + (size_t) border_reflect101 (y,
           height) * in_stride);
   __global const in_t *row1 = (__global const in_t *) (in + (size_t) border_reflect101 (y + 1,
@@ -321,14 +334,7 @@ __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_camera_cpu (CAMERA_ARGS, int strip)
 {
   __local float8 s0[CC_N], s1[CC_N];
-  const int tx = (int) get_group_id (0) * 16 * CC_CHUNKS;
-  const int ya = (int) get_group_id (1) * strip;
-  const int yb = min (ya + strip, height);
-  /* output chunks, and the chunks loaded (one more each side) */
-  const int chunks = min (CC_CHUNKS, (width - tx + 15) / 16);
-  const int n = chunks + 2;
-  const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
-  __global const uchar *src = in + in_offset;
+  CC_STRIP
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
   const float floor3 = CC_FLOOR3 (tf);
 

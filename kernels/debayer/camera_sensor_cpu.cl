@@ -387,25 +387,12 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
 {
   __local float8 s0[CC_N], s1[CC_N];   /* the demosaic's ring */
   __local ushort16 raw[CC_N];          /* the raw rows after black level */
-  const int tx = (int) get_group_id (0) * 16 * CC_CHUNKS;
-  const int ya = (int) get_group_id (1) * strip;
-  const int yb = min (ya + strip, height);
-  const int chunks = min (CC_CHUNKS, (width - tx + 15) / 16);
-  const int n = chunks + 2;
-  const int slot = (int) (get_group_id (1) * get_num_groups (0) + get_group_id (0));
-  __global const uchar *src = in + in_offset;
+  CC_STRIP
   const float floor3 = CC_FLOOR3 (tf);
   const CsParams sp = { defect, (ushort16) ((ushort) min (floor (threshold), 65535.0f)),
     1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, mid_max, s_lo, s_hi, wb };
   /* cc_load_pair's factors and caps by row and column parity */
-  float g[2][2], cap[2][2];
-#pragma unroll
-  for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-    for (int p = 0; p < 2; p++) {
-      g[dy][p] = gain_of (SITE (dy, p), gain.lo);
-      cap[dy][p] = min (min ((float) (maxv - black) * g[dy][p], gain.s3), 1.0f);
-    }
+  CC_GAINS (g, cap);
   CsShading sh;
   sh.j[0] = sh.j[1] = -1;
   CsStats st;
