@@ -15,8 +15,8 @@
  * CUDA memory (video/x-raw(memory:CUDAMemory), for cudadownload, an NVENC
  * encoder, ...) with no host transfer: where upstream takes the pool of
  * memory shared with CUDA that it proposes (the OpenCL elements do), the
- * frame itself goes on as CUDA memory (GStreamer 1.22's CUDA library; one
- * device copy with a later one or GST_OPENCL_CUDA_WRAP=0); the CUDA context
+ * frame itself goes on as CUDA memory (one device copy with
+ * GST_OPENCL_CUDA_WRAP=0); the CUDA context
  * is shared with the nvcodec elements (docs/interop.md).
  *
  * ## Example launch line

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gst/opencl/gstcl-prelude.h>
+#include <gst/video/video.h>
 
 #include <stdexcept>
 #include <string>
@@ -114,9 +115,10 @@ struct GstCudaApi {
   gboolean (*handle_context_query) (GstElement *, GstQuery *, GstObject *);
   GstBufferPool *(*buffer_pool_new) (GstObject *);
   /* for wrapped memory (gstclcudawrap.hpp): the allocator's type, and
-   * whether this is 1.24 or later (gst_cuda_allocator_alloc_wrapped) */
+   * 1.24's call for it (null before 1.24) */
   GType (*allocator_get_type) ();
-  bool has_alloc_wrapped;
+  GstMemory *(*alloc_wrapped) (GstAllocator *, GstObject *, gpointer, const GstVideoInfo *,
+      CUdeviceptr, gpointer, GDestroyNotify);
 };
 
 /* ---- cl_khr_external_memory, cl_khr_device_uuid: OpenCL 3.0's, where the

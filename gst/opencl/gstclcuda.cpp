@@ -357,7 +357,8 @@ struct Bridge::Impl {
 
   /* A frame in shared memory handed on as it is (wrap_available ()): CUDA
    * memory over it that keeps `in` until CUDA's readers let it go; OpenCL
-   * takes the memory back then, for the producer's next frame in it. */
+   * takes the memory back then, for the producer's next frame in it. Null
+   * where it could not be wrapped (the caller copies). */
   GstBuffer *wrap_out (GstObject *ctx, GstBuffer *in, const GstVideoInfo &layout, Shared *shared,
       gint64 entered)
   {
@@ -374,8 +375,11 @@ struct Bridge::Impl {
     GstMemory *mem = api::wrap (ctx, layout, shared->ptr () + in_mem->offset, in_mem->size,
         held, Held::release);
     if (!mem) {
-      Held::release (held);
-      throw std::runtime_error ("could not wrap a shared frame as CUDA memory");
+      /* (1.24's call failed its check, and took `held` back: from now on
+       * one copy a frame) */
+      GST_WARNING ("a shared frame could not be wrapped as CUDA memory: one copy a frame");
+      wrap = false;
+      return nullptr;
     }
     GstBuffer *out = gst_buffer_new ();
     gst_buffer_append_memory (out, mem);
@@ -661,8 +665,10 @@ Bridge::from_cl (GstBuffer *in, const GstVideoInfo &in_frame, GstCaps *caps)
       gst_object_unref (ctx);
       throw;
     }
-    gst_object_unref (ctx);
-    return out;
+    if (out) {
+      gst_object_unref (ctx);
+      return out;
+    }
   }
   if (!p.pool || !p.pool_caps || !gst_caps_is_equal (p.pool_caps, caps)) {
     if (p.pool) {

@@ -136,7 +136,8 @@ loaded ()
     }
     g.allocator_get_type = reinterpret_cast<GType (*) ()> (dlsym (gc,
             "gst_cuda_allocator_get_type"));
-    g.has_alloc_wrapped = dlsym (gc, "gst_cuda_allocator_alloc_wrapped") != nullptr;
+    g.alloc_wrapped = reinterpret_cast<decltype (g.alloc_wrapped)> (dlsym (gc,
+            "gst_cuda_allocator_alloc_wrapped"));
     if (!g.load_library ()) {
       l.why = "gst_cuda_load_library failed";
       return;

@@ -2,6 +2,7 @@
 /* CUDA memory over the bridge's device pointers: gstclcudawrap.hpp. */
 #include "gstclcudawrap.hpp"
 
+#include <atomic>
 #include <mutex>
 
 #define GST_CAT_DEFAULT gst_cl_cuda_debug
@@ -31,11 +32,28 @@ struct Wrapped {
 };
 
 GType wrap_type = 0;
+GstAllocator *sub = nullptr;  /* the subclass's one allocator */
 
 Wrapped *
 wrapped (GstMemory *mem)
 {
   return reinterpret_cast<Wrapped *> (mem);
+}
+
+/* A memory of the subclass over `ptr` (wrap ()'s 1.22 way). */
+GstMemory *
+make_sub (GstAllocator *a, GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr,
+    size_t size, gpointer user_data, GDestroyNotify notify)
+{
+  auto *w = g_new0 (Wrapped, 1);
+  gst_memory_init (GST_MEMORY_CAST (w), (GstMemoryFlags) 0, a, nullptr, size, 0, 0, size);
+  w->cuda.context = GST_OBJECT (gst_object_ref (cuda));
+  w->cuda.info = layout;
+  w->ptr = ptr;
+  w->user_data = user_data;
+  w->notify = notify;
+  g_mutex_init (&w->lock);
+  return GST_MEMORY_CAST (w);
 }
 
 /* Host maps: the bytes copied down (every map: CUDA may have written since),
@@ -118,7 +136,8 @@ wrap_copy (GstMemory *mem, gssize, gssize)
     free_owned (o);
     return nullptr;
   }
-  return wrap (w->cuda.context, w->cuda.info, o->ptr, mem->maxsize, o, free_owned);
+  return make_sub (mem->allocator, w->cuda.context, w->cuda.info, o->ptr, mem->maxsize, o,
+      free_owned);
 }
 
 void
@@ -151,17 +170,27 @@ wrap_instance_init (GTypeInstance *instance, gpointer)
   a->mem_is_span = nullptr;
 }
 
-GstAllocator *
-allocator ()
+/* How wrap () makes its memories, decided once. */
+enum class Way { NONE, SUBCLASS, CALL };
+
+Way
+way ()
 {
-  static GstAllocator *a = nullptr;
+  static Way w = Way::NONE;
   static std::once_flag once;
   std::call_once (once, [] {
     const Loaded &l = loaded ();
-    if (!l.ok || !l.gc.allocator_get_type || l.gc.has_alloc_wrapped) {
-      GST_INFO ("no wrapped CUDA memory: %s", !l.ok ? l.why.c_str () : l.gc.has_alloc_wrapped ?
-          "libgstcuda-1.0 is 1.24 or later (one copy a frame)" :
-          "libgstcuda-1.0 has no gst_cuda_allocator_get_type");
+    if (!l.ok) {
+      GST_INFO ("no wrapped CUDA memory: %s", l.why.c_str ());
+      return;
+    }
+    if (l.gc.alloc_wrapped) {
+      GST_INFO ("wrapped CUDA memory through gst_cuda_allocator_alloc_wrapped (1.24 or later)");
+      w = Way::CALL;
+      return;
+    }
+    if (!l.gc.allocator_get_type) {
+      GST_INFO ("no wrapped CUDA memory: libgstcuda-1.0 has no gst_cuda_allocator_get_type");
       return;
     }
     const GType parent = l.gc.allocator_get_type ();
@@ -179,13 +208,42 @@ allocator ()
     info.instance_init = wrap_instance_init;
     wrap_type = g_type_register_static (parent, "GstClCudaWrapAllocator", &info,
         (GTypeFlags) 0);
-    a = GST_ALLOCATOR (g_object_new (wrap_type, nullptr));
-    gst_object_ref_sink (a);
+    sub = GST_ALLOCATOR (g_object_new (wrap_type, nullptr));
+    gst_object_ref_sink (sub);
     /* (kept for the process, as GStreamer keeps its registered allocators) */
-    GST_OBJECT_FLAG_SET (a, GST_OBJECT_FLAG_MAY_BE_LEAKED);
-    GST_INFO ("wrapped CUDA memory: frames go to CUDA elements with no copy");
+    GST_OBJECT_FLAG_SET (sub, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    GST_INFO ("wrapped CUDA memory: a GstCudaAllocator subclass (1.22)");
+    w = Way::SUBCLASS;
   });
-  return a;
+  return w;
+}
+
+/* 1.24's call, checked once: a CUDA map of its first memory must give the
+ * pointer wrapped (else it is not used again: one copy a frame). */
+std::atomic<int> call_checked {0};  /* 0 not yet, 1 good, -1 not */
+
+GstMemory *
+wrap_by_call (GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr, gpointer user_data,
+    GDestroyNotify notify)
+{
+  if (call_checked.load () < 0)
+    return nullptr;
+  GstMemory *m = loaded ().gc.alloc_wrapped (nullptr, cuda, nullptr, &layout, ptr, user_data,
+      notify);
+  if (!m || call_checked.load () > 0)
+    return m;
+  GstMapInfo map;
+  const bool mapped = gst_memory_map (m, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CUDA_FLAG));
+  const bool good = mapped && reinterpret_cast<CUdeviceptr> (map.data) == ptr;
+  if (mapped)
+    gst_memory_unmap (m, &map);
+  call_checked = good ? 1 : -1;
+  if (good)
+    return m;
+  GST_WARNING ("gst_cuda_allocator_alloc_wrapped's memory maps elsewhere: one copy a frame");
+  /* (the caller's notify runs as it is freed) */
+  gst_memory_unref (m);
+  return nullptr;
 }
 
 }  // namespace
@@ -195,25 +253,18 @@ wrap_available ()
 {
   if (g_strcmp0 (g_getenv ("GST_OPENCL_CUDA_WRAP"), "0") == 0)
     return false;
-  return allocator () != nullptr;
+  return way () != Way::NONE && call_checked.load () >= 0;
 }
 
 GstMemory *
 wrap (GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr, size_t size,
     gpointer user_data, GDestroyNotify notify)
 {
-  GstAllocator *a = wrap_available () ? allocator () : nullptr;
-  if (!a)
+  if (!wrap_available ())
     return nullptr;
-  auto *w = g_new0 (Wrapped, 1);
-  gst_memory_init (GST_MEMORY_CAST (w), (GstMemoryFlags) 0, a, nullptr, size, 0, 0, size);
-  w->cuda.context = GST_OBJECT (gst_object_ref (cuda));
-  w->cuda.info = layout;
-  w->ptr = ptr;
-  w->user_data = user_data;
-  w->notify = notify;
-  g_mutex_init (&w->lock);
-  return GST_MEMORY_CAST (w);
+  if (way () == Way::CALL)
+    return wrap_by_call (cuda, layout, ptr, user_data, notify);
+  return make_sub (sub, cuda, layout, ptr, size, user_data, notify);
 }
 
 }  // namespace gstcl::cuda::api
