@@ -189,6 +189,22 @@ inline void drop_shared_context ()
   context = nullptr;
 }
 
+/* drop_shared_context (), then a wait (at most two minutes) until no queue
+ * is kept (gstcl::kept_queues ()): PoCL compiles a kernel at its first
+ * launch, a second or more on a cold cache, so a test whose last frames ran
+ * a new kernel may free the context with that launch still compiling; the
+ * watchdog keeps the queue, with the frames its commands hold, and releases
+ * it when the launch completes, which must happen before the leaks tracer
+ * looks at exit. (Not for tests that leave a kernel running: their queues
+ * stay kept.) */
+inline void drop_shared_context_and_drain ()
+{
+  drop_shared_context ();
+  const gint64 until = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (gstcl::kept_queues () > 0 && g_get_monotonic_time () < until)
+    g_usleep (50 * 1000);
+}
+
 /* Gives `element` (and its children) the shared context. */
 inline void share_context (GstElement * element)
 {

@@ -426,7 +426,8 @@ struct Kept {
   cl::Event done;                     /* a marker after the queue's last command */
 };
 
-static std::mutex kept_lock;
+/* (never destroyed either: the reaper thread may still take it at exit) */
+static std::mutex &kept_lock = *new std::mutex ();
 
 /* Never destroyed: what a kernel still runs on is not released at exit
  * (where the driver may wait for the kernel, forever); memcheck reports it
@@ -457,6 +458,38 @@ release_completed ()
 {
   std::lock_guard<std::mutex> guard (kept_lock);
   release_completed_locked ();
+}
+
+/* Whether the reaper runs (under kept_lock). */
+static bool reaping = false;
+
+/* Releases kept queues as their work completes, looking every 20 ms at
+ * first and less often the longer they stay (a runaway kernel may run for
+ * long); ends when none is left. A queue kept because PoCL was still
+ * compiling at a teardown otherwise stayed, with the frames its commands
+ * held, until the next context was freed with work in flight. */
+static void
+start_reaper_locked ()
+{
+  if (reaping)
+    return;
+  reaping = true;
+  std::thread ([] {
+#ifdef __linux__
+    prctl (PR_SET_NAME, "clkeptqueues", 0, 0, 0);
+#endif
+    gint64 pause_us = 20 * 1000;
+    for (;;) {
+      g_usleep (pause_us);
+      pause_us = MIN (pause_us * 2, G_USEC_PER_SEC);
+      std::lock_guard<std::mutex> guard (kept_lock);
+      release_completed_locked ();
+      if (kept ().empty ()) {
+        reaping = false;
+        return;
+      }
+    }
+  }).detach ();
 }
 
 void
@@ -511,6 +544,8 @@ keep_if_busy (const std::shared_ptr<QueueWatch> &w, const cl::Context &context,
   std::lock_guard<std::mutex> guard (kept_lock);
   kept ().push_back ({w, context, programs, done});
   release_completed_locked ();
+  if (!kept ().empty ())
+    start_reaper_locked ();
   return true;
 }
 
