@@ -364,10 +364,7 @@ struct Bridge::Impl {
   {
     GstMemory *in_mem = gst_buffer_peek_memory (in, 0);
     /* Read on the device: anything newer on the host goes up first. */
-    GstMapInfo map;
-    if (!gst_memory_map (in_mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)))
-      throw std::runtime_error ("could not map the OpenCL frame");
-    gst_memory_unmap (in_mem, &map);
+    gstcl::sync_to_device (in_mem);
     const gint64 t0 = g_get_monotonic_time ();
     shared->to_cuda ("the OpenCL work on a shared frame");
     const gint64 t1 = g_get_monotonic_time ();

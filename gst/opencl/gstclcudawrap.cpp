@@ -246,21 +246,26 @@ wrap_by_call (GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr, gpoi
   return nullptr;
 }
 
+/* Whether wrap () can make memories here (no environment: it runs a frame). */
+bool
+can_wrap ()
+{
+  return way () != Way::NONE && call_checked.load () >= 0;
+}
+
 }  // namespace
 
 bool
 wrap_available ()
 {
-  if (g_strcmp0 (g_getenv ("GST_OPENCL_CUDA_WRAP"), "0") == 0)
-    return false;
-  return way () != Way::NONE && call_checked.load () >= 0;
+  return g_strcmp0 (g_getenv ("GST_OPENCL_CUDA_WRAP"), "0") != 0 && can_wrap ();
 }
 
 GstMemory *
 wrap (GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr, size_t size,
     gpointer user_data, GDestroyNotify notify)
 {
-  if (!wrap_available ())
+  if (!can_wrap ())
     return nullptr;
   if (way () == Way::CALL)
     return wrap_by_call (cuda, layout, ptr, user_data, notify);

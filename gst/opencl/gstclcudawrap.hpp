@@ -20,14 +20,14 @@ namespace gstcl::cuda::api {
 /* Whether wrap () works here: libgstcuda-1.0 has the 1.24 call (and its
  * check did not fail), or is 1.22's and its allocator type could be
  * subclassed; $GST_OPENCL_CUDA_WRAP=0 says no (read at each call: the
- * bridge asks at each start). */
+ * bridge asks at each start, and wrap () does not look again). */
 bool wrap_available ();
 
 /* (transfer full) A GstCudaMemory of context `cuda` (a GstCudaContext)
  * over `size` bytes at `ptr`, laid out as `layout` (its planes from ptr);
  * notify (user_data) runs when it is freed, on whichever thread drops it.
  * CUDA maps give ptr; host maps copy the bytes down (and back up after a
- * write), with `cuda` current. Null where !wrap_available (), or where
+ * write), with `cuda` current. Null where nothing can wrap here, or where
  * 1.24's call failed its check (notify has then run: the caller copies). */
 GstMemory *wrap (GstObject *cuda, const GstVideoInfo &layout, CUdeviceptr ptr, size_t size,
     gpointer user_data, GDestroyNotify notify);
