@@ -181,21 +181,29 @@ GST_START_TEST (test_aligned_variant)
 GST_END_TEST
 
 /* Both kernel variants, forced through GST_OPENCL_TUNING: the block
- * kernels (the default on GPUs) and the cells variant (the default on CPUs:
- * interior columns in work-groups of 128, the last one moved back to end at
- * the interior's edge, and the rim of 8x2 blocks around it). Widths and
- * heights around the smallest interior (139 x 8 for rggb: exactly one
- * work-group; 137 x 7: rim only), odd sizes whose last work-group overlaps
- * its neighbour, every pattern, both methods, each output pixel size, 8-
- * to 16-bit, padded rows and OpenCL memory. */
+ * kernels (the default on GPUs) and the cells variants (the default on
+ * CPUs). debayer_cells: interior columns in work-groups of 128, the last
+ * one moved back to end at the interior's edge, interior row pairs in
+ * groups of 2; debayer_cells16 (8-bit samples into 8-bit 4-channel
+ * pixels): 16 columns a work-item, the last one moved back, every row pair
+ * (mirrored rows at the top and bottom); debayer_edge around either.
+ * Widths and heights around the smallest interiors (debayer_cells: 132 x 8
+ * for rggb is one work-group, 131 or 7 rows none; debayer_cells16: 20
+ * columns for rggb is one work-item, 19 none), odd sizes whose last
+ * work-group or work-item overlaps its neighbour, 2 and 3 rows, every
+ * pattern, both methods, each output pixel size and every 8-bit
+ * 4-channel order, 8- to 16-bit, padded rows and OpenCL memory. */
 static void
 run_variant (const char *variant)
 {
   use_tuning (variant);
-  static const int sizes[][2] = { {137, 7}, {139, 8}, {140, 9}, {203, 13}, {331, 12} };
+  static const int sizes[][2] = { {131, 7}, {133, 8}, {140, 9}, {203, 13}, {331, 12},
+    {19, 5}, {20, 2}, {21, 3}, {38, 6} };
   struct { const OutFormat *f; int bits; bool cl; int pad; } runs[] = {
-    { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 }, { &BGR, 8, false, 0 },
-    { &GRAY8, 10, true, 0 }, { &RGBA64, 12, false, 6 }, { &BGRx, 16, true, 0 } };
+    { &RGBA, 8, false, 5 }, { &out_formats[6] /* xRGB */, 8, true, 0 },
+    { &out_formats[1] /* BGRA */, 8, false, 0 }, { &out_formats[5] /* ABGR */, 8, true, 3 },
+    { &BGR, 8, false, 0 }, { &GRAY8, 10, true, 0 }, { &RGBA64, 12, false, 6 },
+    { &BGRx, 16, true, 0 } };
   uint32_t seed = 31337;
   for (auto &r : runs) {
     Debayer d (*r.f, r.cl);

@@ -114,6 +114,7 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   f.can_align = GST_VIDEO_INFO_FORMAT (out_info) == GST_VIDEO_FORMAT_RGBA64_LE ||
       GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
   f.out_words = f.can_align;
+  f.out_rgba8 = GST_VIDEO_INFO_COMP_PSTRIDE (out_info, 0) == 4;
   /* The CPU shapes on CPUs, the GPU ones elsewhere; GST_OPENCL_TUNING=cpu|gpu
    * forces one (tests). */
   f.cpu = !gstcl::tuned_for_gpu (ctx);

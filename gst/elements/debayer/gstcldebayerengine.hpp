@@ -18,12 +18,13 @@
 namespace cldebayer {
 
 /* The kernel variants: the exact integer blocks (GPUs), the exact integer
- * cells and rim (CPUs), the camera stages in 8 x 2 blocks (GPUs) or in
+ * cells and rim (CPUs; 16 columns a work-item from 8-bit samples into
+ * 8-bit 4-channel pixels, else one), the camera stages in 8 x 2 blocks (GPUs) or in
  * strips (CPUs), menon with the camera stages in tiles (GPUs) or in a row
  * pipeline (CPUs), the camera strips with the sensor stages inside (CPUs).
  * The rows of the table, in this order. */
 enum Kind { KIND_BLOCKS, KIND_CELLS, KIND_CAMERA, KIND_MENON, KIND_MENON_CPU, KIND_CAMERA_CPU,
-  KIND_CAMERA_SENSOR_CPU, N_KINDS };
+  KIND_CAMERA_SENSOR_CPU, KIND_CELLS16, N_KINDS };
 
 /* How a row does the sensor stages (sensor.cl) when the settings ask for
  * them: not at all (no camera stages), a pass before its kernel
@@ -58,6 +59,7 @@ struct Format {
   int menon_strip = 0;          /* and rows (cpu_strip_rows) */
   int camera_strip = 0;         /* debayer_camera_cpu's strips: rows */
   bool out_words = false;       /* the cells variant stores 32-bit words */
+  bool out_rgba8 = false;       /* of 4 channels of 8 bits */
   int out_yuv = 0;              /* 1 NV12, 2 I420 (camera variants only) */
   cl_float8 yuv {};             /* Kr, Kb, Y offset, Y scale, C scale, ... */
 };

@@ -22,8 +22,11 @@ static const int kCameraLx = 16, kCameraLy = 8, kCameraRows = 2;
  * memory). */
 static const int kCameraCpuChunks = 16;
 /* debayer_cells over the interior, in whole work-groups of kCellsLx columns
- * x kCellsLy row pairs, and debayer_rim over the 8x2 blocks around it */
+ * x kCellsLy row pairs, and debayer_edge around it */
 static const int kCellsLx = 128, kCellsLy = 2;
+/* debayer_cells16's work-groups (no vectorisation across them: any shape;
+ * 16 x 2 is 256 columns of two row pairs) */
+static const int kCells16Lx = 16, kCells16Ly = 2;
 /* debayer_menon's work-group rows (32 work-items) and shapes (the GPU
  * tuning; CPUs run debayer_menon_cpu): 64 x 32 tiles (4 groups a
  * multiprocessor on the H100; 32 x 16 took 1.5x the time; on PoCL, with
@@ -39,8 +42,8 @@ static const char *const kExactFiles[] = { gst_cl_kernel_common, gst_cl_kernel_d
   gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_exact,
   nullptr };
 static const char *const kCellsFiles[] = { gst_cl_kernel_common, gst_cl_kernel_debayer_prelude,
-  gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_exact,
-  gst_cl_kernel_debayer_cells, nullptr };
+  gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_cells,
+  nullptr };
 #define CAMERA_FILES gst_cl_kernel_common, gst_cl_kernel_color, gst_cl_kernel_debayer_prelude, \
     gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_stages, \
     gst_cl_kernel_debayer_curve, gst_cl_kernel_debayer_stats, gst_cl_kernel_debayer_output, \
@@ -204,32 +207,67 @@ cells_options (const Format & f, const Settings & s, const GstClFrame *, const G
   return method_options (f, s);
 }
 
-/* debayer_cells over the interior, debayer_rim over the 8x2 blocks around
- * it (all of them when the interior is smaller than a work-group). */
+/* The interior columns of the cells kernels: from the first R column
+ * x0 >= 2 (RGGB's parity) up to width - 3, an even count (debayer_cells's
+ * last work-group and debayer_cells16's last work-item move back by an
+ * even count); none below 0. */
+static int
+cells_x0 (const Format & f)
+{
+  return 2 + f.phase_x;
+}
+
+static int
+cells_nx (const Format & f, const GstClFrame * out)
+{
+  return std::max (0, (width_of (out) - 2 - cells_x0 (f)) & ~1);
+}
+
+/* debayer_cells over the interior, where the 5 x 5 windows lie inside the
+ * image (none when it is narrower or lower than a work-group), and
+ * debayer_edge over the rest: the columns outside the interior of each row
+ * pair (2 or 3 at each end) and the row pairs above and below it. */
 static void
 cells_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
     const GstClFrame * in, const GstClFrame * out, const CameraLaunch *)
 {
   const int width = width_of (out), height = height_of (out);
-  const int px = f.phase_x, py = f.phase_y;
-  const int nbx = (width + px + 7) / 8, nby = (height + py + 1) / 2;
-  /* Blocks (8 bx - px, 2 by - py) whose 12x6 window lies inside the image:
-   * 8 bx - px >= 2, 8 bx - px + 9 < width, 2 by - py >= 2, 2 by - py + 3 < height. */
-  int bx0 = 1, bx1 = width - 10 + px >= 0 ? (width - 10 + px) / 8 + 1 : 0;
-  int by0 = (3 + py) / 2, by1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
-  if (8 * (bx1 - bx0) < kCellsLx || by1 - by0 < kCellsLy) {
-    bx1 = bx0;
-    by1 = by0;
+  const int py = f.phase_y, nby = (height + py + 1) / 2;
+  const int x0 = cells_x0 (f), nx = cells_nx (f, out);
+  /* row pairs (2 by - py, 2 by - py + 1) with 2 by - py >= 2 and
+   * 2 by - py + 3 < height */
+  int xa = 0, xb = 0, by0 = (3 + py) / 2, by1 = height - 4 + py >= 0 ? (height - 4 + py) / 2 + 1 : 0;
+  if (nx >= kCellsLx && by1 - by0 >= kCellsLy) {
+    xa = x0;
+    xb = x0 + nx;
+    gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) x0,
+        (cl_int) (2 * by0 - py), (cl_int) nx, (cl_int) (by1 - by0));
+    gstcl::enqueue_2d (ctx, k[0], nx, by1 - by0, kCellsLx, kCellsLy);
   } else {
-    const int nx = 8 * (bx1 - bx0), ny = by1 - by0;
-    gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) (8 * bx0 - px),
-        (cl_int) (2 * by0 - py), (cl_int) nx, (cl_int) ny);
-    gstcl::enqueue_2d (ctx, k[0], nx, ny, kCellsLx, kCellsLy);
+    by0 = by1 = 0;
   }
-  gstcl::set_args (k[1], set_exact_args (k[1], f, in, out), (cl_int) bx0, (cl_int) bx1,
+  gstcl::set_args (k[1], set_exact_args (k[1], f, in, out), (cl_int) xa, (cl_int) xb,
       (cl_int) by0, (cl_int) by1);
-  const int rim_blocks = (by0 + nby - by1) * nbx + (bx0 + nbx - bx1) * (by1 - by0);
-  gstcl::enqueue_2d (ctx, k[1], rim_blocks, 1, 64, 1);
+  const int places = (by0 + nby - by1) * width + (xa + width - xb) * (by1 - by0);
+  gstcl::enqueue_2d (ctx, k[1], places, 1, 64, 1);
+}
+
+/* 8-bit samples into 4 channels of 8 bits, 16 interior columns or more:
+ * debayer_cells16, one launch over every row pair. */
+static bool
+cells16_run (const Format & f, const Settings & s, const GstClFrame * in, const GstClFrame * out)
+{
+  return cells_run (f, s, in, out) && !f.in16 && f.out_rgba8 && cells_nx (f, out) >= 16;
+}
+
+static void
+cells16_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
+    const GstClFrame * in, const GstClFrame * out, const CameraLaunch *)
+{
+  const int nx = cells_nx (f, out);
+  gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) cells_x0 (f), (cl_int) nx);
+  gstcl::enqueue_2d (ctx, k[0], (nx + 15) / 16, (height_of (out) + f.phase_y + 1) / 2,
+      kCells16Lx, kCells16Ly);
 }
 
 /* ---- the camera stages in 8 x 2 blocks (GPUs): camera.cl ---- */
@@ -409,7 +447,7 @@ static const Row kRows[N_KINDS] = {
    *     runs, fits_aligned, options, launch */
   {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false, SENSOR_NONE,
         blocks_run, rgb_aligned, blocks_options, blocks_launch},
-  {KIND_CELLS, {"debayer_cells", "debayer_rim"}, kCellsFiles, false, false, SENSOR_NONE,
+  {KIND_CELLS, {"debayer_cells", "debayer_edge"}, kCellsFiles, false, false, SENSOR_NONE,
         cells_run, never_aligned, cells_options, cells_launch},
   {KIND_CAMERA, {"debayer_camera", nullptr}, kCameraFiles, true, true, SENSOR_PASS_GPU,
         camera_run, camera_aligned, camera_options, camera_launch},
@@ -422,9 +460,11 @@ static const Row kRows[N_KINDS] = {
   {KIND_CAMERA_SENSOR_CPU, {"debayer_camera_sensor_cpu", nullptr}, kCameraCpuFiles, true, true,
         SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
         camera_sensor_cpu_launch},
+  {KIND_CELLS16, {"debayer_cells16", nullptr}, kCellsFiles, false, false, SENSOR_NONE,
+        cells16_run, never_aligned, cells_options, cells16_launch},
 };
 static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_SENSOR_CPU,
-  KIND_CAMERA_CPU, KIND_CAMERA, KIND_CELLS, KIND_BLOCKS };
+  KIND_CAMERA_CPU, KIND_CAMERA, KIND_CELLS16, KIND_CELLS, KIND_BLOCKS };
 
 const Row &
 row_of (Kind kind)
