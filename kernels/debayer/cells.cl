@@ -149,31 +149,33 @@ __kernel void debayer_cells (__global const uchar * in, int in_offset, int in_st
 #undef CLAMP_OUT
 }
 
-/* Column x of the row pair from row y (its rows outside the image not
- * written): the same filters as debayer_cells on samples mirrored about
- * the edges (reflect-101). */
-inline void edge_column (__global const uchar * in, int in_offset, int in_stride,
+/* Columns xs .. xe - 1 of the row pair from row y (its rows outside the
+ * image not written): the same filters as debayer_cells on samples
+ * mirrored about the edges (reflect-101). */
+inline void edge_columns (__global const uchar * in, int in_offset, int in_stride,
     __global uchar * out, int out_offset, int out_stride, int width, int height, int phase_x,
-    int maxv, uint scale_mul, int scale_shift, int4 layout, int x, int y)
+    int maxv, uint scale_mul, int scale_shift, int4 layout, int xs, int xe, int y)
 {
   __global const in_t *rows[6];
-  int cols[5];
   for (int r = 0; r < 6; r++)
     rows[r] = (__global const in_t *) (in + in_offset +
         border_reflect101 (y - 2 + r, height) * in_stride);
-  for (int c = 0; c < 5; c++)
-    cols[c] = border_reflect101 (x - 2 + c, width);
-  const bool odd = ((x + phase_x) & 1) != 0;
 #define EDGE_P(dy, dx) LANE (rows[2 + (dy)][cols[2 + (dx)]])
 #define CLAMP_OUT(v) clamp ((v), 0, maxv)
 #define K(n) (n)
 #define SC(v) scale_one ((v), maxv, scale_mul, scale_shift)
 #define ODD(a, b) (odd ? (a) : (b))
   __global uchar *dst = out + out_offset + y * out_stride;
-  if (y >= 0)
-    CELLS_ROW0 (Neighbours, EDGE_P, put_pixel, dst);
-  if (y + 1 < height)
-    CELLS_ROW1 (Neighbours, EDGE_P, put_pixel, dst + out_stride);
+  for (int x = xs; x < xe; x++) {
+    int cols[5];
+    for (int c = 0; c < 5; c++)
+      cols[c] = border_reflect101 (x - 2 + c, width);
+    const bool odd = ((x + phase_x) & 1) != 0;
+    if (y >= 0)
+      CELLS_ROW0 (Neighbours, EDGE_P, put_pixel, dst);
+    if (y + 1 < height)
+      CELLS_ROW1 (Neighbours, EDGE_P, put_pixel, dst + out_stride);
+  }
 #undef ODD
 #undef SC
 #undef K
@@ -191,7 +193,11 @@ inline void edge_column (__global const uchar * in, int in_offset, int in_stride
  * widening past 16 bits. The same filters as debayer_cells, over columns
  * x0 .. x0 + nx - 1 (nx at least 16; the last work-item of a row pair is
  * moved back to end there) of every row pair, the rows above and below the
- * image mirrored, and the columns at the ends through edge_column. */
+ * image mirrored, and the columns at the ends through edge_columns. */
+#ifndef CELLS16_W
+#define CELLS16_W 64   /* columns a work-item: 4 vectors (the host's) */
+#endif
+
 typedef struct {
   short16 c0, h1, v1, h2, v2, d;
 } Neighbours16;
@@ -232,22 +238,22 @@ __kernel void debayer_cells16 (__global const uchar * in, int in_offset, int in_
 {
   const int i = (int) get_global_id (0), by = (int) get_global_id (1);
   const int y = 2 * by - phase_y;
-  if (16 * i >= nx || y >= height)
+  const int xa = CELLS16_W * i;   /* the work-item's first column - x0 */
+  if (xa >= nx || y >= height)
     return;
   /* the first and the last work-item of the row pair: the columns at its
    * ends too (one launch a frame, not two: each wakes PoCL's threads) */
-  const int xb = x0 + nx;
-  for (int xe = i == 0 ? 0 : x0; xe < x0; xe++)
-    edge_column (in, in_offset, in_stride, out, out_offset, out_stride, width, height, phase_x,
-        maxv, scale_mul, scale_shift, layout, xe, y);
-  for (int xe = 16 * (i + 1) >= nx ? xb : width; xe < width; xe++)
-    edge_column (in, in_offset, in_stride, out, out_offset, out_stride, width, height, phase_x,
-        maxv, scale_mul, scale_shift, layout, xe, y);
-  const int x = x0 + min (16 * i, nx - 16);
+  if (i == 0)
+    edge_columns (in, in_offset, in_stride, out, out_offset, out_stride, width, height,
+        phase_x, maxv, scale_mul, scale_shift, layout, 0, x0, y);
+  if (xa + CELLS16_W >= nx)
+    edge_columns (in, in_offset, in_stride, out, out_offset, out_stride, width, height,
+        phase_x, maxv, scale_mul, scale_shift, layout, x0 + nx, width, y);
   /* rows y - 2 .. y + 3, mirrored (named, not an array: PoCL keeps private
    * arrays in memory, one per work-item of the group) */
   __global const uchar *base = in + in_offset;
-#define ROW_AT(dy) (base + border_reflect101 (y + (dy), height) * in_stride)
+  const bool inside = y >= 2 && y + 3 < height;
+#define ROW_AT(dy) (base + (inside ? y + (dy) : border_reflect101 (y + (dy), height)) * in_stride)
   __global const uchar *const r_2 = ROW_AT (-2), *const r_1 = ROW_AT (-1), *const r0 = ROW_AT (0),
       *const r1 = ROW_AT (1), *const r2 = ROW_AT (2), *const r3 = ROW_AT (3);
 #undef ROW_AT
@@ -261,10 +267,16 @@ __kernel void debayer_cells16 (__global const uchar * in, int in_offset, int in_
 #define SC(v) (v)
 #define ODD(a, b) select ((b), (a), odd)
   __global uchar *dst = out + out_offset + y * out_stride;
-  if (y >= 0)
-    CELLS_ROW0 (Neighbours16, P16, put_pixels16, dst);
-  if (y + 1 < height)
-    CELLS_ROW1 (Neighbours16, P16, put_pixels16, dst + out_stride);
+  const bool row0 = y >= 0, row1 = y + 1 < height;
+  for (int k = 0; k < CELLS16_W; k += 16) {
+    const int x = x0 + min (xa + k, nx - 16);
+    if (row0)
+      CELLS_ROW0 (Neighbours16, P16, put_pixels16, dst);
+    if (row1)
+      CELLS_ROW1 (Neighbours16, P16, put_pixels16, dst + out_stride);
+    if (xa + k + 16 >= nx)
+      break;
+  }
 #undef ODD
 #undef SC
 #undef K
@@ -286,6 +298,6 @@ __kernel void debayer_edge (__global const uchar * in, int in_offset, int in_str
   const int nby = (height + phase_y + 1) / 2;
   int x, by;
   if (edge_place ((int) get_global_id (0), width, nby, xa, xb, by0, by1, &x, &by))
-    edge_column (in, in_offset, in_stride, out, out_offset, out_stride, width, height, phase_x,
-        maxv, scale_mul, scale_shift, layout, x, 2 * by - phase_y);
+    edge_columns (in, in_offset, in_stride, out, out_offset, out_stride, width, height,
+        phase_x, maxv, scale_mul, scale_shift, layout, x, x + 1, 2 * by - phase_y);
 }

@@ -48,7 +48,8 @@
  * The programs (the host's variant table, gstcldebayervariants.cpp) are
  * this file and, in order:
  *   exact (debayer)         filters.cl io.cl exact.cl
- *   cells (debayer_cells, debayer_rim)   filters.cl io.cl exact.cl cells.cl
+ *   cells (debayer_cells, debayer_edge; debayer_cells16)   filters.cl io.cl
+ *                           cells.cl
  *   camera kernels          (color.cl before this file) filters.cl io.cl
  *                           stages.cl curve.cl stats.cl output.cl sensor.cl
  *                           (debayer_sensor), then camera.cl

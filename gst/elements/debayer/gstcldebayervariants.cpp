@@ -24,9 +24,11 @@ static const int kCameraCpuChunks = 16;
 /* debayer_cells over the interior, in whole work-groups of kCellsLx columns
  * x kCellsLy row pairs, and debayer_edge around it */
 static const int kCellsLx = 128, kCellsLy = 2;
-/* debayer_cells16's work-groups (no vectorisation across them: any shape;
- * 16 x 2 is 256 columns of two row pairs) */
-static const int kCells16Lx = 16, kCells16Ly = 2;
+/* debayer_cells16's columns a work-item (CELLS16_W: vectors of 16 in a
+ * loop, so that the row pair's setup is shared) and work-groups (no
+ * vectorisation across them: any shape; 4 x 2 is 256 columns of two row
+ * pairs) */
+static const int kCells16W = 64, kCells16Lx = 4, kCells16Ly = 2;
 /* debayer_menon's work-group rows (32 work-items) and shapes (the GPU
  * tuning; CPUs run debayer_menon_cpu): 64 x 32 tiles (4 groups a
  * multiprocessor on the H100; 32 x 16 took 1.5x the time; on PoCL, with
@@ -260,13 +262,21 @@ cells16_run (const Format & f, const Settings & s, const GstClFrame * in, const 
   return cells_run (f, s, in, out) && !f.in16 && f.out_rgba8 && cells_nx (f, out) >= 16;
 }
 
+static std::string
+cells16_options (const Format & f, const Settings & s, const GstClFrame *, const GstClFrame *,
+    Variant *)
+{
+  return method_options (f, s) + number ("CELLS16_W", kCells16W);
+}
+
 static void
 cells16_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
     const GstClFrame * in, const GstClFrame * out, const CameraLaunch *)
 {
   const int nx = cells_nx (f, out);
   gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) cells_x0 (f), (cl_int) nx);
-  gstcl::enqueue_2d (ctx, k[0], (nx + 15) / 16, (height_of (out) + f.phase_y + 1) / 2,
+  gstcl::enqueue_2d (ctx, k[0], (nx + kCells16W - 1) / kCells16W,
+      (height_of (out) + f.phase_y + 1) / 2,
       kCells16Lx, kCells16Ly);
 }
 
@@ -461,7 +471,7 @@ static const Row kRows[N_KINDS] = {
         SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
         camera_sensor_cpu_launch},
   {KIND_CELLS16, {"debayer_cells16", nullptr}, kCellsFiles, false, false, SENSOR_NONE,
-        cells16_run, never_aligned, cells_options, cells16_launch},
+        cells16_run, never_aligned, cells16_options, cells16_launch},
 };
 static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_SENSOR_CPU,
   KIND_CAMERA_CPU, KIND_CAMERA, KIND_CELLS16, KIND_CELLS, KIND_BLOCKS };
