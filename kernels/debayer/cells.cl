@@ -61,8 +61,9 @@ typedef int acc_t;
 #define P(dy, dx) LANE (SAMPLE (dy, dx))
 
 /* The filters at the pixel of window row `c` (0 or 1), as sums of its
- * neighbours (P (dy, dx): the sample dy rows and dx columns away): c0 the centre; h1, v1 the horizontal and vertical neighbours
- * at distance 1; h2, v2 at distance 2; d the four diagonal ones. */
+ * neighbours (P (dy, dx): the sample dy rows and dx columns away): c0 the
+ * centre; h1, v1 the horizontal and vertical neighbours at distance 1; h2,
+ * v2 at distance 2; d the four diagonal ones. */
 typedef struct {
   acc_t c0, h1, v1, h2, v2, d;
 } Neighbours;
@@ -185,13 +186,14 @@ inline void edge_columns (__global const uchar * in, int in_offset, int in_strid
 
 #if !IN_16 && OUT_SAMPLE == 1 && OUT_CH == 4
 /* debayer_cells16: 8-bit samples into 4 channels of 8 bits (the common
- * case, bayer2rgb's), 16 columns of a row pair a work-item in short16
- * lanes, written as explicit vectors (so no vectorisation across
+ * case, bayer2rgb's), CELLS16_W columns of a row pair a work-item as
+ * vectors of 16 in short16 lanes, written as explicit SIMD (a loop over the
+ * vectors shares the row pair's setup; no vectorisation across
  * work-items is needed, and none happens): every sum of the filters fits
  * in 16 bits (Malvar's lie in -3060 .. 7140), so a 256-bit register holds
  * twice the pixels of debayer_cells's 32-bit lanes, and the loads need no
  * widening past 16 bits. The same filters as debayer_cells, over columns
- * x0 .. x0 + nx - 1 (nx at least 16; the last work-item of a row pair is
+ * x0 .. x0 + nx - 1 (nx at least 16; the last vector of a row pair is
  * moved back to end there) of every row pair, the rows above and below the
  * image mirrored, and the columns at the ends through edge_columns. */
 #ifndef CELLS16_W
