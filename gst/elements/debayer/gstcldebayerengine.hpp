@@ -18,8 +18,9 @@
 namespace cldebayer {
 
 /* The kernel variants: the exact integer blocks (GPUs), the exact integer
- * cells and rim (CPUs; 16 columns a work-item from 8-bit samples into
- * 8-bit 4-channel pixels, else one), the camera stages in 8 x 2 blocks (GPUs) or in
+ * cells and edges (CPUs; from 8-bit samples into 8-bit 4-channel pixels 64
+ * columns a work-item in 16-bit lanes, else one column, vectorised across
+ * work-items), the camera stages in 8 x 2 blocks (GPUs) or in
  * strips (CPUs), menon with the camera stages in tiles (GPUs) or in a row
  * pipeline (CPUs), the camera strips with the sensor stages inside (CPUs).
  * The rows of the table, in this order. */

@@ -276,8 +276,7 @@ cells16_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Vari
   const int nx = cells_nx (f, out);
   gstcl::set_args (k[0], set_exact_args (k[0], f, in, out), (cl_int) cells_x0 (f), (cl_int) nx);
   gstcl::enqueue_2d (ctx, k[0], (nx + kCells16W - 1) / kCells16W,
-      (height_of (out) + f.phase_y + 1) / 2,
-      kCells16Lx, kCells16Ly);
+      (height_of (out) + f.phase_y + 1) / 2, kCells16Lx, kCells16Ly);
 }
 
 /* ---- the camera stages in 8 x 2 blocks (GPUs): camera.cl ---- */
