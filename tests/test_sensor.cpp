@@ -7,11 +7,14 @@
  * vignetting undone; the 3A statistics (histogram, zones) equal to the
  * model's; auto exposure converging and steady on a flickering scene;
  * numeric changes rebuilding nothing; a bad lens-shading file refused
- * naming its line; the CPU shape at the edges of its strips. */
+ * naming its line; the CPU shape at the edges of its strips, the GPU shape
+ * at the edges of its work-groups. */
 #include "camera_harness.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <initializer_list>
 
 /* The mosaic of an 8-bit picture at `bits`. */
 static Mosaic
@@ -125,15 +128,14 @@ GST_START_TEST (test_other_shape)
 }
 GST_END_TEST
 
-/* The CPU shape (debayer_camera_sensor_cpu: the corrections in the camera
- * strips' ring, strips of 256 columns cut in rows from 64 rows on) at the
- * edges of its strips: widths around one and two strips, heights cut in
- * two, odd ones, every sensor stage, and the statistics and exposure alone
- * (the raw samples then), against the model. */
-GST_START_TEST (test_cpu_strips)
+/* Every sensor stage, and the statistics and exposure alone (the raw
+ * samples then), RGBA and NV12, at the sizes `sizes` with `tuning`'s
+ * shape, against the model. */
+static void
+run_shape_edges (const char *tuning, std::initializer_list<std::array<int, 2>> sizes,
+    uint32_t seed)
 {
-  use_tuning ("cpu");
-  uint32_t seed = 900;
+  use_tuning (tuning);
   Stages alone = sensor_stages (4095, true);
   alone.defect = false;
   alone.shading = Shading ();
@@ -148,12 +150,30 @@ GST_START_TEST (test_cpu_strips)
       Camera cam (format_caps (name));
       cam.set (st);
       g_object_set (cam.element, "statistics-interval", 1u, nullptr);
-      for (auto &s : { std::array<int, 2> {257, 131}, std::array<int, 2> {528, 130},
-              std::array<int, 2> {255, 129} })
+      for (auto &s : sizes)
         cam.check (random_mosaic (s[0], s[1], seed % 4, 12, seed), 0, MALVAR, st, f,
             std::string (name) + (k ? " statistics alone" : " every stage")), seed++;
     }
   }
+}
+
+/* The CPU shape (debayer_camera_sensor_cpu: the corrections in the camera
+ * strips' ring, strips of 256 columns cut in rows from 64 rows on) at the
+ * edges of its strips: widths around one and two strips, heights cut in
+ * two, odd ones. */
+GST_START_TEST (test_cpu_strips)
+{
+  run_shape_edges ("cpu", { {257, 131}, {528, 130}, {255, 129} }, 900);
+}
+GST_END_TEST
+
+/* The GPU shape (debayer_sensor's and debayer_camera's 8 x 2 blocks in
+ * work-groups of 16 x 8: 128 x 16 pixels) at the edges of its work-groups:
+ * frames that end 1 and 2 columns or rows into a work-group's pixels, and
+ * on its edge. */
+GST_START_TEST (test_gpu_groups)
+{
+  run_shape_edges ("gpu", { {129, 17}, {134, 33}, {256, 18}, {130, 50} }, 950);
 }
 GST_END_TEST
 
@@ -531,6 +551,7 @@ sensor_suite (void)
   tcase_add_test (tc, test_every_format);
   tcase_add_test (tc, test_other_shape);
   tcase_add_test (tc, test_cpu_strips);
+  tcase_add_test (tc, test_gpu_groups);
   tcase_add_test (tc, test_defects_removed);
   tcase_add_test (tc, test_vignetting_undone);
   tcase_add_test (tc, test_statistics_match_model);
