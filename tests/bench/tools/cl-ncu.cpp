@@ -23,7 +23,9 @@
  * statistics on, the arguments of tests/bench/tools/cl-variants.cpp;
  * CLNCU_GEOM="rows lx ly" its CAMERA_ROWS and work-group, default 2 16 8;
  * CLNCU_OPTS adds build options, e.g. a variant's -D; a NATIVE_POW there
- * replaces the default 1). */
+ * replaces the default 1), sensor (debayer_sensor: the sensor pass of the
+ * same frame with defects, a 17 x 13 shading grid and the statistics, its
+ * 16-bit words written: cl-sensor-gpu's arguments). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -74,14 +76,14 @@ int main (int argc, char **argv) {
   else if (which == "conv7") { src += convolve_source (); opts = " -D N=7 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_rows"; }
   else if (which == "sep3" || which == "sep7") { src += convolve_source (); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += convolve_source (); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
-  else if (which == "camera") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/stages.cl") + slurp ("kernels/debayer/curve.cl") + slurp ("kernels/debayer/stats.cl") + slurp ("kernels/debayer/output.cl") + slurp ("kernels/debayer/camera.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1"; name = "debayer_camera"; }
+  else if (which == "camera" || which == "sensor") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/stages.cl") + slurp ("kernels/debayer/curve.cl") + slurp ("kernels/debayer/stats.cl") + slurp ("kernels/debayer/output.cl") + slurp ("kernels/debayer/sensor.cl") + slurp ("kernels/debayer/camera.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1"; name = which == "sensor" ? "debayer_sensor" : "debayer_camera"; }
   else { src += slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/exact.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   /* the camera kernel's CAMERA_ROWS and work-group: CLNCU_GEOM="rows lx ly"
    * (default the element's, 2 16 8) */
   int cam_rows = 2, cam_lx = 16, cam_ly = 8;
   if (getenv ("CLNCU_GEOM"))
     sscanf (getenv ("CLNCU_GEOM"), "%d %d %d", &cam_rows, &cam_lx, &cam_ly);
-  if (which == "camera")
+  if (which == "camera" || which == "sensor")
     opts += " -D CAMERA_ROWS=" + std::to_string (cam_rows) + " -D CAMERA_LX=" +
         std::to_string (cam_lx) + " -D CAMERA_LY=" + std::to_string (cam_ly);
   if (getenv ("CLNCU_OPTS")) {
@@ -95,7 +97,7 @@ int main (int argc, char **argv) {
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
   const bool sobel = which.rfind ("sobel", 0) == 0, conv = which.rfind ("conv", 0) == 0;
-  const bool camera = which == "camera";
+  const bool sensor = which == "sensor", camera = which == "camera" || sensor;
   const bool sep = which.rfind ("sep", 0) == 0;
   const int n = which == "conv7" || which == "sep7" ? 7 : 3;
   CUfunction f2 = nullptr;
@@ -173,6 +175,24 @@ int main (int argc, char **argv) {
         gain.s, mat, tf.s, yuv.s, chroma, &stats, &lo, &hi, &totals};
     bx = cam_lx; by = cam_ly; gx = ((W + 7) / 8 + bx - 1) / bx;
     gy = ((H + cam_rows - 1) / cam_rows + by - 1) / by;
+    if (sensor) {
+      /* cl-sensor-gpu's: defects at 0.1, its 17 x 13 grid, words of full
+       * scale 32767 */
+      static std::vector<float> grid;
+      for (double tint : { 1.1, 1.0, 1.0, 1.2 }) for (int j = 0; j < 13; j++) for (int i = 0; i < 17; i++) {
+        const double dx = 2.0 * i / 16 - 1, dy = 2.0 * j / 12 - 1;
+        grid.push_back ((float) ((1 + 0.8 * (dx * dx + dy * dy) / 2) * tint)); }
+      static CUdeviceptr shading;
+      CK (cuMemAlloc (&shading, grid.size () * 4));
+      CK (cuMemcpyHtoD (shading, grid.data (), grid.size () * 4));
+      static int one_i = 1, mid_stride = W, g4[4] = {17, 13, 1, 0}, slo = 656, shi = 32112;
+      static float thr = 0.1f * 3839, sc[2] = {16.0f / (W - 1), 12.0f / (H - 1)}, mid_max = 32767,
+          wb[4] = {1.9f, 1.0f, 1.45f, 0};
+      args = {&in, &zero, &in_stride, &one_i, &out, &mid_stride, &w, &h, &maxv12, &black, &zero,
+          &zero, &one_i, &thr, &shading, g4, sc, &one_i, &mid_max, &stats, &slo, &shi, wb,
+          &totals};
+      bx = 16; by = 8; gx = (W / 8 + 15) / 16; gy = (H / 2 + 7) / 8;
+    }
   }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
