@@ -3,9 +3,11 @@
  * (gst/elements/debayer/gstcldebayercamera.cpp), for the tools of this
  * folder: the gains with debayer_camera's FAST_LEVELS offsets, the sRGB or linear curve with
  * transfer_unit8's factors, BT.709 limited range with camera_output's
- * chroma factors. Include after CL/opencl.hpp. */
+ * chroma factors; the bench's colour matrix and lens-shading grid. Include
+ * after CL/opencl.hpp. */
 #pragma once
 #include <cmath>
+#include <vector>
 
 /* gains over maxv (r, g, b) and, in s4-s6, -(2^15 + black) gain rounded
  * down to a float (fast_levels_offset) */
@@ -51,4 +53,38 @@ inline cl_float8 camera_yuv ()
   const float kr = 0.2126f, kb = 0.0722f;
   return cl_float8 {{kr, kb, 16, 219, 224, (float) (224 * 0.125 / (1 - (double) kb)),
       (float) (224 * 0.125 / (1 - (double) kr)), (float) (1 / 219.0)}};
+}
+
+/* The bench's colour matrix (1.6 -0.4 -0.2 / -0.3 1.5 -0.2 / 0.05 -0.6
+ * 1.55) after saturation 1.2 about BT.709 luma, row-major in s0-s8, each
+ * divided by `scale` */
+inline cl_float16 camera_matrix (double scale = 1)
+{
+  const double m[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55};
+  const double luma[3] = {0.2126, 0.7152, 0.0722}, sat = 1.2;
+  cl_float16 mat {};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      double v = 0;
+      for (int k = 0; k < 3; k++)
+        v += ((i == k ? sat : 0) + (1 - sat) * luma[k]) * m[3 * k + j];
+      mat.s[3 * i + j] = (float) (v / scale);
+    }
+  return mat;
+}
+
+/* The bench's lens-shading grids, kShadingCols x kShadingRows: a
+ * vignetting to 1.8 at the corners, tinted (R, Gr, Gb, B one after the
+ * other, row-major) */
+constexpr int kShadingCols = 17, kShadingRows = 13;
+inline std::vector<float> shading_grid ()
+{
+  std::vector<float> grid;
+  for (double tint : {1.1, 1.0, 1.0, 1.2})
+    for (int j = 0; j < kShadingRows; j++)
+      for (int i = 0; i < kShadingCols; i++) {
+        const double dx = 2.0 * i / (kShadingCols - 1) - 1, dy = 2.0 * j / (kShadingRows - 1) - 1;
+        grid.push_back ((float) ((1 + 0.8 * (dx * dx + dy * dy) / 2) * tint));
+      }
+  return grid;
 }

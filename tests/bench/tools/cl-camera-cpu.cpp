@@ -65,8 +65,7 @@ int main (int argc, char **argv)
     cl::Kernel k (prog, old ? "debayer_camera" : "debayer_camera_cpu");
     const int maxv = 4095, black = 256; const double bs = (double) maxv / (maxv - black) / maxv;
     const cl_float8 gain = camera_gains (1.9 * bs, bs, 1.45 * bs, black);
-    const double m[9] = {1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,1.55}, L[3] = {0.2126,0.7152,0.0722}; const double s = 1.2;
-    cl_float16 mat {}; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { double v = 0; for (int kk = 0; kk < 3; kk++) v += ((i == kk ? s : 0) + (1 - s) * L[kk]) * m[3 * kk + j]; mat.s[3 * i + j] = (float) v; }
+    const cl_float16 mat = camera_matrix ();
     const bool linear = f[3] == "1";
     const cl_float8 yuv = camera_yuv ();
     const int ostride = fmt == "nv12" ? W : fmt == "rgba" ? 4 * W : 8 * W;

@@ -155,38 +155,28 @@ int main (int argc, char **argv) {
     static int in_stride = 2 * W, out_stride = W, maxv12 = 4095, black = 256, stats = 1,
         lo = 77, hi = 3763;
     static int chroma[4] = {W * H, W, 0, 0};
-    static float mat[16] = {};
+    static cl_float16 mat = camera_matrix ();
     static cl_float16 tf = camera_curve (false);
     static cl_float8 gain, yuv = camera_yuv ();
-    const double bs = 4095.0 / (4095 - 256) / 4095.0, M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2,
-        0.05, -0.6, 1.55}, L[3] = {0.2126, 0.7152, 0.0722}, sat = 1.2;
+    const double bs = 4095.0 / (4095 - 256) / 4095.0;
     gain = camera_gains (1.9 * bs, bs, 1.45 * bs, black);
-    for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) {
-        double v = 0;
-        for (int kk = 0; kk < 3; kk++)
-          v += ((i == kk ? sat : 0) + (1 - sat) * L[kk]) * M[3 * kk + j];
-        mat[3 * i + j] = (float) v;
-      }
     static CUdeviceptr totals;
     CK (cuMemAlloc (&totals, 4096));
     CK (cuMemsetD8 (totals, 0, 4096));
     args = {&in, &zero, &in_stride, &out, &zero, &out_stride, &w, &h, &maxv12, layout, &black,
-        gain.s, mat, tf.s, yuv.s, chroma, &stats, &lo, &hi, &totals};
+        gain.s, mat.s, tf.s, yuv.s, chroma, &stats, &lo, &hi, &totals};
     bx = cam_lx; by = cam_ly; gx = ((W + 7) / 8 + bx - 1) / bx;
     gy = ((H + cam_rows - 1) / cam_rows + by - 1) / by;
     if (sensor) {
       /* cl-sensor-gpu's: defects at 0.1, its 17 x 13 grid, words of full
        * scale 32767 */
-      static std::vector<float> grid;
-      for (double tint : { 1.1, 1.0, 1.0, 1.2 }) for (int j = 0; j < 13; j++) for (int i = 0; i < 17; i++) {
-        const double dx = 2.0 * i / 16 - 1, dy = 2.0 * j / 12 - 1;
-        grid.push_back ((float) ((1 + 0.8 * (dx * dx + dy * dy) / 2) * tint)); }
+      static const std::vector<float> grid = shading_grid ();
       static CUdeviceptr shading;
       CK (cuMemAlloc (&shading, grid.size () * 4));
       CK (cuMemcpyHtoD (shading, grid.data (), grid.size () * 4));
-      static int one_i = 1, mid_stride = W, g4[4] = {17, 13, 1, 0}, slo = 656, shi = 32112;
-      static float thr = 0.1f * 3839, sc[2] = {16.0f / (W - 1), 12.0f / (H - 1)}, mid_max = 32767,
+      static int one_i = 1, mid_stride = W, g4[4] = {kShadingCols, kShadingRows, 1, 0}, slo = 656, shi = 32112;
+      static float thr = 0.1f * 3839, sc[2] = {(kShadingCols - 1.0f) / (W - 1),
+          (kShadingRows - 1.0f) / (H - 1)}, mid_max = 32767,
           wb[4] = {1.9f, 1.0f, 1.45f, 0};
       args = {&in, &zero, &in_stride, &one_i, &out, &mid_stride, &w, &h, &maxv12, &black, &zero,
           &zero, &one_i, &thr, &shading, g4, sc, &one_i, &mid_max, &stats, &slo, &shi, wb,

@@ -59,11 +59,8 @@ int main (int argc, char **argv)
     if (rng () % 1000 == 0) v = rng () % 2 ? maxv : 0;
     if (getenv ("RANDOM")) v = (int) (rng () & (getenv ("RANDOM")[0] == '2' ? 0xfff : 0xffff));   /* the bench's frames: random bytes */
     raw[(size_t) y * W + x] = (uint16_t) (getenv ("RANDOM") ? v : std::clamp (v, 0, maxv)); }
-  /* the bench's 17 x 13 grid: a vignetting to 1.8 at the corners, tinted */
-  const int gc = 17, gr = 13; std::vector<float> grid;
-  for (double tint : { 1.1, 1.0, 1.0, 1.2 }) for (int j = 0; j < gr; j++) for (int i = 0; i < gc; i++) {
-    const double dx = 2.0 * i / (gc - 1) - 1, dy = 2.0 * j / (gr - 1) - 1;
-    grid.push_back ((float) ((1 + 0.8 * (dx * dx + dy * dy) / 2) * tint)); }
+  const int gc = kShadingCols, gr = kShadingRows;
+  std::vector<float> grid = shading_grid ();
   cl::Buffer in (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, raw.size () * 2, raw.data ());
   cl::Buffer shading (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, grid.size () * 4, grid.data ());
   cl::Buffer out (ctx, CL_MEM_READ_WRITE, (size_t) W * H * 3 / 2), totals (ctx, CL_MEM_READ_WRITE, 16384);
@@ -86,8 +83,7 @@ int main (int argc, char **argv)
     const double bs = (double) cmax / (cmax - cblack) / cmax;
     const cl_float8 gain0 = camera_gains (1.9 * bs, bs, 1.45 * bs, cblack);
     cl_float8 gain = gain0; gain.s[3] = 1;
-    const double m[9] = {1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,1.55}, L[3] = {0.2126,0.7152,0.0722}; const double s = 1.2;
-    cl_float16 mat {}; for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { double v = 0; for (int kk = 0; kk < 3; kk++) v += ((i == kk ? s : 0) + (1 - s) * L[kk]) * m[3 * kk + j]; mat.s[3 * i + j] = (float) v; }
+    const cl_float16 mat = camera_matrix ();
     cl_int4 chroma = {{W * H, W, 0, 0}}, layout = {{0, 1, 2, 3}};
     const int units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
     const int sw = 256, cols = (W + sw - 1) / sw;

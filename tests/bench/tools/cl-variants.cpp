@@ -156,9 +156,7 @@ int main (int argc, char **argv)
       global = cl::NDRange ((W / 8 + 15) / 16 * 16, (H / 2 + 7) / 8 * 8); local = cl::NDRange (16, 8);
     } else {
       const int maxv = 4095, black = 256; const double bs = (double) maxv / (maxv - black);
-      const double M[9] = {1.6, -0.4, -0.2, -0.3, 1.5, -0.2, 0.05, -0.6, 1.55}; const double s = 1.2; const double L[3] = {0.2126, 0.7152, 0.0722};
-      cl_float16 mat {};
-      for (int i = 0; i < 3; i++) for (int j = 0; j < 3; j++) { double v = 0; for (int kk = 0; kk < 3; kk++) v += ((i == kk ? s : 0) + (1 - s) * L[kk]) * M[3 * kk + j]; mat.s[3 * i + j] = (float) (getenv ("OLDUNITS") ? v / maxv : v); }
+      const cl_float16 mat = camera_matrix (getenv ("OLDUNITS") ? maxv : 1);
       const double gu = getenv ("OLDUNITS") ? 1.0 : 1.0 / maxv;
       int a = 0; k.setArg (a++, in16); k.setArg (a++, 0); k.setArg (a++, W * 2); k.setArg (a++, out); k.setArg (a++, 0); k.setArg (a++, kind == "rgba" ? W * 4 : W);
       k.setArg (a++, W); k.setArg (a++, H); k.setArg (a++, maxv); k.setArg (a++, cl_int4 {{0, 1, 2, 3}}); k.setArg (a++, black);
