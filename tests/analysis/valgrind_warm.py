@@ -27,7 +27,9 @@ def main():
     if not test:
         print('valgrind_warm.py: no test command', file=sys.stderr)
         return 2
-    subprocess.run([valgrind, '--tool=none', '-q'] + test, env=os.environ,
+    # The scheduling options too: that pass runs the same threads.
+    sched = [a for a in rest[:first] if a.startswith('--fair-sched=')]
+    subprocess.run([valgrind, '--tool=none', '-q'] + sched + test, env=os.environ,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return subprocess.run([valgrind] + rest).returncode
 
