@@ -317,9 +317,8 @@ GST_START_TEST (test_slow_kernels_are_not_cut_off)
 {
   /* Each launch ~150 ms (over 4 frame intervals at 30 fps), six queued a
    * frame, each element's kernel-timeout 2.5 launches (4 under valgrind,
-   * below): the download waits
-   * for six launches, longer than the timeout, and no launch runs past
-   * its own. */
+   * below): the download waits for six launches, longer than the timeout,
+   * and no launch runs past its own. */
   Chain c (6);
   gint64 launch_ms = 0;
   const guint64 n = calibrate (c, 150, &launch_ms);
