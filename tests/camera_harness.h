@@ -68,7 +68,7 @@ struct Camera {
     }
     g_object_set (element, "defect-correction", st.defect ? 1 : 0, "defect-threshold",
         st.defect_threshold, "lens-shading-file", path.c_str (), "lens-shading-strength",
-        st.shading_strength, "exposure-gain", st.exposure, nullptr);
+        st.shading_strength, "exposure-gain", st.exposure, "denoise", st.denoise, nullptr);
   }
 
   static std::string shading_path ()
@@ -103,20 +103,25 @@ struct Camera {
     GstBuffer *out = push (m, pad, &out_caps);
     const std::string what = label + " " + m.format () + " " + std::to_string (m.w) + "x" +
         std::to_string (m.h) + " pad " + std::to_string (pad);
-    const std::vector<RgbF> ref = camera_reference (m, method, st);
-    if (f && (st.defect || st.shading.columns)) {
-      /* the sensor pass's 16-bit words (15 bits for 8-bit outputs), rounded
-       * to nearest in float, where the model rounds in double: a word apart
-       * at most, which the gains, matrix and a curve's steepest part
-       * (sRGB's 12.92) may take to 0.1 % of a 16-bit output */
-      Stages words = st;
-      words.quantize = f->wide ? 65535 : 32767;
-      compare_rgb (out, out_caps, m, camera_reference (m, method, words), *f, what,
-          f->wide ? 64 : 1);
-    } else if (f)
-      compare_rgb (out, out_caps, m, ref, *f, what);
+    /* the denoise's words (15 bits, 16 for 16-bit outputs) go on as the
+     * input, black level 0 */
+    const bool wide = f && f->wide;
+    const Mosaic input = st.denoise > 0 ? denoised_mosaic (m, st.black, st.denoise,
+        wide ? 16 : 15) : m;
+    Stages model = st;
+    if (st.denoise > 0)
+      model.black = 0;
+    const bool words = st.defect || st.shading.columns || st.denoise > 0;
+    if (st.defect || st.shading.columns)
+      model.quantize = wide ? 65535 : 32767;
+    /* 16-bit words rounded to nearest in float, where the model rounds in
+     * double: a word apart at most, which the gains, matrix and a curve's
+     * steepest part (sRGB's 12.92) may take to 0.1 % of a 16-bit output */
+    const std::vector<RgbF> ref = camera_reference (input, method, model);
+    if (f)
+      compare_rgb (out, out_caps, input, ref, *f, what, words && wide ? 64 : 1);
     else
-      compare_yuv (out, out_caps, m, ref, what);
+      compare_yuv (out, out_caps, input, ref, what);
     gst_caps_unref (out_caps);
     gst_buffer_unref (out);
   }

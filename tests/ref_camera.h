@@ -80,6 +80,9 @@ struct Stages {
   Shading shading;
   double shading_strength = 1;
   double exposure = 1;
+  /* denoise strength (0: off): the raw samples through denoised_mosaic
+   * first */
+  double denoise = 0;
   /* The corrected samples rounded to steps of 1 / quantize, as cldebayer
    * carries them from its sensor pass to the demosaic (16-bit words). */
   double quantize = 0;
@@ -144,6 +147,63 @@ sensor_samples (const Mosaic & m, const Stages & st)
       if (st.quantize > 0)
         v = std::nearbyint (v * st.quantize) / st.quantize;
       out[(size_t) y * m.w + x] = v;
+    }
+  return out;
+}
+
+/* cldebayer's denoise (docs/cldebayer.md, "Denoise") of the samples of `m`
+ * above black level `black` at strength `strength`: non-local means over 2
+ * x 2 cells (5 x 5 cells searched, 3 x 3-cell patches of the variance-
+ * stabilised samples), as 16-bit words of full scale 2^bits - 1 and black
+ * level 0. */
+inline Mosaic
+denoised_mosaic (const Mosaic & m, int black, double strength, int bits)
+{
+  const int cw = (m.w + 1) / 2, ch = (m.h + 1) / 2, maxv = m.maxv ();
+  const double sigma = 0.04 * strength, ustep = 2 / (sigma * std::sqrt (1.8)), h2 = 1.3;
+  /* cells beyond the frame mirror (reflect-101); a sample beyond an odd
+   * size is its colour's two before */
+  auto mirror = [] (int i, int n) { return border_index (i, n, REFLECT); };
+  std::vector<std::array<double, 4>> x ((size_t) cw * ch), u ((size_t) cw * ch);
+  for (int cy = 0; cy < ch; cy++)
+    for (int cx = 0; cx < cw; cx++)
+      for (int k = 0; k < 4; k++) {
+        int px = 2 * cx + (k & 1), py = 2 * cy + (k >> 1);
+        px = px < m.w ? px : px - 2;
+        py = py < m.h ? py : py - 2;
+        const double v = (double) (std::min (m.at (px, py), maxv) - black) / (maxv - black);
+        x[(size_t) cy * cw + cx][k] = v;
+        u[(size_t) cy * cw + cx][k] = std::sqrt (std::max (v + 1.0 / 18, 0.0)) * ustep;
+      }
+  auto cell = [&] (const std::vector<std::array<double, 4>> &plane, int cx, int cy) {
+    return plane[(size_t) mirror (cy, ch) * cw + mirror (cx, cw)];
+  };
+  Mosaic out = blank_mosaic (m.w, m.h, m.pattern, bits);
+  const double wmax = out.maxv ();
+  for (int cy = 0; cy < ch; cy++)
+    for (int cx = 0; cx < cw; cx++) {
+      double sum[4] = { 0, 0, 0, 0 }, weights = 0;
+      for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+          double d = 0;
+          for (int j = -1; j <= 1; j++)
+            for (int i = -1; i <= 1; i++)
+              for (int k = 0; k < 4; k++) {
+                const double e = cell (u, cx + i, cy + j)[k] - cell (u, cx + dx + i, cy + dy + j)[k];
+                d += e * e;
+              }
+          const double t = std::max (d / 36 - 2, 0.0) / h2;
+          const double w = std::pow (std::max (1 - t / 8, 0.0), 8);
+          for (int k = 0; k < 4; k++)
+            sum[k] += w * cell (x, cx + dx, cy + dy)[k];
+          weights += w;
+        }
+      for (int k = 0; k < 4; k++) {
+        const int px = 2 * cx + (k & 1), py = 2 * cy + (k >> 1);
+        if (px < m.w && py < m.h)
+          out.v[(size_t) py * m.w + px] = (int) std::clamp (std::floor (sum[k] / weights * wmax +
+                  0.5), 0.0, wmax);
+      }
     }
   return out;
 }

@@ -74,6 +74,7 @@ struct DebayerState {
   Settings settings;        /* the settings planned */
   CameraParams params;      /* for the running variant */
   SensorParams sensor;      /* for its sensor pass */
+  DenoiseParams denoise;    /* for its denoise pass */
   cl::Buffer shading;       /* the grids of `shading_of` (shading_table) */
   const ShadingGrid *shading_of = nullptr;
   double shading_strength = -1;
@@ -245,10 +246,12 @@ make_params (GstClDebayer * self, GstClContext * ctx, const GstClFrame * in)
   const Engine &engine = st->engine;
   st->params = camera_params (s, engine.camera_maxv (), engine.camera_black (s), engine.unit (),
       wb, exposure);
+  st->denoise = denoise_params (s, engine.format ().maxv);
   if (!engine.sensor ())
     return;
-  st->sensor = sensor_params (s, engine.format ().maxv, GST_VIDEO_INFO_WIDTH (&in->info),
-      GST_VIDEO_INFO_HEIGHT (&in->info), engine.sensor_maxv (), wb);
+  st->sensor = sensor_params (s, engine.input_maxv (), engine.input_black (s),
+      GST_VIDEO_INFO_WIDTH (&in->info), GST_VIDEO_INFO_HEIGHT (&in->info), engine.sensor_maxv (),
+      wb);
   /* the grids with their strength, uploaded when either changes */
   if (!st->shading () || st->shading_of != s.shading.get () ||
       st->shading_strength != s.shading_strength) {
@@ -272,6 +275,9 @@ gst_cl_debayer_plan (GstClFilter * filter, GstClContext * ctx, const GstClFrame 
     st->settings = self->priv->settings.user;
     picture = self->priv->settings.picture;
   }
+  /* cldebayer denoises the raw samples (denoise.cl), not the picture */
+  st->settings.denoise = picture.denoise;
+  picture.denoise = 0;
   st->picture.plan (GST_ELEMENT (self), ctx, picture, out);
   st->engine.plan (GST_ELEMENT (self), ctx, st->settings, in, out);
   make_params (self, ctx, in);
@@ -378,7 +384,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
     set = st->stats.begin (ctx);
   }
   const CameraLaunch launch = { &st->params, set >= 0, &st->stats.counters (set),
-    s.camera_stages (), &st->sensor, &st->shading };
+    s.camera_stages (), &st->sensor, &st->shading, &st->denoise };
   st->engine.run (ctx, in, camera_out, &launch);
   st->picture.run (ctx, out);
   /* 8 KiB read back without waiting; the next frames use them. */

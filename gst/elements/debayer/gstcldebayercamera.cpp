@@ -95,12 +95,12 @@ camera_params (const Settings & s, int maxv, int black, double unit, const doubl
 }
 
 SensorParams
-sensor_params (const Settings & s, int maxv, int width, int height, int mid_max,
+sensor_params (const Settings & s, int maxv, int black, int width, int height, int mid_max,
     const double wb[3])
 {
   SensorParams p;
   p.maxv = maxv;
-  p.black = (cl_int) s.black_level;
+  p.black = (cl_int) black;
   p.defect = s.defect == DEFECT_DYNAMIC;
   p.threshold = (cl_float) (s.defect_threshold * (maxv - p.black));
   if (s.shading && !s.shading->empty ()) {
@@ -114,6 +114,18 @@ sensor_params (const Settings & s, int maxv, int width, int height, int mid_max,
   p.lo = (cl_int) std::ceil (kAwbLow * mid_max);
   p.hi = (cl_int) std::ceil (kAwbHigh * mid_max);
   p.wb = cl_float4 { { (float) wb[0], (float) wb[1], (float) wb[2], 0 } };
+  return p;
+}
+
+DenoiseParams
+denoise_params (const Settings & s, int maxv)
+{
+  DenoiseParams p;
+  p.maxv = maxv;
+  p.black = (cl_int) s.black_level;
+  const double sigma = kDenoiseSigma * std::max (s.denoise, 1e-3);
+  p.ustep = (cl_float) (2 / (sigma * std::sqrt (1.8)));
+  p.inv_h2 = (cl_float) (1 / kDenoiseH2);
   return p;
 }
 

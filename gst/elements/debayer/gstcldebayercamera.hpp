@@ -49,6 +49,11 @@ struct Settings {
   double exposure_gain = 1;                       /* manual */
   double exposure_speed = 0.25;
   double exposure_target = 0.18;
+  /* the denoise on the raw samples (denoise.cl), 0..1: the picture stages'
+   * `denoise`, which cldebayer runs here */
+  double denoise = 0;
+
+  bool denoises () const { return denoise > 0; }
 
   /* Whether the sensor pass corrects the samples (then the camera kernel
    * reads its result). */
@@ -67,7 +72,7 @@ struct Settings {
   {
     return black_level != 0 || white_balance != WB_NONE || matrix != kIdentity ||
         saturation != 1 || transfer != TRANSFER_LINEAR || sensor_pass () ||
-        exposure_gain != 1;
+        exposure_gain != 1 || denoises ();
   }
   /* Whether the output stage only scales (no matrix, saturation or curve). */
   bool colour_stages () const
@@ -121,11 +126,27 @@ struct SensorParams {
   cl_float4 wb {};         /* the white balance in force (the histogram's luma) */
 };
 
-/* debayer_sensor's parameters for `s` on frames of full scale maxv and the
- * given size, writing samples of full scale mid_max; the white balance in
- * force `wb`. */
-SensorParams sensor_params (const Settings & s, int maxv, int width, int height, int mid_max,
-    const double wb[3]);
+/* debayer_sensor's parameters for `s` on frames of full scale maxv and
+ * black level `black` (the setting's, or 0 after the denoise) and the given
+ * size, writing samples of full scale mid_max; the white balance in force
+ * `wb`. */
+SensorParams sensor_params (const Settings & s, int maxv, int black, int width, int height,
+    int mid_max, const double wb[3]);
+/* The arguments of debayer_denoise_prep and debayer_denoise (denoise.cl)
+ * after the frames'. */
+struct DenoiseParams {
+  cl_int maxv = 0, black = 0;
+  cl_float ustep = 0;      /* u's scale: 2 / (sigma sqrt (1.8)) */
+  cl_float inv_h2 = 0;     /* 1 / h^2 */
+};
+
+/* The noise sigma (of full scale after black level, at mid grey) that
+ * denoise strength 1 targets, and the filter's h^2 (denoise.cl). */
+constexpr double kDenoiseSigma = 0.04, kDenoiseH2 = 1.3;
+
+/* debayer_denoise's parameters for `s` on samples of full scale maxv. */
+DenoiseParams denoise_params (const Settings & s, int maxv);
+
 /* The lens-shading grids of `s` with its strength applied (1 + strength
  * (gain - 1)), R, Gr, Gb, B one after the other, as sensor.cl reads them;
  * one 1 when there is no grid. */

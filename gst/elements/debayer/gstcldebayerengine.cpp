@@ -127,20 +127,21 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   f.menon_strip = cpu_strip_rows (units, f.menon_strip_width, width, height);
   f.camera_strip = cpu_strip_rows (units, camera_cpu_strip_width (), width, height);
 
-  /* The sensor pass's result: 16-bit words of full scale 2^15 - 1 (the
-   * camera kernels' fast input), 2^16 - 1 for 16-bit output (its rounding
-   * then stays within half an output step). */
-  corrected_ = f;
-  set_bits (&corrected_, px.size_options ("OUT").find ("OUT_SAMPLE=2") != std::string::npos ?
+  /* The words of the denoise and the sensor pass: 16-bit, full scale
+   * 2^15 - 1 (the camera kernels' fast input), 2^16 - 1 for 16-bit output
+   * (its rounding then stays within half an output step). */
+  words_ = f;
+  set_bits (&words_, px.size_options ("OUT").find ("OUT_SAMPLE=2") != std::string::npos ?
       16 : 15);
-  corrected_.in16 = true;
-  corrected_.options = " -D IN_16=1" + px.size_options ("OUT");
-  corrected_mem_ = cl::Buffer ();
+  words_.in16 = true;
+  words_.options = " -D IN_16=1" + px.size_options ("OUT");
+  corrected_mem_ = denoised_mem_ = planes_mem_ = cl::Buffer ();
   gst_video_info_set_format (&corrected_frame_.info, GST_VIDEO_FORMAT_GRAY16_LE, width, height);
   /* rows of whole 8 x 2 blocks (the pass stores them whole), on 16 bytes */
   corrected_frame_.info.stride[0] = (width + 7) / 8 * 16;
   corrected_frame_.info.offset[0] = 0;
   corrected_frame_.mem = nullptr;
+  denoised_frame_ = corrected_frame_;
 
   /* New formats: nothing built runs them (a build under way is waited for). */
   build_.cancel ();
@@ -176,20 +177,52 @@ bool
 Engine::fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const
 {
   return !v.aligned || (reads_corrected (v) ?
-      row_of (v.kind).fits_aligned (corrected_, &corrected_frame_, out) :
-      row_of (v.kind).fits_aligned (format_, in, out));
+      row_of (v.kind).fits_aligned (words_, &corrected_frame_, out) :
+      row_of (v.kind).fits_aligned (base (v), base_frame (v, in), out));
 }
 
-/* The sensor pass's result, made in the frame's context on first use. */
+/* A frame of words, made in the frame's context on first use. */
+static void
+ensure_words (GstClContext * ctx, cl::Buffer * mem, GstClFrame * frame)
+{
+  if ((*mem) ())
+    return;
+  const GstVideoInfo *info = &frame->info;
+  *mem = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (info, 0) * ((GST_VIDEO_INFO_HEIGHT (info) + 1) & ~1));
+  frame->mem = (*mem) ();
+}
+
+/* The sensor pass's result. */
 void
 Engine::ensure_corrected (GstClContext * ctx)
 {
-  if (corrected_mem_ ())
+  ensure_words (ctx, &corrected_mem_, &corrected_frame_);
+}
+
+/* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
+ * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy (GPUs) or kDenoiseLx
+ * x 1 (CPUs: PoCL vectorises across a group's row); its planes' margin
+ * (DN_H). */
+static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
+
+/* The denoise's words and planes: x and u of every work-item's cells and
+ * their margin (denoise.cl). */
+void
+Engine::ensure_denoised (GstClContext * ctx)
+{
+  ensure_words (ctx, &denoised_mem_, &denoised_frame_);
+  if (planes_mem_ ())
     return;
-  const GstVideoInfo *info = &corrected_frame_.info;
-  corrected_mem_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
-      (size_t) GST_VIDEO_INFO_PLANE_STRIDE (info, 0) * ((GST_VIDEO_INFO_HEIGHT (info) + 1) & ~1));
-  corrected_frame_.mem = corrected_mem_ ();
+  const GstVideoInfo *info = &denoised_frame_.info;
+  const int cw = (GST_VIDEO_INFO_WIDTH (info) + 1) / 2;
+  const int ch = (GST_VIDEO_INFO_HEIGHT (info) + 1) / 2;
+  const int ly = format_.cpu ? 1 : kDenoiseLy;
+  const int runs = (ch + kDenoiseRun - 1) / kDenoiseRun;
+  planes_w_ = (cw + kDenoiseLx - 1) / kDenoiseLx * kDenoiseLx + 2 * kDenoiseMargin;
+  planes_h_ = (runs + ly - 1) / ly * ly * kDenoiseRun + 2 * kDenoiseMargin;
+  planes_mem_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
+      sizeof (cl_float4) * 2 * planes_w_ * planes_h_);
 }
 
 void
@@ -201,6 +234,8 @@ Engine::use (const Variant & v, const cl::Program & program)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
   slot.sensor = row.sensor == SENSOR_PASS_GPU ? cl::Kernel (program, "debayer_sensor") :
       row.sensor == SENSOR_PASS_CPU ? cl::Kernel (program, "debayer_sensor_cpu") : cl::Kernel ();
+  slot.prep = v.denoise ? cl::Kernel (program, "debayer_denoise_prep") : cl::Kernel ();
+  slot.denoise = v.denoise ? cl::Kernel (program, "debayer_denoise") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
@@ -211,20 +246,24 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
     const GstClFrame * in, const GstClFrame * out)
 {
   Variant v;
+  v.denoise = s.denoises ();
   v.sensor = s.sensor_pass ();
   v.corrected = s.corrects ();
-  /* a row that does the sensor stages itself reads the input */
-  const Row &own = choose_row (format_, s, in, out);
+  if (v.denoise)
+    ensure_denoised (ctx);
+  /* a row that does the sensor stages itself reads the input (or the
+   * denoised words) */
+  const Row &own = choose_row (base (v), s, base_frame (v, in), out);
   v.inside = v.sensor && own.sensor == SENSOR_INSIDE;
   if (reads_corrected (v))
     ensure_corrected (ctx);
   /* what the camera kernel reads */
-  const Format &f = reads_corrected (v) ? corrected_ : format_;
-  const GstClFrame *read = reads_corrected (v) ? &corrected_frame_ : in;
+  const Format &f = reads_corrected (v) ? words_ : base (v);
+  const GstClFrame *read = reads_corrected (v) ? &corrected_frame_ : base_frame (v, in);
   const Row &row = v.inside ? own : choose_row (f, s, read, out);
   v.kind = row.kind;
   v.aligned = row.fits_aligned (f, read, out);
-  v.options = row.options (f, s, read, out, &v);
+  v.options = row.options (f, s, read, out, &v) + (v.denoise ? " -D DENOISE=1" : "");
   if (built (v)) {
     running_ = v;
     return;
@@ -267,7 +306,7 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
   /* without a result to write, any buffer stands for it */
   const cl::Buffer &dst = write ? corrected_mem_ : *c->counters;
   gstcl::set_args (k, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
-      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, dst,
+      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) base (running_).in16, dst,
       (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&corrected_frame_.info, 0) / 2), (cl_int) width,
       (cl_int) height, p.maxv, p.black, (cl_int) format_.phase_x, (cl_int) format_.phase_y,
       p.defect, p.threshold, *c->shading, p.grid, p.scale, (cl_int) write, p.mid_max,
@@ -284,10 +323,32 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
   gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, 16, 8, profile);
 }
 
+/* debayer_denoise_prep, then debayer_denoise into the denoised words. */
+void
+Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p)
+{
+  Kernels &slot = kernels_[running_.kind][running_.aligned];
+  const int width = GST_VIDEO_INFO_WIDTH (&in->info), height = GST_VIDEO_INFO_HEIGHT (&in->info);
+  gstcl::set_args (slot.prep, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
+      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, planes_mem_,
+      (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height, p.maxv, p.black,
+      p.ustep);
+  gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, 16, format_.cpu ? 1 : 8);
+  gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
+      denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
+      (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
+  const int cw = (width + 1) / 2, runs = ((height + 1) / 2 + kDenoiseRun - 1) / kDenoiseRun;
+  gstcl::enqueue_2d (ctx, slot.denoise, cw, runs, kDenoiseLx, format_.cpu ? 1 : kDenoiseLy);
+}
+
 void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     const CameraLaunch * camera)
 {
+  if (running_.denoise && camera && camera->denoise) {
+    run_denoise (ctx, in, *camera->denoise);
+    in = &denoised_frame_;
+  }
   CameraLaunch after;
   if (running_.sensor && !running_.inside && camera && camera->sensor) {
     run_sensor (ctx, in, camera);
@@ -299,8 +360,8 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
   /* the camera arguments' full scale: the words' where corrected */
   const bool corrected = reads_corrected (running_);
   row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k,
-      running_.corrected ? corrected_ : format_, running_, corrected ? &corrected_frame_ : in,
-      out, camera);
+      running_.corrected ? words_ : base (running_), running_,
+      corrected ? &corrected_frame_ : in, out, camera);
 }
 
 bool

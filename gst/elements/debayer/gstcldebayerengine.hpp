@@ -76,6 +76,9 @@ struct Variant {
   bool inside = false;          /* in the row's kernel (SENSOR_INSIDE), which
                                  * reads the input; else a pass before it,
                                  * whose result the kernel reads if corrected */
+  bool denoise = false;         /* the denoise pass (denoise.cl) runs first: the
+                                 * rest reads its words (the engine's base
+                                 * format and frame) */
   std::string options;          /* empty: none */
   MenonShape menon {};          /* KIND_MENON: the shape built */
 };
@@ -88,6 +91,7 @@ struct CameraLaunch {
   bool stages;                  /* settings.camera_stages () (menon on CPUs) */
   const SensorParams *sensor;   /* the variant's sensor pass */
   const cl::Buffer *shading;    /* its grids (shading_table) */
+  const DenoiseParams *denoise; /* the variant's denoise pass */
 };
 
 class Engine;
@@ -149,36 +153,56 @@ public:
    * debayer_camera). */
   bool camera () const;
   bool sensor () const { return running_.sensor; }
-  int camera_maxv () const { return running_.corrected ? corrected_.maxv : format_.maxv; }
+  /* The full scale and black level of the samples after the denoise pass
+   * (its words, black level 0), which the sensor pass reads. */
+  int input_maxv () const { return running_.denoise ? words_.maxv : format_.maxv; }
+  int input_black (const Settings & s) const
+  {
+    return running_.denoise ? 0 : (int) s.black_level;
+  }
+  int camera_maxv () const { return running_.corrected ? words_.maxv : input_maxv (); }
   int camera_black (const Settings & s) const
   {
-    return running_.corrected ? 0 : (int) s.black_level;
+    return running_.corrected ? 0 : input_black (s);
   }
   double unit () const;
   /* the full scale of the sensor pass's result */
-  int sensor_maxv () const { return corrected_.maxv; }
+  int sensor_maxv () const { return words_.maxv; }
 
 private:
   struct Kernels {
     std::string options;
     cl::Kernel k[2];
     cl::Kernel sensor;          /* the row's sensor pass (SENSOR_PASS_*) */
+    cl::Kernel prep, denoise;   /* the denoise pass (DENOISE builds) */
   };
   void use (const Variant & v, const cl::Program & program);
   void ensure_corrected (GstClContext * ctx);
+  void ensure_denoised (GstClContext * ctx);
+  void run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p);
   void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c);
+  /* what the sensor pass and the camera kernel take as their input: the
+   * denoised words, or the frame */
+  const Format & base (const Variant & v) const { return v.denoise ? words_ : format_; }
+  const GstClFrame *base_frame (const Variant & v, const GstClFrame * in) const
+  {
+    return v.denoise ? &denoised_frame_ : in;
+  }
   bool built (const Variant & v) const;
   bool fits (const Variant & v, const GstClFrame * in, const GstClFrame * out) const;
   /* whether v's kernel reads the sensor pass's result */
   static bool reads_corrected (const Variant & v) { return v.corrected && !v.inside; }
 
   Format format_;
-  /* The sensor pass's result as the camera kernel reads it: its format
-   * (16-bit words, full scale 32767, or 65535 for 16-bit output) and a
-   * frame of rows padded to 8 samples. */
-  Format corrected_;
-  cl::Buffer corrected_mem_;
-  GstClFrame corrected_frame_ {};
+  /* The format of the words that the denoise and the sensor pass write and
+   * the passes after them read (16-bit, full scale 32767, or 65535 for
+   * 16-bit output; black level 0); the sensor pass's result and the
+   * denoise's, each a frame of rows padded to 8 samples, and the denoise's
+   * planes. */
+  Format words_;
+  cl::Buffer corrected_mem_, denoised_mem_, planes_mem_;
+  GstClFrame corrected_frame_ {}, denoised_frame_ {};
+  int planes_w_ = 0, planes_h_ = 0;
   Kernels kernels_[N_KINDS][2];   /* by kind and ALIGNED */
   Variant running_;               /* the variant the frames run */
   gstcl::BackgroundBuild build_;

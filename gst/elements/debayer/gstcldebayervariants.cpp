@@ -49,7 +49,7 @@ static const char *const kCellsFiles[] = { gst_cl_kernel_common, gst_cl_kernel_d
 #define CAMERA_FILES gst_cl_kernel_common, gst_cl_kernel_color, gst_cl_kernel_debayer_prelude, \
     gst_cl_kernel_debayer_filters, gst_cl_kernel_debayer_io, gst_cl_kernel_debayer_stages, \
     gst_cl_kernel_debayer_curve, gst_cl_kernel_debayer_stats, gst_cl_kernel_debayer_output, \
-    gst_cl_kernel_debayer_sensor
+    gst_cl_kernel_debayer_sensor, gst_cl_kernel_debayer_denoise
 static const char *const kCameraFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_camera,
   nullptr };
 static const char *const kMenonFiles[] = { CAMERA_FILES, gst_cl_kernel_debayer_menon,

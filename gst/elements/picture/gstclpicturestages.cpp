@@ -36,10 +36,10 @@ install_properties (GObjectClass * klass, guint first)
       GST_PARAM_MUTABLE_PLAYING);
   const auto controllable = (GParamFlags) (playing | GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (klass, first + PROP_DENOISE,
-      g_param_spec_double ("denoise", "Denoise", "Edge-preserving denoise (non-local means "
-          "on Y'CbCr) of the transfer-encoded picture: strength s targets Poisson-Gaussian "
-          "noise of sigma 4 s % of full scale at mid grey (0.25: 1 %, 0.5: 2 %, 1: 4 %); "
-          "0: off", 0, 1, 0, controllable));
+      g_param_spec_double ("denoise", "Denoise", "Edge-preserving denoise (non-local means; "
+          "clpicture: on Y'CbCr, cldebayer: on the raw samples before the demosaic): "
+          "strength s targets Poisson-Gaussian noise of sigma 4 s % of full scale at mid "
+          "grey (0.25: 1 %, 0.5: 2 %, 1: 4 %); 0: off", 0, 1, 0, controllable));
   g_object_class_install_property (klass, first + PROP_SHARPEN,
       g_param_spec_double ("sharpen", "Sharpen", "Unsharp mask amount on the encoded luma "
           "Y' (Y'' = Y' + amount (Y' - G * Y')), after denoise; 0: off", 0, 4, 0,

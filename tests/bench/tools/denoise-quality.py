@@ -3,7 +3,8 @@
 """Denoise quality of the picture stages (docs/benchmarks.md, "Denoise
 quality"), as issue 34 measures it: a real photograph (scikit-image's
 astronaut, 512x512, from Debian's python3-skimage) made linear and into a
-12-bit RGGB mosaic, Poisson-Gaussian noise of sigma 1, 2 and 4 % of full
+12-bit RGGB mosaic on a black level of 256 (a sensor's pedestal, so that
+noise below black is kept), Poisson-Gaussian noise of sigma 1, 2 and 4 % of full
 scale at mid grey (variance sigma^2 (1.8 x + 0.1) for a linear sample x of
 full scale 1: a tenth of it read noise at mid grey), through cldebayer's camera path (transfer=srgb, BGRx out, the same
 settings for every run) with denoise 0, 0.25, 0.5, 0.75 and 1; PSNR of each
@@ -48,10 +49,12 @@ def mosaic(img):
     return m
 
 
-def run(raw, w, h, props, tmp):
-    """cldebayer's BGRx output of a 12-bit RGGB frame, as an RGB array."""
+def run(raw, w, h, props, tmp, black):
+    """cldebayer's BGRx output of a 12-bit RGGB frame (raw: of full scale 1
+    above `black`), as an RGB array."""
     src, dst = os.path.join(tmp, 'in.raw'), os.path.join(tmp, 'out.raw')
-    np.clip(np.round(raw * 4095), 0, 4095).astype('<u2').tofile(src)
+    np.clip(np.round(black + raw * (4095 - black)), 0, 4095).astype('<u2').tofile(src)
+    props = 'black-level=%d %s' % (black, props)
     env = dict(os.environ, GST_PLUGIN_PATH=os.path.join(ROOT, 'build', 'gst', 'elements'))
     cmd = ['gst-launch-1.0', '-q', 'filesrc', 'location=' + src, 'blocksize=%d' % (w * h * 2),
            '!', 'video/x-bayer,format=rggb12le,width=%d,height=%d,framerate=0/1' % (w, h),
@@ -72,6 +75,7 @@ def main():
     ap.add_argument('--sigmas', default='0.01,0.02,0.04')
     ap.add_argument('--strengths', default='0.25,0.5,0.75,1')
     ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--black', type=int, default=256)
     args = ap.parse_args()
     img = getattr(skimage.data, args.image)()
     h, w = img.shape[0] // 2 * 2, img.shape[1] // 2 * 2
@@ -79,18 +83,18 @@ def main():
     rng = np.random.default_rng(args.seed)
     strengths = [float(s) for s in args.strengths.split(',')]
     with tempfile.TemporaryDirectory() as tmp:
-        clean = run(m, w, h, '', tmp)
-        print('%s %dx%d, cldebayer %s, BGRx out; PSNR (dB) against the noise-free output'
-              % (args.image, w, h, SETTINGS))
+        clean = run(m, w, h, '', tmp, args.black)
+        print('%s %dx%d, black level %d, cldebayer %s, BGRx out; PSNR (dB) against the '
+              'noise-free output' % (args.image, w, h, args.black, SETTINGS))
         print('noise-free frame, denoise=0.25 against denoise=0: %.1f dB'
-              % psnr(run(m, w, h, 'denoise=0.25', tmp), clean))
+              % psnr(run(m, w, h, 'denoise=0.25', tmp, args.black), clean))
         print('| sigma | none | ' + ' | '.join('denoise=%g' % s for s in strengths) +
               ' | best bilateral (d, sigmaColor, sigmaSpace) | fastNlMeansDenoisingColored |')
         print('|---' * (len(strengths) + 4) + '|')
         for sigma in [float(s) for s in args.sigmas.split(',')]:
             noisy_raw = m + rng.standard_normal(m.shape) * np.sqrt(sigma ** 2 * (1.8 * m + 0.1))
-            noisy = run(noisy_raw, w, h, '', tmp)
-            ours = [psnr(run(noisy_raw, w, h, 'denoise=%g' % s, tmp), clean) for s in strengths]
+            noisy = run(noisy_raw, w, h, '', tmp, args.black)
+            ours = [psnr(run(noisy_raw, w, h, 'denoise=%g' % s, tmp, args.black), clean) for s in strengths]
             n8 = noisy.astype(np.uint8)
             best = max((psnr(cv2.bilateralFilter(n8, d, sc, ss).astype(np.float64), clean),
                         (d, sc, ss)) for d in (5, 7, 9) for sc in (10, 20, 30, 40, 60, 80)

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cldebayer's denoise (docs/cldebayer.md, "Denoise"): non-local means on
+ * the raw samples, a pass before the sensor pass and the demosaic, in the
+ * camera programs built with -D DENOISE=1 (the others are unchanged).
+ *
+ * The frame is taken as 2 x 2 cells, a float4 each (the four samples of
+ * the cell in row order: every cell holds the same colours in the same
+ * lanes). Per cell:
+ *   x   the samples after black level, of full scale 1 (negative below
+ *       black: noise around black is kept, so the means stay unbiased)
+ *   u   sqrt (max (x + 1/18, 0)) times `ustep`: for Poisson-Gaussian noise
+ *       of variance sigma^2 (1.8 x + 0.1) this has a variance of 1 whatever
+ *       x (variance stabilisation), sigma the noise the strength targets
+ * A cell's result is the mean of x over the 5 x 5 cells around it, each
+ * weighted by how alike the 3 x 3 cells of u around the two are:
+ *   d = mean of (u - u')^2 over the 36 samples of the two patches
+ *   w = f (max (d - 2, 0) / h^2)          (2: d's mean where they match)
+ *   f (t) = (1 - t / 8)^8, 0 from t = 8   (exp (-t) in plain arithmetic)
+ * and is stored as 16-bit words of full scale `wmax`, black level 0, which
+ * the sensor pass or the camera kernel then reads as its input. Beyond the
+ * frame, cells mirror as the demosaic's samples (reflect-101: cell -1 is
+ * cell 1); a sample beyond an odd width or height is the one of its colour
+ * two before it.
+ *
+ *   debayer_denoise_prep  the frame into planes of x and u (pw x ph cells
+ *                         each, the frame's cells at (DN_H, DN_H), mirrored
+ *                         around them to the planes' edges)
+ *   debayer_denoise       the planes into the words, a run of DN_RUN cells
+ *                         down a column a work-item: each offset's patch
+ *                         distance is kept as sums of its three rows, so a
+ *                         cell reads one new row of u an offset */
+
+#if DENOISE
+
+#define DN_R 2                  /* the search: offsets -2..2 cells */
+#define DN_H (DN_R + 1)         /* the planes' margin: search plus patch */
+#define DN_OFFSETS ((2 * DN_R + 1) * (2 * DN_R + 1))
+#define DN_RUN 8                /* the host's kDenoiseRun */
+
+/* Sample (x, y) of the frame, clamped to maxv. */
+inline float dn_sample (__global const uchar * in, int stride, int in16, int x, int y, int maxv)
+{
+  __global const uchar *row = in + (size_t) y * stride;
+  const int v = in16 ? (int) ((__global const ushort *) row)[x] : (int) row[x];
+  return (float) min (v, maxv);
+}
+
+__kernel void debayer_denoise_prep (__global const uchar * in, int in_offset, int in_stride,
+    int in16, __global float4 * planes, int pw, int ph, int width, int height, int maxv,
+    int black, float ustep)
+{
+  const int px = get_global_id (0), py = get_global_id (1);
+  if (px >= pw || py >= ph)
+    return;
+  const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
+  const int cx = border_reflect101 (px - DN_H, cw), cy = border_reflect101 (py - DN_H, ch);
+  in += in_offset;
+  /* a sample beyond an odd width or height: its colour's two before */
+  const int x0 = 2 * cx, x1 = 2 * cx + 1 < width ? 2 * cx + 1 : 2 * cx - 1;
+  const int y0 = 2 * cy, y1 = 2 * cy + 1 < height ? 2 * cy + 1 : 2 * cy - 1;
+  const float4 raw = (float4) (dn_sample (in, in_stride, in16, x0, y0, maxv),
+      dn_sample (in, in_stride, in16, x1, y0, maxv), dn_sample (in, in_stride, in16, x0, y1, maxv),
+      dn_sample (in, in_stride, in16, x1, y1, maxv));
+  const float4 x = (raw - (float) black) / (float) (maxv - black);
+  const int i = py * pw + px;
+  planes[i] = x;
+  planes[pw * ph + i] = sqrt (fmax (x + 1.0f / 18.0f, 0.0f)) * ustep;
+}
+
+inline float dn_row (float4 a0, float4 a1, float4 a2, __global const float4 * q)
+{
+  const float4 e0 = a0 - q[-1], e1 = a1 - q[0], e2 = a2 - q[1];
+  return dot (e0, e0) + dot (e1, e1) + dot (e2, e2);
+}
+
+inline float dn_weight (float d, float inv_h2)
+{
+  float w = fmax (1.0f - fmax (d * (1.0f / 36.0f) - 2.0f, 0.0f) * inv_h2 * 0.125f, 0.0f);
+  w *= w;
+  w *= w;
+  return w * w;
+}
+
+inline ushort dn_word (float v, float wmax)
+{
+  return (ushort) clamp (v * wmax + 0.5f, 0.0f, wmax);
+}
+
+/* `dst`: rows of `dst_stride` words; the planes hold the columns and rows
+ * of every work-item (pw >= the global width + 2 DN_H, ph >= DN_RUN x the
+ * global height + 2 DN_H), so nothing here is clamped. */
+__kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
+    __global ushort * dst, int dst_stride, int width, int height, float inv_h2, float wmax)
+{
+  const int cx = get_global_id (0), cy0 = get_global_id (1) * DN_RUN;
+  const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
+  __global const float4 *xs = planes + (size_t) (cy0 + DN_H) * pw + cx + DN_H;
+  __global const float4 *us = xs + (size_t) pw * ph;
+  /* the centre patch's rows (y - 1, y, y + 1), and per offset the sums of
+   * its two upper rows */
+  float4 a0 = us[-pw - 1], a1 = us[-pw], a2 = us[-pw + 1];
+  float4 b0 = us[-1], b1 = us[0], b2 = us[1];
+  float r0[DN_OFFSETS], r1[DN_OFFSETS];
+  for (int o = 0; o < DN_OFFSETS; o++) {
+    const int dx = o % (2 * DN_R + 1) - DN_R, dy = o / (2 * DN_R + 1) - DN_R;
+    r0[o] = dn_row (a0, a1, a2, us + (dy - 1) * pw + dx);
+    r1[o] = dn_row (b0, b1, b2, us + dy * pw + dx);
+  }
+  for (int r = 0; r < DN_RUN; r++) {
+    const int y = cy0 + r;
+    __global const float4 *u = us + r * pw, *x = xs + r * pw;
+    const float4 c0 = u[pw - 1], c1 = u[pw], c2 = u[pw + 1];
+    float4 sum = (float4) (0.0f);
+    float wsum = 0.0f;
+    for (int o = 0; o < DN_OFFSETS; o++) {
+      const int dx = o % (2 * DN_R + 1) - DN_R, dy = o / (2 * DN_R + 1) - DN_R;
+      const float r2 = dn_row (c0, c1, c2, u + (dy + 1) * pw + dx);
+      const float w = dn_weight (r0[o] + r1[o] + r2, inv_h2);
+      sum += w * x[dy * pw + dx];
+      wsum += w;
+      r0[o] = r1[o];
+      r1[o] = r2;
+    }
+    if (cx < cw && y < ch) {
+      const float4 v = sum / wsum;
+      __global ushort *p = dst + (size_t) (2 * y) * dst_stride + 2 * cx;
+      p[0] = dn_word (v.s0, wmax);
+      p[1] = dn_word (v.s1, wmax);
+      p[dst_stride] = dn_word (v.s2, wmax);
+      p[dst_stride + 1] = dn_word (v.s3, wmax);
+    }
+  }
+}
+
+#endif
