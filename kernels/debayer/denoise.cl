@@ -28,7 +28,8 @@
  *   debayer_denoise       the planes into the words, a run of DN_RUN cells
  *                         down a column a work-item: each offset's patch
  *                         distance is kept as sums of its three rows, so a
- *                         cell reads one new row of u an offset */
+ *                         cell reads one new row of u an offset, and the
+ *                         offsets of a row share its 7 cells */
 
 #if DENOISE
 
@@ -101,6 +102,7 @@ __kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
   float4 a0 = us[-pw - 1], a1 = us[-pw], a2 = us[-pw + 1];
   float4 b0 = us[-1], b1 = us[0], b2 = us[1];
   float r0[DN_OFFSETS], r1[DN_OFFSETS];
+#pragma unroll
   for (int o = 0; o < DN_OFFSETS; o++) {
     const int dx = o % (2 * DN_R + 1) - DN_R, dy = o / (2 * DN_R + 1) - DN_R;
     r0[o] = dn_row (a0, a1, a2, us + (dy - 1) * pw + dx);
@@ -112,14 +114,26 @@ __kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
     const float4 c0 = u[pw - 1], c1 = u[pw], c2 = u[pw + 1];
     float4 sum = (float4) (0.0f);
     float wsum = 0.0f;
-    for (int o = 0; o < DN_OFFSETS; o++) {
-      const int dx = o % (2 * DN_R + 1) - DN_R, dy = o / (2 * DN_R + 1) - DN_R;
-      const float r2 = dn_row (c0, c1, c2, u + (dy + 1) * pw + dx);
-      const float w = dn_weight (r0[o] + r1[o] + r2, inv_h2);
-      sum += w * x[dy * pw + dx];
-      wsum += w;
-      r0[o] = r1[o];
-      r1[o] = r2;
+    /* an offset row's new patch rows from its 7 cells of u, read once */
+#pragma unroll
+    for (int dy = -DN_R; dy <= DN_R; dy++) {
+      __global const float4 *q = u + (dy + 1) * pw;
+      float4 row[2 * DN_R + 3];
+#pragma unroll
+      for (int i = 0; i < 2 * DN_R + 3; i++)
+        row[i] = q[i - DN_R - 1];
+#pragma unroll
+      for (int dx = -DN_R; dx <= DN_R; dx++) {
+        const int o = (dy + DN_R) * (2 * DN_R + 1) + dx + DN_R;
+        const float4 e0 = c0 - row[dx + DN_R], e1 = c1 - row[dx + DN_R + 1],
+            e2 = c2 - row[dx + DN_R + 2];
+        const float r2 = dot (e0, e0) + dot (e1, e1) + dot (e2, e2);
+        const float w = dn_weight (r0[o] + r1[o] + r2, inv_h2);
+        sum += w * x[dy * pw + dx];
+        wsum += w;
+        r0[o] = r1[o];
+        r1[o] = r2;
+      }
     }
     if (cx < cw && y < ch) {
       const float4 v = sum / wsum;

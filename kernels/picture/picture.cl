@@ -6,13 +6,18 @@
  *
  *   picture_unpack   the frame (RGB 8/16-bit, grey, NV12, I420; PX_* options)
  *                    to the working picture; 4:2:0 chroma repeated over its
- *                    2 x 2 pixels
+ *                    2 x 2 pixels (only before the denoise)
  *   picture_denoise  non-local means, working picture to working picture
  *                    (CPUs: picture_planes, then picture_denoise_cpu)
- *   picture_blur_*   the unsharp mask's Gaussian of Y', into the fourth lane
- *   picture_finish   unsharp mask on Y', the 3D LUT on R'G'B', and the frame
- *                    out (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
+ *   picture_blur_rows  the unsharp mask's Gaussian of Y' along the rows,
+ *                    into a plane of floats
+ *   picture_finish   the Gaussian down the columns of that plane, unsharp
+ *                    mask on Y', the 3D LUT on R'G'B', and the frame out
+ *                    (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
  *                    fourth sample (alpha) copied from the input frame
+ *
+ * Without the denoise (`direct`) there is no working picture: the blur and
+ * the finish unpack the input frame's pixels where they read them.
  *
  * `k` holds Kr, Kb, Y offset, Y scale, C scale (kernels/color.cl) of the
  * frame's Y'CbCr: for RGB frames BT.709's luma weights (the issue's
@@ -72,12 +77,10 @@ inline float3 rgb_of_ycc (float4 v, float8 k)
   return (float3) (r, YCBCR_GREEN (k, v.x, r, b), b);
 }
 
-__kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int height,
-    int4 order, float8 k)
+/* Pixel (x, y) of the frame as Y'CbCr (fourth lane 0). */
+inline float4 unpacked (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
+    int in_s1, int in_s2, int x, int y, int4 order, float8 k)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
   float4 v;
 #if PX_420
   const float2 c = chroma_codes (in, in_o1, in_o2, in_s1, in_s2, x / 2, y / 2) *
@@ -91,7 +94,33 @@ __kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int h
   v = ycc_of_rgb ((float3) (rd (p + order.x * PX_SAMPLE), rd (p + order.y * PX_SAMPLE),
           rd (p + order.z * PX_SAMPLE)) / MAXV, k);
 #endif
-  work[y * width + x] = v;
+  return v;
+}
+
+#define UNPACKED(x, y) unpacked (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, x, y, order, k)
+
+/* Y' of pixel (x, y): the frame's, or the working picture's */
+inline float luma_at (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
+    int in_s1, int in_s2, __global const float4 * work, int direct, int x, int y, int width,
+    int4 order, float8 k)
+{
+  if (!direct)
+    return work[y * width + x].x;
+#if PX_420
+  /* the Y plane's code only, as unpacked () reads it */
+  return YCBCR_Y_OF_CODE (k, rd (in + in_o0 + y * in_s0 + x * PX_SAMPLE) * (255.0f / MAXV));
+#else
+  return UNPACKED (x, y).x;
+#endif
+}
+
+__kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int height,
+    int4 order, float8 k)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  work[y * width + x] = UNPACKED (x, y);
 }
 
 /* Non-local means: each pixel the weighted mean of the pixels of a
@@ -285,36 +314,43 @@ __kernel void picture_denoise_cpu (__global const float * planes, int pstride, i
     dst[y * width + x0 + l] = (float4) (ys[l], cbs[l], crs[l], 0.0f);
 }
 
-/* The unsharp mask's Gaussian G * Y' in two passes: rows (work's Y' to
- * `rows`), then columns (into work's fourth lane, which picture_finish
- * reads); `g` the weights of offsets 0..radius. */
-__kernel void picture_blur_rows (__global const float4 * work, __global float * rows,
-    int width, int height, float16 gauss, int radius)
+/* The taps 1..9 of the Gaussian `gauss` up to `radius`, TAP (i, weight)
+ * each (the weights by name: an array indexed in a loop would live in
+ * memory) */
+#define GAUSS_TAPS TAP (1, gauss.s1); TAP (2, gauss.s2); TAP (3, gauss.s3); TAP (4, gauss.s4); \
+    TAP (5, gauss.s5); TAP (6, gauss.s6); TAP (7, gauss.s7); TAP (8, gauss.s8); TAP (9, gauss.s9)
+
+/* The unsharp mask's Gaussian G * Y' in two passes: rows (Y' of the frame
+ * or of the working picture into `rows`), then columns (in picture_finish,
+ * blur_down); `gauss` the weights of offsets 0..radius. Borders replicate
+ * the edge pixel. */
+__kernel void picture_blur_rows (IN_FRAME, __global const float4 * work, int direct,
+    __global float * rows, int width, int height, float16 gauss, int radius, int4 order,
+    float8 k)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= width || y >= height)
     return;
-  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
-    gauss.s7, gauss.s8, gauss.s9 };
-  __global const float4 *row = work + y * width;
-  float sum = g[0] * row[x].x;
-  for (int i = 1; i <= radius; i++)
-    sum += g[i] * (row[max (x - i, 0)].x + row[min (x + i, width - 1)].x);
+#define LUMA(px) luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work, direct, px, y, \
+    width, order, k)
+  float sum = gauss.s0 * LUMA (x);
+#define TAP(i, g) if (radius >= i) sum += g * (LUMA (max (x - i, 0)) + LUMA (min (x + i, width - 1)))
+  GAUSS_TAPS;
+#undef TAP
+#undef LUMA
   rows[y * width + x] = sum;
 }
 
-__kernel void picture_blur_cols (__global float4 * work, __global const float * rows,
-    int width, int height, float16 gauss, int radius)
+/* G * Y' at (x, y): the rows' sums down the column */
+inline float blur_down (__global const float * rows, int x, int y, int width, int height,
+    float16 gauss, int radius)
 {
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-  const float g[10] = { gauss.s0, gauss.s1, gauss.s2, gauss.s3, gauss.s4, gauss.s5, gauss.s6,
-    gauss.s7, gauss.s8, gauss.s9 };
-  float sum = g[0] * rows[y * width + x];
-  for (int j = 1; j <= radius; j++)
-    sum += g[j] * (rows[max (y - j, 0) * width + x] + rows[min (y + j, height - 1) * width + x]);
-  work[y * width + x].w = sum;
+  float sum = gauss.s0 * rows[y * width + x];
+#define TAP(j, g) if (radius >= j) sum += g * (rows[max (y - j, 0) * width + x] + \
+    rows[min (y + j, height - 1) * width + x])
+  GAUSS_TAPS;
+#undef TAP
+  return sum;
 }
 
 /* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
@@ -373,9 +409,10 @@ inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 
 }
 
 /* Sharpen (radius > 0): Y'' = Y' + amount (Y' - G * Y') where
- * |Y' - G * Y'| >= threshold, G * Y' in the working picture's fourth lane
- * (picture_blur_*); then, interp > 0, the LUT mixed with the input
- * by `strength`; the frame out. A work-item a pixel, a 2 x 2 block for
+ * |Y' - G * Y'| >= threshold, G * Y' (blur_down) in the fourth lane of the
+ * pixel (the frame's, unpacked, when `direct`, else the working
+ * picture's); then, interp > 0, the LUT mixed with the input by
+ * `strength`; the frame out. A work-item a pixel, a 2 x 2 block for
  * 4:2:0. */
 
 inline float sharpened (float4 v, float amount, float threshold)
@@ -393,8 +430,10 @@ inline float3 looked_up (float3 c, __global const float4 * lut, int n, int inter
 
 __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME, int width,
     int height, int4 order, float8 k, int radius, float amount, float threshold,
-    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, float strength)
+    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset,
+    float strength, int direct, __global const float * rows, float16 gauss)
 {
+#define PIXEL(px, py) (direct ? UNPACKED (px, py) : work[(py) * width + (px)])
   const int x = get_global_id (0), y = get_global_id (1);
   const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
 #if PX_420
@@ -409,9 +448,11 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
       const int px = x0 + i, py = y0 + j;
       if (px >= width || py >= height)
         continue;
-      float4 v = work[py * width + px];
-      if (radius)
+      float4 v = PIXEL (px, py);
+      if (radius) {
+        v.w = blur_down (rows, px, py, width, height, gauss, radius);
         v.x = sharpened (v, amount, threshold);
+      }
       if (interp)
         v = ycc_of_rgb (looked_up (clamp (rgb_of_ycc (v, k), 0.0f, 1.0f), lut, n, interp, ls,
                 lo, strength), k);
@@ -433,7 +474,9 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
 #else
   if (x >= width || y >= height)
     return;
-  const float4 v = work[y * width + x];
+  float4 v = PIXEL (x, y);
+  if (radius)
+    v.w = blur_down (rows, x, y, width, height, gauss, radius);
   const float ys = radius ? sharpened (v, amount, threshold) : v.x;
 #if PX_CH == 1
   float3 c = (float3) (clamp (ys, 0.0f, 1.0f));
@@ -453,4 +496,5 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
 #endif
 #endif
 #endif
+#undef PIXEL
 }

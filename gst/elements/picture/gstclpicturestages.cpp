@@ -158,11 +158,11 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
   planes_ = cl::Buffer ();
   build_.cancel ();
   frames_ = 0;
-  unpack_ = denoise_k_ = planes_k_ = denoise_cpu_ = blur_rows_ = blur_cols_ = finish_ =
-      cl::Kernel ();
+  unpack_ = denoise_k_ = planes_k_ = denoise_cpu_ = blur_rows_ = finish_ = cl::Kernel ();
   for (cl::Buffer &b : work_)
     b = cl::Buffer ();
-  rows_ = cl::Buffer ();
+  rows_ = work_arg_ = cl::Buffer ();
+  rows_bytes_ = 0;
   lut_ = cl::Buffer ();
   lut_of_.reset ();
   active_ = false;
@@ -198,11 +198,12 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     planes_k_ = cl::Kernel (program, "picture_planes");
     denoise_cpu_ = cl::Kernel (program, "picture_denoise_cpu");
     blur_rows_ = cl::Kernel (program, "picture_blur_rows");
-    blur_cols_ = cl::Kernel (program, "picture_blur_cols");
     finish_ = cl::Kernel (program, "picture_finish");
   }
+  /* a working picture only for the denoise: otherwise the blur and the
+   * finish read the frame's pixels themselves */
   const size_t bytes = sizeof (cl_float4) * width_ * height_;
-  for (int i = 0; i < (denoise_ ? 2 : 1); i++)
+  for (int i = 0; i < (denoise_ ? 2 : 0); i++)
     if (!work_[i] ())
       work_[i] = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, bytes);
   /* denoise: h is the noise's sigma that the strength targets, 4 % of full
@@ -222,7 +223,6 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
   int radius = 0;
-  const cl::Buffer &work = work_[denoise_ ? 1 : 0];
   if (sharpen_) {
     radius = std::min (9, (int) std::ceil (3 * s.sharpen_radius));
     double sum = 0;
@@ -230,14 +230,20 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
       sum += std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius));
     for (int i = 0; i <= radius; i++)
       gauss.s[i] = (float) (std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius)) / sum);
-    if (!rows_ ())
-      rows_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
-          sizeof (cl_float) * width_ * height_);
-    gstcl::set_args (blur_rows_, 0, work, rows_, (cl_int) width_, (cl_int) height_, gauss,
-        (cl_int) radius);
-    gstcl::set_args (blur_cols_, 0, work, rows_, (cl_int) width_, (cl_int) height_, gauss,
-        (cl_int) radius);
+    if (rows_bytes_ < sizeof (cl_float) * width_ * height_) {
+      rows_bytes_ = sizeof (cl_float) * width_ * height_;
+      rows_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, rows_bytes_);
+    }
   }
+  if (!rows_ ()) {  /* an argument even without the blur */
+    rows_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, sizeof (cl_float));
+    rows_bytes_ = sizeof (cl_float);
+  }
+  /* the working picture, or any buffer for it (`direct`) */
+  work_arg_ = denoise_ ? work_[1] : rows_;
+  if (sharpen_)
+    gstcl::set_args (blur_rows_, 7, work_arg_, (cl_int) !denoise_, rows_, (cl_int) width_,
+        (cl_int) height_, gauss, (cl_int) radius, order_, k_);
   /* the LUT, uploaded when another */
   const bool lut = s.lut && s.lut_strength > 0;
   if (lut && s.lut != lut_of_) {
@@ -259,8 +265,10 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     offset.s[c] = (float) (-s.lut->domain_min[c] * (n - 1) / span);
   }
   /* after the frames' 14 arguments */
-  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius, (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,
-      (cl_int) (lut ? 1 + s.interpolation : 0), scale, offset, (cl_float) s.lut_strength);
+  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius,
+      (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,
+      (cl_int) (lut ? 1 + s.interpolation : 0), scale, offset, (cl_float) s.lut_strength,
+      (cl_int) !denoise_, rows_, gauss);
 }
 
 /* (buffer, offsets of 3 planes, strides of 3 planes) */
@@ -279,9 +287,11 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
 {
   if (!active_)
     return;
-  gstcl::set_args (unpack_, set_frame (unpack_, 0, in), work_[0], (cl_int) width_,
-      (cl_int) height_, order_, k_);
-  gstcl::enqueue_2d (ctx, unpack_, width_, height_);
+  if (denoise_) {
+    gstcl::set_args (unpack_, set_frame (unpack_, 0, in), work_[0], (cl_int) width_,
+        (cl_int) height_, order_, k_);
+    gstcl::enqueue_2d (ctx, unpack_, width_, height_);
+  }
   if (denoise_ && cpu_) {
     gstcl::enqueue_2d (ctx, planes_k_, pstride_, pheight_, 64, 1);
     gstcl::enqueue_2d (ctx, denoise_cpu_, (width_ + 7) / 8, height_, 8, 1);
@@ -289,11 +299,11 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
     gstcl::enqueue_2d (ctx, denoise_k_, width_, height_, 16, 8);
   }
   if (sharpen_) {
+    set_frame (blur_rows_, 0, in);
     gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
-    gstcl::enqueue_2d (ctx, blur_cols_, width_, height_, 64, 1);
   }
   set_frame (finish_, set_frame (finish_, 1, in), out);
-  gstcl::set_args (finish_, 0, work_[denoise_ ? 1 : 0]);
+  gstcl::set_args (finish_, 0, work_arg_);
   if (yuv420_)
     gstcl::enqueue_2d (ctx, finish_, (width_ + 1) / 2, (height_ + 1) / 2);
   else

@@ -88,10 +88,12 @@ private:
   bool active_ = false, denoise_ = false, sharpen_ = false;
   bool cpu_ = false;                  /* denoise's CPU shape (planes, float8) */
   int pstride_ = 0, pheight_ = 0;     /* its padded planes */
-  cl::Kernel unpack_, denoise_k_, planes_k_, denoise_cpu_, blur_rows_, blur_cols_, finish_;
+  cl::Kernel unpack_, denoise_k_, planes_k_, denoise_cpu_, blur_rows_, finish_;
   cl::Buffer planes_;
-  cl::Buffer work_[2];
+  cl::Buffer work_[2];                /* the working picture (denoise only) */
+  cl::Buffer work_arg_;               /* finish's: work_[1], or any buffer */
   cl::Buffer rows_;                   /* the blur's rows pass */
+  size_t rows_bytes_ = 0;
   cl::Buffer lut_;
   std::shared_ptr<const Cube> lut_of_;   /* the LUT in lut_ */
   std::string program_options_;        /* built when a stage is first on */
