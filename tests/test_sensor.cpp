@@ -594,20 +594,14 @@ GST_END_TEST
  * place of the input). */
 GST_START_TEST (test_every_format_denoised) { run_every_format ({}, 0.5); } GST_END_TEST
 
-/* PSNR of two RGBA frames' colour channels, 2 pixels in from the edges. */
-static double
-rgba_psnr (const std::vector<guint8> &a, const std::vector<guint8> &b, int w, int h)
+/* The colour channels of an RGBA frame, for psnr (ref_debayer.h). */
+static std::vector<Rgb>
+rgb_of (const std::vector<guint8> &rgba)
 {
-  double se = 0;
-  long n = 0;
-  for (int y = 2; y < h - 2; y++)
-    for (int x = 2; x < w - 2; x++)
-      for (int c = 0; c < 3; c++) {
-        const double d = a[((size_t) y * w + x) * 4 + c] - (double) b[((size_t) y * w + x) * 4 + c];
-        se += d * d;
-        n++;
-      }
-  return se == 0 ? 99 : 10 * std::log10 (255.0 * 255.0 * n / se);
+  std::vector<Rgb> px (rgba.size () / 4);
+  for (size_t i = 0; i < px.size (); i++)
+    px[i] = { rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2] };
+  return px;
 }
 
 /* The denoise's quality on a photograph-like 12-bit frame (texture down
@@ -630,15 +624,15 @@ GST_START_TEST (test_denoise_quality)
   for (double sigma : { 0.02, 0.04 }) {
     const Mosaic noisy = noisy_mosaic (image, w, h, 3, bits, black, sigma, 2);
     g_object_set (cam.element, "denoise", 0.0, nullptr);
-    const double none = rgba_psnr (rgba_of (cam, noisy), want, w, h);
+    const double none = psnr (rgb_of (rgba_of (cam, noisy)), rgb_of (want), w, h);
     g_object_set (cam.element, "denoise", sigma / 0.04, nullptr);
-    const double denoised = rgba_psnr (rgba_of (cam, noisy), want, w, h);
+    const double denoised = psnr (rgb_of (rgba_of (cam, noisy)), rgb_of (want), w, h);
     GST_INFO ("sigma %g: %.2f dB without, %.2f with", sigma, none, denoised);
     fail_unless (denoised >= none + 3, "sigma %g: %.2f dB with the denoise, %.2f without", sigma,
         denoised, none);
   }
   g_object_set (cam.element, "denoise", 0.25, nullptr);
-  const double kept = rgba_psnr (rgba_of (cam, clean), want, w, h);
+  const double kept = psnr (rgb_of (rgba_of (cam, clean)), rgb_of (want), w, h);
   fail_unless (kept >= 40, "the noise-free frame at strength 0.25: %.2f dB", kept);
 }
 GST_END_TEST

@@ -12,6 +12,7 @@ plugin built in build/. From the source root:
 
     /usr/bin/python3 docs/images/make-picture-images.py
 """
+import importlib.util
 import os
 import subprocess
 import sys
@@ -30,15 +31,18 @@ STAGES = [
 ]
 
 
+def quality_script():
+    """tests/bench/tools/denoise-quality.py as a module (its mosaic())."""
+    path = os.path.join(ROOT, 'tests', 'bench', 'tools', 'denoise-quality.py')
+    spec = importlib.util.spec_from_file_location('denoise_quality', path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
-    img = skimage.data.astronaut()[40:296, 120:376].astype(np.float64) / 255
-    lin = np.where(img <= 0.04045, img / 12.92, ((img + 0.055) / 1.055) ** 2.4)
-    h, w = lin.shape[:2]
-    m = np.empty((h, w))
-    m[0::2, 0::2] = lin[0::2, 0::2, 0]
-    m[0::2, 1::2] = lin[0::2, 1::2, 1]
-    m[1::2, 0::2] = lin[1::2, 0::2, 1]
-    m[1::2, 1::2] = lin[1::2, 1::2, 2]
+    m = quality_script().mosaic(skimage.data.astronaut()[40:296, 120:376])
+    h, w = m.shape
     rng = np.random.default_rng(1)
     noisy = m + rng.standard_normal(m.shape) * SIGMA * np.sqrt(1.8 * m + 0.1)
     raw = np.clip(np.round(BLACK + noisy * (4095 - BLACK)), 0, 4095).astype('<u2')
