@@ -135,7 +135,8 @@ GST_START_TEST (test_other_shape)
   const char *own = own_tuning ();
   use_tuning (own && g_str_equal (own, "gpu") ? "cpu" : "gpu");
   run_every_format ({ "RGBA", "BGR", "RGBA64_LE", "NV12", "I420" });
-  run_every_format ({ "RGBA", "RGBA64_LE", "NV12" }, 0.5);
+  /* (RGBA and RGBA64_LE: test_denoise_model's both shapes) */
+  run_every_format ({ "NV12" }, 0.5);
 }
 GST_END_TEST
 
@@ -590,9 +591,17 @@ GST_START_TEST (test_denoise_model)
 }
 GST_END_TEST
 
-/* Every output format with every stage and the denoise (its words in
- * place of the input). */
-GST_START_TEST (test_every_format_denoised) { run_every_format ({}, 0.5); } GST_END_TEST
+/* The output formats with every stage and the denoise (its words in place
+ * of the input): one of each kind the camera kernel writes (4-channel,
+ * 3-channel, grey, 16-bit: 16-bit words, NV12, I420). The camera kernel
+ * reads the words alike whoever wrote them: test_every_format has every
+ * format after the sensor pass's words (each format's program takes
+ * PoCL 10-20 s to build cold in CI). */
+GST_START_TEST (test_every_format_denoised)
+{
+  run_every_format ({ "RGBA", "BGR", "GRAY8", "RGBA64_LE", "NV12", "I420" }, 0.5);
+}
+GST_END_TEST
 
 /* The colour channels of an RGBA frame, for psnr (ref_debayer.h). */
 static std::vector<Rgb>
