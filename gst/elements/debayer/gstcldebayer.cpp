@@ -59,7 +59,7 @@ using namespace cldebayer;
  * exposure in force (get_property reads them). */
 struct Locked {
   Settings user;
-  clpicture::Settings picture;   /* the picture stages after the camera kernel */
+  clpicture::Settings picture;   /* the picture stages (denoise: the engine's raw pass) */
   AwbStatus awb;
   AeStatus ae;
 };
