@@ -13,6 +13,12 @@
 #define BORDER_REFLECT 1    /* reflect-101: dcb|abcd|cba */
 #define BORDER_CONSTANT 2   /* zero outside the image */
 
+/* 8 floats at any address as one unaligned access: PoCL splits vload8 and
+ * vstore8 of floats into 64-bit pieces and shuffles (the CPU shapes) */
+typedef struct __attribute__ ((packed)) { float8 v; } float8_any;
+#define LOAD8_ANY(p) (((__global const float8_any *) (p))->v)
+#define STORE8_ANY(p, x) (((__global float8_any *) (p))->v = (x))
+
 inline int border_replicate (int i, int n)
 {
   return clamp (i, 0, n - 1);

@@ -122,24 +122,34 @@ check_frame (const Run & run, const refpicture::Params & p, const std::string & 
   return worst;
 }
 
+/* (the CPU shape takes rows in spans of 128 pixels, 8 at a time: the wide
+ * frames have several spans a row and a last vector cut by the edge) */
 static const Run kRuns[] = {
   {"BGRx", 37, 23, 0, false}, {"RGB", 33, 17, 3, false}, {"RGBA64_LE", 29, 13, 0, true},
   {"NV12", 37, 23, 0, false}, {"I420", 35, 19, 5, true}, {"GRAY8", 31, 9, 0, false},
-  {"RGBA", 1, 1, 0, false}, {"NV12", 1, 1, 0, false},
+  {"RGBA", 1, 1, 0, false}, {"NV12", 1, 1, 0, false}, {"xRGB", 261, 5, 4, false},
+  {"NV12", 299, 7, 2, false},
 };
+
+/* Both kernel shapes (GPUs: a pixel a work-item; CPUs: float8 spans of a
+ * row), whatever the device. */
+static const char *const kTunings[] = { "cpu", "gpu" };
 
 GST_START_TEST (test_sharpen)
 {
   uint32_t seed = 1;
-  for (const Run &run : kRuns)
-    for (auto [amount, sigma, threshold] : { std::tuple { 1.0, 1.0, 0.0 }, { 2.5, 0.5, 0.0 },
-            { 0.7, 2.2, 0.0 } }) {
-      refpicture::Params p;
-      p.amount = amount;
-      p.sigma = sigma;
-      p.threshold = threshold;
-      check_frame (run, p, "", seed++);
-    }
+  for (const char *tuning : kTunings) {
+    cltest::use_tuning (tuning);
+    for (const Run &run : kRuns)
+      for (auto [amount, sigma, threshold] : { std::tuple { 1.0, 1.0, 0.0 }, { 2.5, 0.5, 0.0 },
+              { 0.7, 2.2, 0.0 } }) {
+        refpicture::Params p;
+        p.amount = amount;
+        p.sigma = sigma;
+        p.threshold = threshold;
+        check_frame (run, p, "", seed++);
+      }
+  }
 }
 GST_END_TEST;
 
@@ -151,8 +161,11 @@ GST_START_TEST (test_sharpen_threshold)
   refpicture::Params p;
   p.amount = 1.5;
   p.threshold = 0.1;
-  for (const Run &run : { Run { "BGRx", 37, 23 }, Run { "NV12", 37, 23 } })
-    check_frame (run, p, "", 7);
+  for (const char *tuning : kTunings) {
+    cltest::use_tuning (tuning);
+    for (const Run &run : { Run { "BGRx", 37, 23 }, Run { "NV12", 37, 23 } })
+      check_frame (run, p, "", 7);
+  }
 }
 GST_END_TEST;
 
@@ -171,14 +184,17 @@ GST_START_TEST (test_lut)
   uint32_t seed = 100;
   for (const Case &c : cases) {
     const std::string path = write_cube (*c.cube, c.name);
-    for (int interp = 0; interp < 2; interp++)
-      for (const Run &run : kRuns) {
-        refpicture::Params p;
-        p.lut = c.cube;
-        p.interpolation = (clpicture::Interpolation) interp;
-        p.strength = c.strength;
-        check_frame (run, p, path, seed++);
-      }
+    for (const char *tuning : kTunings) {
+      cltest::use_tuning (tuning);
+      for (int interp = 0; interp < 2; interp++)
+        for (const Run &run : kRuns) {
+          refpicture::Params p;
+          p.lut = c.cube;
+          p.interpolation = (clpicture::Interpolation) interp;
+          p.strength = c.strength;
+          check_frame (run, p, path, seed++);
+        }
+    }
     g_unlink (path.c_str ());
   }
 }
@@ -195,8 +211,12 @@ GST_START_TEST (test_sharpen_and_lut)
   p.amount = 1.2;
   p.lut = &c;
   p.interpolation = clpicture::INTERP_TETRAHEDRAL;
-  for (const Run &run : { Run { "BGRA", 37, 23 }, Run { "I420", 37, 23 } })
-    check_frame (run, p, path, 3);
+  for (const char *tuning : kTunings) {
+    cltest::use_tuning (tuning);
+    for (const Run &run : { Run { "BGRA", 37, 23 }, Run { "I420", 37, 23 }, Run { "RGB", 150,
+              4 } })
+      check_frame (run, p, path, 3);
+  }
   g_unlink (path.c_str ());
 }
 GST_END_TEST;
@@ -453,9 +473,7 @@ static Suite *
 picture_suite (void)
 {
   Suite *s = suite_create ("picture");
-  TCase *tc = tcase_create ("general");
-  suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, nullptr, cltest::drop_shared_context);
+  TCase *tc = cltest::tuning_tcase (s);
   tcase_add_test (tc, test_sharpen);
   tcase_add_test (tc, test_sharpen_threshold);
   tcase_add_test (tc, test_lut);

@@ -46,6 +46,23 @@ inline float dn_sample (__global const uchar * in, int stride, int in16, int x, 
   return (float) min (v, maxv);
 }
 
+/* x of the planes' cell (px, py) */
+inline float4 dn_prep_x (__global const uchar * in, int in_stride, int in16, int px, int py,
+    int width, int height, int maxv, int black)
+{
+  const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
+  const int cx = border_reflect101 (px - DN_H, cw), cy = border_reflect101 (py - DN_H, ch);
+  /* a sample beyond an odd width or height: its colour's two before */
+  const int x0 = 2 * cx, x1 = 2 * cx + 1 < width ? 2 * cx + 1 : 2 * cx - 1;
+  const int y0 = 2 * cy, y1 = 2 * cy + 1 < height ? 2 * cy + 1 : 2 * cy - 1;
+  const float4 raw = (float4) (dn_sample (in, in_stride, in16, x0, y0, maxv),
+      dn_sample (in, in_stride, in16, x1, y0, maxv), dn_sample (in, in_stride, in16, x0, y1, maxv),
+      dn_sample (in, in_stride, in16, x1, y1, maxv));
+  return (raw - (float) black) / (float) (maxv - black);
+}
+
+#define DN_U(x, ustep) (sqrt (fmax ((x) + 1.0f / 18.0f, 0.0f)) * (ustep))
+
 __kernel void debayer_denoise_prep (__global const uchar * in, int in_offset, int in_stride,
     int in16, __global float4 * planes, int pw, int ph, int width, int height, int maxv,
     int black, float ustep)
@@ -53,19 +70,11 @@ __kernel void debayer_denoise_prep (__global const uchar * in, int in_offset, in
   const int px = get_global_id (0), py = get_global_id (1);
   if (px >= pw || py >= ph)
     return;
-  const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
-  const int cx = border_reflect101 (px - DN_H, cw), cy = border_reflect101 (py - DN_H, ch);
-  in += in_offset;
-  /* a sample beyond an odd width or height: its colour's two before */
-  const int x0 = 2 * cx, x1 = 2 * cx + 1 < width ? 2 * cx + 1 : 2 * cx - 1;
-  const int y0 = 2 * cy, y1 = 2 * cy + 1 < height ? 2 * cy + 1 : 2 * cy - 1;
-  const float4 raw = (float4) (dn_sample (in, in_stride, in16, x0, y0, maxv),
-      dn_sample (in, in_stride, in16, x1, y0, maxv), dn_sample (in, in_stride, in16, x0, y1, maxv),
-      dn_sample (in, in_stride, in16, x1, y1, maxv));
-  const float4 x = (raw - (float) black) / (float) (maxv - black);
+  const float4 x = dn_prep_x (in + in_offset, in_stride, in16, px, py, width, height, maxv,
+      black);
   const int i = py * pw + px;
   planes[i] = x;
-  planes[pw * ph + i] = sqrt (fmax (x + 1.0f / 18.0f, 0.0f)) * ustep;
+  planes[pw * ph + i] = DN_U (x, ustep);
 }
 
 inline float dn_row (float4 a0, float4 a1, float4 a2, __global const float4 * q)
@@ -144,6 +153,132 @@ __kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
       p[dst_stride + 1] = dn_word (v.s3, wmax);
     }
   }
+}
+
+/* The CPU shape (debayer_denoise_cpu; GST_OPENCL_TUNING, docs/architecture.md):
+ * PoCL runs debayer_denoise a cell at a time in float4 (its vectoriser
+ * leaves the loops alone), so here the planes are eight planes of floats,
+ * x's four samples then u's (sample s of cell i at s pw ph + i), and a
+ * work-item takes DN_CPU_W cells of a row in float8 lanes, down a run of
+ * DN_RUN rows, with debayer_denoise's sums in the same order of rows. */
+#define DN_CPU_W 8                /* the host's kDenoiseCpuW */
+
+__kernel void debayer_denoise_prep_cpu (__global const uchar * in, int in_offset,
+    int in_stride, int in16, __global float * planes, int pw, int ph, int width, int height,
+    int maxv, int black, float ustep)
+{
+  const int px = get_global_id (0), py = get_global_id (1);
+  if (px >= pw || py >= ph)
+    return;
+  const float4 x = dn_prep_x (in + in_offset, in_stride, in16, px, py, width, height, maxv,
+      black);
+  const float4 u = DN_U (x, ustep);
+  const size_t n = (size_t) pw * ph, i = (size_t) py * pw + px;
+  planes[i] = x.s0;
+  planes[n + i] = x.s1;
+  planes[2 * n + i] = x.s2;
+  planes[3 * n + i] = x.s3;
+  planes[4 * n + i] = u.s0;
+  planes[5 * n + i] = u.s1;
+  planes[6 * n + i] = u.s2;
+  planes[7 * n + i] = u.s3;
+}
+
+inline float8 dn_weight8 (float8 d, float inv_h2)
+{
+  float8 w = fmax (1.0f - fmax (d * (1.0f / 36.0f) - 2.0f, 0.0f) * inv_h2 * 0.125f, 0.0f);
+  w *= w;
+  w *= w;
+  return w * w;
+}
+
+inline ushort8 dn_words8 (float8 v, float wmax)
+{
+  return convert_ushort8 (clamp (v * wmax + 0.5f, 0.0f, wmax));
+}
+
+__kernel void debayer_denoise_cpu (__global const float * planes, int pw, int ph,
+    __global ushort * dst, int dst_stride, int width, int height, float inv_h2, float wmax)
+{
+  const int cx0 = get_global_id (0) * DN_CPU_W, cy0 = get_global_id (1) * DN_RUN;
+  const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
+  if (cx0 >= cw || cy0 >= ch)
+    return;
+  const size_t n = (size_t) pw * ph;
+  __global const float *xs = planes + (size_t) (cy0 + DN_H) * pw + cx0 + DN_H;
+  __global const float *us = xs + 4 * n;
+  /* sample s of the cells (dx, dy) from the run's first: u and x */
+#define DN_U8(s, dx, dy) LOAD8_ANY (us + (s) * n + (dy) * pw + (dx))
+#define DN_X8(s, dx, dy) LOAD8_ANY (xs + (s) * n + (dy) * pw + (dx))
+  /* per offset the patch distance's sums of its two upper rows */
+  float8 r0[DN_OFFSETS], r1[DN_OFFSETS];
+#pragma unroll
+  for (int o = 0; o < DN_OFFSETS; o++) {
+    const int dx = o % (2 * DN_R + 1) - DN_R, dy = o / (2 * DN_R + 1) - DN_R;
+    float8 a = (float8) (0.0f), b = (float8) (0.0f);
+#pragma unroll
+    for (int s = 0; s < 4; s++)
+#pragma unroll
+      for (int i = -1; i <= 1; i++) {
+        const float8 ea = DN_U8 (s, i, -1) - DN_U8 (s, dx + i, dy - 1);
+        const float8 eb = DN_U8 (s, i, 0) - DN_U8 (s, dx + i, dy);
+        a = fma (ea, ea, a);
+        b = fma (eb, eb, b);
+      }
+    r0[o] = a;
+    r1[o] = b;
+  }
+  for (int r = 0; r < DN_RUN && cy0 + r < ch; r++) {
+    float8 c[4][3];
+#pragma unroll
+    for (int s = 0; s < 4; s++)
+#pragma unroll
+      for (int i = 0; i < 3; i++)
+        c[s][i] = DN_U8 (s, i - 1, r + 1);
+    float8 sum[4] = { (float8) (0.0f), (float8) (0.0f), (float8) (0.0f), (float8) (0.0f) };
+    float8 wsum = (float8) (0.0f);
+#pragma unroll
+    for (int dy = -DN_R; dy <= DN_R; dy++)
+#pragma unroll
+      for (int dx = -DN_R; dx <= DN_R; dx++) {
+        const int o = (dy + DN_R) * (2 * DN_R + 1) + dx + DN_R;
+        float8 r2 = (float8) (0.0f);
+#pragma unroll
+        for (int s = 0; s < 4; s++)
+#pragma unroll
+          for (int i = 0; i < 3; i++) {
+            const float8 e = c[s][i] - DN_U8 (s, dx + i - 1, r + 1 + dy);
+            r2 = fma (e, e, r2);
+          }
+        const float8 w = dn_weight8 (r0[o] + r1[o] + r2, inv_h2);
+#pragma unroll
+        for (int s = 0; s < 4; s++)
+          sum[s] = fma (w, DN_X8 (s, dx, r + dy), sum[s]);
+        wsum += w;
+        r0[o] = r1[o];
+        r1[o] = r2;
+      }
+    /* the cells' two rows of words: samples 0 and 1, then 2 and 3 */
+    const ushort16 top = ((ushort16) (dn_words8 (sum[0] / wsum, wmax),
+            dn_words8 (sum[1] / wsum, wmax))).s08192a3b4c5d6e7f;
+    const ushort16 bottom = ((ushort16) (dn_words8 (sum[2] / wsum, wmax),
+            dn_words8 (sum[3] / wsum, wmax))).s08192a3b4c5d6e7f;
+    __global ushort *p = dst + (size_t) (2 * (cy0 + r)) * dst_stride + 2 * cx0;
+    if (cx0 + DN_CPU_W <= cw) {
+      vstore16 (top, 0, p);
+      vstore16 (bottom, 0, p + dst_stride);
+    } else {
+      ushort t[16], b[16];
+      vstore16 (top, 0, t);
+      vstore16 (bottom, 0, b);
+      for (int i = 0; i < 2 * (cw - cx0); i++) {
+        p[i] = t[i];
+        p[dst_stride + i] = b[i];
+      }
+    }
+  }
+#undef DN_U8
+#undef DN_X8
 }
 
 #endif

@@ -356,6 +356,8 @@ inline float blur_down (__global const float * rows, int x, int y, int width, in
 /* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
  * lut_offset on the grid, clamped), trilinear (interp 1) or tetrahedral
  * (2); interp 0: no LUT. */
+/* mix (a, b, t) as its formula: PoCL calls mix of vectors as a library function */
+#define LERP(a, b, t) ((a) + ((b) - (a)) * (t))
 inline float3 lut_at (__global const float4 * lut, int n, int r, int g, int b)
 {
   return lut[r + n * (g + n * b)].xyz;
@@ -373,9 +375,9 @@ inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 
   const float3 c001 = lut_at (lut, n, i.x, i.y, i.z + 1), c101 = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
   const float3 c011 = lut_at (lut, n, i.x, i.y + 1, i.z + 1),
       c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
-  const float3 c00 = mix (c000, c100, f.x), c10 = mix (c010, c110, f.x);
-  const float3 c01 = mix (c001, c101, f.x), c11 = mix (c011, c111, f.x);
-  return mix (mix (c00, c10, f.y), mix (c01, c11, f.y), f.z);
+  const float3 c00 = LERP (c000, c100, f.x), c10 = LERP (c010, c110, f.x);
+  const float3 c01 = LERP (c001, c101, f.x), c11 = LERP (c011, c111, f.x);
+  return LERP (LERP (c00, c10, f.y), LERP (c01, c11, f.y), f.z);
   }
   /* the tetrahedron of the cell's main diagonal that holds the point */
   const float3 c000 = lut_at (lut, n, i.x, i.y, i.z);
@@ -425,19 +427,25 @@ inline float sharpened (float4 v, float amount, float threshold)
 inline float3 looked_up (float3 c, __global const float4 * lut, int n, int interp,
     float3 scale, float3 offset, float strength)
 {
-  return interp ? mix (c, lut_apply (lut, n, interp, c, scale, offset), strength) : c;
+  return interp ? LERP (c, lut_apply (lut, n, interp, c, scale, offset), strength) : c;
 }
 
-__kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME, int width,
-    int height, int4 order, float8 k, int radius, float amount, float threshold,
-    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset,
-    float strength, int direct, __global const float * rows, float16 gauss)
+/* picture_finish's parameters and arguments (its CPU shape's too) */
+#define FINISH_PARAMS __global const float4 * work, IN_FRAME, OUT_FRAME, int width, \
+    int height, int4 order, float8 k, int radius, float amount, float threshold, \
+    __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, \
+    float strength, int direct, __global const float * rows, float16 gauss
+#define FINISH_ARGS work, in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, out, out_o0, out_o1, \
+    out_o2, out_s0, out_s1, out_s2, width, height, order, k, radius, amount, threshold, lut, \
+    n, interp, lut_scale, lut_offset, strength, direct, rows, gauss
+
+/* The work-item (x, y) of picture_finish: pixel (x, y), or the 2 x 2
+ * block (x, y) for 4:2:0 */
+inline void finish_item (FINISH_PARAMS, int x, int y)
 {
 #define PIXEL(px, py) (direct ? UNPACKED (px, py) : work[(py) * width + (px)])
-  const int x = get_global_id (0), y = get_global_id (1);
   const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
 #if PX_420
-  /* the 2 x 2 block (x, y) */
   const int x0 = 2 * x, y0 = 2 * y;
   if (x0 >= width || y0 >= height)
     return;
@@ -497,4 +505,357 @@ __kernel void picture_finish (__global const float4 * work, IN_FRAME, OUT_FRAME,
 #endif
 #endif
 #undef PIXEL
+}
+
+__kernel void picture_finish (FINISH_PARAMS)
+{
+  finish_item (FINISH_ARGS, get_global_id (0), get_global_id (1));
+}
+
+/* The CPU shape of the blur and the finish (GST_OPENCL_TUNING,
+ * docs/architecture.md): PoCL runs picture_blur_rows and picture_finish a
+ * pixel at a time (its vectoriser leaves their branches and the LUT's
+ * loads alone), so here a work-item takes PC_SPAN pixels of a row (a row
+ * pair for 4:2:0; the host's -D PC_SPAN, a multiple of 8) in explicit
+ * float8 lanes of 8 neighbouring pixels, with the same formulas in the
+ * same order as the pixel's kernels. Vectors that reach past the frame's
+ * right or bottom edge go through finish_item and the pixel's blur. The
+ * LUT is looked up a lane at a time (its corners are loads from anywhere
+ * in the table). */
+
+/* 8 samples of a row from p, as codes (and 4) */
+inline float8 rd8 (__global const uchar * p)
+{
+#if PX_SAMPLE == 2
+  return convert_float8 (vload8 (0, (__global const ushort *) p));
+#else
+  return convert_float8 (vload8 (0, p));
+#endif
+}
+
+inline float4 rd4 (__global const uchar * p)
+{
+#if PX_SAMPLE == 2
+  return convert_float4 (vload4 (0, (__global const ushort *) p));
+#else
+  return convert_float4 (vload4 (0, p));
+#endif
+}
+
+/* wr of 8 codes (and of 4) */
+inline void wr8 (__global uchar * p, float8 code)
+{
+  const uint8 v = convert_uint8 (clamp (code + 0.5f, 0.0f, MAXV));
+#if PX_SAMPLE == 2
+  vstore8 (convert_ushort8 (v), 0, (__global ushort *) p);
+#else
+  vstore8 (convert_uchar8 (v), 0, p);
+#endif
+}
+
+inline void wr4 (__global uchar * p, float4 code)
+{
+  const uint4 v = convert_uint4 (clamp (code + 0.5f, 0.0f, MAXV));
+#if PX_SAMPLE == 2
+  vstore4 (convert_ushort4 (v), 0, (__global ushort *) p);
+#else
+  vstore4 (convert_uchar4 (v), 0, p);
+#endif
+}
+
+/* 8-bit samples of 4-byte pixels: the 8 pixels' words (order: a sample's
+ * byte in the word) */
+#define PX_WORDS (PX_BPP == 4 && PX_SAMPLE == 1)
+#if PX_WORDS
+inline uint8 words8 (__global const uchar * p)
+{
+  return (uint8) (as_uint4 (vload16 (0, p)), as_uint4 (vload16 (1, p)));
+}
+#define WORD_CODE(w, i) convert_float8 (((w) >> (uint) (8 * (i))) & 0xffu)
+#endif
+
+/* Pixels x .. x + 7 of row y (inside the frame) as Y'CbCr, as unpacked ()
+ * or the working picture gives them */
+inline void pixels8 (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
+    int in_s1, int in_s2, __global const float4 * work, int direct, int x, int y, int width,
+    int4 order, float8 k, float8 * yv, float8 * cb, float8 * cr)
+{
+  if (!direct) {
+    float a[8], b[8], c[8];
+    for (int l = 0; l < 8; l++) {
+      const float4 v = work[y * width + x + l];
+      a[l] = v.x;
+      b[l] = v.y;
+      c[l] = v.z;
+    }
+    *yv = vload8 (0, a);
+    *cb = vload8 (0, b);
+    *cr = vload8 (0, c);
+    return;
+  }
+#if PX_420
+  *yv = YCBCR_Y_OF_CODE (k, rd8 (in + in_o0 + y * in_s0 + x * PX_SAMPLE) * (255.0f / MAXV));
+  /* the 4 cells' chroma, each over its 2 pixels */
+#if PX_YUV == YUV_NV12
+  const float8 c = rd8 (in + in_o1 + y / 2 * in_s1 + x * PX_SAMPLE) * (255.0f / MAXV);
+  const float4 u = c.even, v = c.odd;
+#else
+  const float4 u = rd4 (in + in_o1 + y / 2 * in_s1 + x / 2 * PX_SAMPLE) * (255.0f / MAXV);
+  const float4 v = rd4 (in + in_o2 + y / 2 * in_s2 + x / 2 * PX_SAMPLE) * (255.0f / MAXV);
+#endif
+  *cb = YCBCR_C_OF_CODE (k, u.s00112233);
+  *cr = YCBCR_C_OF_CODE (k, v.s00112233);
+#elif PX_CH == 1
+  *yv = rd8 (in + in_o0 + y * in_s0 + x * PX_SAMPLE) / MAXV;
+  *cb = *cr = (float8) (0.0f);
+#else
+  float8 r, g, b;
+  __global const uchar *p = in + in_o0 + y * in_s0 + x * PX_BPP;
+#if PX_WORDS
+  const uint8 w = words8 (p);
+  r = WORD_CODE (w, order.x) / MAXV;
+  g = WORD_CODE (w, order.y) / MAXV;
+  b = WORD_CODE (w, order.z) / MAXV;
+#else
+  float rs[8], gs[8], bs[8];
+  for (int l = 0; l < 8; l++) {
+    rs[l] = rd (p + l * PX_BPP + order.x * PX_SAMPLE);
+    gs[l] = rd (p + l * PX_BPP + order.y * PX_SAMPLE);
+    bs[l] = rd (p + l * PX_BPP + order.z * PX_SAMPLE);
+  }
+  r = vload8 (0, rs) / MAXV;
+  g = vload8 (0, gs) / MAXV;
+  b = vload8 (0, bs) / MAXV;
+#endif
+  *yv = YCBCR_LUMA (k, r, g, b);
+  *cb = YCBCR_CB (k, b, *yv);
+  *cr = YCBCR_CR (k, r, *yv);
+#endif
+}
+
+__kernel void picture_blur_rows_cpu (IN_FRAME, __global const float4 * work, int direct,
+    __global float * rows, int width, int height, float16 gauss, int radius, int4 order,
+    float8 k)
+{
+  const int x0 = get_global_id (0) * PC_SPAN, y = get_global_id (1);
+  if (x0 >= width || y >= height)
+    return;
+  /* Y' of columns x0 - 9 .. x0 + PC_SPAN + 14, the edge pixels repeated
+   * beyond the frame (the taps reach 9 columns) */
+  float l[PC_SPAN + 24];
+  for (int m = 0; m < PC_SPAN + 24; m += 8) {
+    const int x = x0 - 9 + m;
+    if (x >= 0 && x + 8 <= width) {
+      float8 yv, cb, cr;
+      pixels8 (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work, direct, x, y, width, order,
+          k, &yv, &cb, &cr);
+      vstore8 (yv, 0, l + m);
+    } else {
+      for (int i = 0; i < 8; i++)
+        l[m + i] = luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work, direct,
+            clamp (x + i, 0, width - 1), y, width, order, k);
+    }
+  }
+  for (int m = 0; m < PC_SPAN && x0 + m < width; m += 8) {
+    const float *c = l + 9 + m;
+    float8 sum = gauss.s0 * vload8 (0, c);
+#define TAP(i, g) if (radius >= i) sum += g * (vload8 (0, c - i) + vload8 (0, c + i))
+    GAUSS_TAPS;
+#undef TAP
+    __global float *o = rows + y * width + x0 + m;
+    if (x0 + m + 8 <= width) {
+      STORE8_ANY (o, sum);
+    } else {
+      float s[8];
+      vstore8 (sum, 0, s);
+      for (int i = 0; x0 + m + i < width; i++)
+        o[i] = s[i];
+    }
+  }
+}
+
+/* blur_down of 8 pixels */
+inline float8 blur_down8 (__global const float * rows, int x, int y, int width, int height,
+    float16 gauss, int radius)
+{
+  float8 sum = gauss.s0 * LOAD8_ANY (rows + y * width + x);
+#define TAP(j, g) if (radius >= j) sum += g * (LOAD8_ANY (rows + max (y - j, 0) * width + x) + \
+    LOAD8_ANY (rows + min (y + j, height - 1) * width + x))
+  GAUSS_TAPS;
+#undef TAP
+  return sum;
+}
+
+/* 8 entries of one channel of the LUT (its floats, 4 an entry) */
+inline float8 lut_lanes (__global const float * t, int8 i)
+{
+  return (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4], t[i.s5], t[i.s6], t[i.s7]);
+}
+
+/* lut_apply's trilinear interpolation of one channel c at 8 lanes: the
+ * cells' first corners' floats i, their fractions f */
+inline float8 trilinear_lanes (__global const float * t, int8 i, int n, float8 fx, float8 fy,
+    float8 fz)
+{
+  const int dy = 4 * n, dz = 4 * n * n;
+  const float8 c00 = LERP (lut_lanes (t, i), lut_lanes (t, i + 4), fx);
+  const float8 c10 = LERP (lut_lanes (t, i + dy), lut_lanes (t, i + dy + 4), fx);
+  const float8 c01 = LERP (lut_lanes (t, i + dz), lut_lanes (t, i + dz + 4), fx);
+  const float8 c11 = LERP (lut_lanes (t, i + dy + dz), lut_lanes (t, i + dy + dz + 4), fx);
+  return LERP (LERP (c00, c10, fy), LERP (c01, c11, fy), fz);
+}
+
+/* looked_up of 8 pixels' R'G'B': trilinear in lanes, tetrahedral (its
+ * tetrahedron a branch) a lane at a time */
+inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float4 * lut, int n,
+    int interp, float3 scale, float3 offset, float strength)
+{
+  if (interp == 1) {
+    const float top = (float) (n - 1);
+    const float8 gx = clamp (*r * scale.x + offset.x, 0.0f, top);
+    const float8 gy = clamp (*g * scale.y + offset.y, 0.0f, top);
+    const float8 gz = clamp (*b * scale.z + offset.z, 0.0f, top);
+    const int8 ix = min (convert_int8 (gx), n - 2), iy = min (convert_int8 (gy), n - 2);
+    const int8 iz = min (convert_int8 (gz), n - 2);
+    const float8 fx = gx - convert_float8 (ix), fy = gy - convert_float8 (iy);
+    const float8 fz = gz - convert_float8 (iz);
+    const int8 i = 4 * (ix + n * (iy + n * iz));
+    __global const float *t = (__global const float *) lut;
+    *r = LERP (*r, trilinear_lanes (t, i, n, fx, fy, fz), strength);
+    *g = LERP (*g, trilinear_lanes (t + 1, i, n, fx, fy, fz), strength);
+    *b = LERP (*b, trilinear_lanes (t + 2, i, n, fx, fy, fz), strength);
+    return;
+  }
+  float rs[8], gs[8], bs[8];
+  vstore8 (*r, 0, rs);
+  vstore8 (*g, 0, gs);
+  vstore8 (*b, 0, bs);
+  for (int l = 0; l < 8; l++) {
+    const float3 c = looked_up ((float3) (rs[l], gs[l], bs[l]), lut, n, interp, scale, offset,
+        strength);
+    rs[l] = c.x;
+    gs[l] = c.y;
+    bs[l] = c.z;
+  }
+  *r = vload8 (0, rs);
+  *g = vload8 (0, gs);
+  *b = vload8 (0, bs);
+}
+
+/* finish_item of pixels x .. x + 7 of row y (inside the frame); for 4:2:0
+ * the Y' written and the pixels' Cb and Cr returned */
+inline void finish8 (FINISH_PARAMS, int x, int y, float8 * cb_out, float8 * cr_out)
+{
+  float8 yv, cb, cr;
+  pixels8 (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work, direct, x, y, width, order, k,
+      &yv, &cb, &cr);
+  float8 ys = yv;
+  if (radius) {
+    const float8 d = yv - blur_down8 (rows, x, y, width, height, gauss, radius);
+    ys = select (yv, yv + amount * d, fabs (d) >= threshold);
+  }
+  const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
+#if PX_420
+  if (interp) {
+    float8 r = YCBCR_RED (k, ys, cr), b = YCBCR_BLUE (k, ys, cb);
+    float8 g = YCBCR_GREEN (k, ys, r, b);
+    r = clamp (r, 0.0f, 1.0f);
+    g = clamp (g, 0.0f, 1.0f);
+    b = clamp (b, 0.0f, 1.0f);
+    looked_up8 (&r, &g, &b, lut, n, interp, ls, lo, strength);
+    ys = YCBCR_LUMA (k, r, g, b);
+    cb = YCBCR_CB (k, b, ys);
+    cr = YCBCR_CR (k, r, ys);
+  }
+  wr8 (out + out_o0 + y * out_s0 + x * PX_SAMPLE, YCBCR_Y_CODE (k, ys) * (MAXV / 255.0f));
+  *cb_out = cb;
+  *cr_out = cr;
+#elif PX_CH == 1
+  float8 r = clamp (ys, 0.0f, 1.0f), g = r, b = r;
+  if (interp)
+    looked_up8 (&r, &g, &b, lut, n, interp, ls, lo, strength);
+  wr8 (out + out_o0 + y * out_s0 + x * PX_SAMPLE, YCBCR_LUMA (k, r, g, b) * MAXV);
+#else
+  /* R', G', B' each get Y'' - Y', then clipped */
+  float8 r = YCBCR_RED (k, yv, cr), b = YCBCR_BLUE (k, yv, cb);
+  float8 g = YCBCR_GREEN (k, yv, r, b);
+  r = clamp (r + (ys - yv), 0.0f, 1.0f);
+  g = clamp (g + (ys - yv), 0.0f, 1.0f);
+  b = clamp (b + (ys - yv), 0.0f, 1.0f);
+  if (interp)
+    looked_up8 (&r, &g, &b, lut, n, interp, ls, lo, strength);
+  r *= MAXV;
+  g *= MAXV;
+  b *= MAXV;
+  __global uchar *p = out + out_o0 + y * out_s0 + x * PX_BPP;
+#if PX_WORDS
+  /* the fourth byte (alpha or padding) the input's */
+#define WORD_OF(v, i) (convert_uint8 (clamp ((v) + 0.5f, 0.0f, MAXV)) << (uint) (8 * (i)))
+  const uint8 w = WORD_OF (r, order.x) | WORD_OF (g, order.y) | WORD_OF (b, order.z) |
+      (words8 (in + in_o0 + y * in_s0 + x * PX_BPP) & (0xffu << (uint) (8 * order.w)));
+#undef WORD_OF
+  vstore16 (as_uchar16 (w.lo), 0, p);
+  vstore16 (as_uchar16 (w.hi), 1, p);
+#else
+  float rs[8], gs[8], bs[8];
+  vstore8 (r, 0, rs);
+  vstore8 (g, 0, gs);
+  vstore8 (b, 0, bs);
+  for (int l = 0; l < 8; l++) {
+    __global uchar *q = p + l * PX_BPP;
+    wr (q + order.x * PX_SAMPLE, rs[l]);
+    wr (q + order.y * PX_SAMPLE, gs[l]);
+    wr (q + order.z * PX_SAMPLE, bs[l]);
+#if PX_CH == 4
+    wr (q + order.w * PX_SAMPLE, rd (in + in_o0 + y * in_s0 + (x + l) * PX_BPP +
+            order.w * PX_SAMPLE));
+#endif
+  }
+#endif
+#endif
+}
+
+__kernel void picture_finish_cpu (FINISH_PARAMS)
+{
+  const int x0 = get_global_id (0) * PC_SPAN;
+#if PX_420
+  const int y = 2 * get_global_id (1);
+#else
+  const int y = get_global_id (1);
+#endif
+  if (x0 >= width || y >= height)
+    return;
+  for (int m = 0; m < PC_SPAN && x0 + m < width; m += 8) {
+    const int x = x0 + m;
+#if PX_420
+    if (x + 8 > width || y + 2 > height) {
+      for (int bx = x / 2; bx < x / 2 + 4; bx++)
+        finish_item (FINISH_ARGS, bx, y / 2);
+      continue;
+    }
+    /* the 4 blocks' chroma: the mean of their pixels', in finish_item's
+     * order */
+    float8 cb0, cr0, cb1, cr1;
+    finish8 (FINISH_ARGS, x, y, &cb0, &cr0);
+    finish8 (FINISH_ARGS, x, y + 1, &cb1, &cr1);
+    const float4 cb = YCBCR_C_CODE (k, (((cb0.even + cb0.odd) + cb1.even) + cb1.odd) *
+        (1.0f / 4)) * (MAXV / 255.0f);
+    const float4 cr = YCBCR_C_CODE (k, (((cr0.even + cr0.odd) + cr1.even) + cr1.odd) *
+        (1.0f / 4)) * (MAXV / 255.0f);
+#if PX_YUV == YUV_NV12
+    wr8 (out + out_o1 + y / 2 * out_s1 + x * PX_SAMPLE, (float8) (cb, cr).s04152637);
+#else
+    wr4 (out + out_o1 + y / 2 * out_s1 + x / 2 * PX_SAMPLE, cb);
+    wr4 (out + out_o2 + y / 2 * out_s2 + x / 2 * PX_SAMPLE, cr);
+#endif
+#else
+    if (x + 8 > width) {
+      for (int px = x; px < width; px++)
+        finish_item (FINISH_ARGS, px, y);
+      continue;
+    }
+    float8 cb, cr;
+    finish8 (FINISH_ARGS, x, y, &cb, &cr);
+#endif
+  }
 }

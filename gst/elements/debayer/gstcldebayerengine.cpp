@@ -201,10 +201,13 @@ Engine::ensure_corrected (GstClContext * ctx)
 }
 
 /* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
- * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy (GPUs) or kDenoiseLx
- * x 1 (CPUs: PoCL vectorises across a group's row); its planes' margin
- * (DN_H). */
+ * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy; on CPUs
+ * (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a work-item,
+ * kDenoiseCpuLx a group (fewer groups for PoCL to hand out: 10-20 % at
+ * 1080p); the planes' margin (DN_H). The planes are as wide as the GPU's
+ * groups need, which covers the CPU's work-items. */
 static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
+static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
 
 /* The denoise's words and planes: x and u of every work-item's cells and
  * their margin (denoise.cl). */
@@ -234,8 +237,11 @@ Engine::use (const Variant & v, const cl::Program & program)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
   slot.sensor = row.sensor == SENSOR_PASS_GPU ? cl::Kernel (program, "debayer_sensor") :
       row.sensor == SENSOR_PASS_CPU ? cl::Kernel (program, "debayer_sensor_cpu") : cl::Kernel ();
-  slot.prep = v.denoise ? cl::Kernel (program, "debayer_denoise_prep") : cl::Kernel ();
-  slot.denoise = v.denoise ? cl::Kernel (program, "debayer_denoise") : cl::Kernel ();
+  /* the denoise's CPU shape: planes of floats, float8 rows (denoise.cl) */
+  slot.prep = v.denoise ? cl::Kernel (program, format_.cpu ? "debayer_denoise_prep_cpu" :
+      "debayer_denoise_prep") : cl::Kernel ();
+  slot.denoise = v.denoise ? cl::Kernel (program, format_.cpu ? "debayer_denoise_cpu" :
+      "debayer_denoise") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
   GST_DEBUG ("kernel variant%s", v.options.c_str ());
@@ -333,12 +339,18 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
       (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, planes_mem_,
       (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height, p.maxv, p.black,
       p.ustep);
-  gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, 16, format_.cpu ? 1 : 8);
+  /* (PoCL vectorises a group's row: 64 there) */
+  gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, format_.cpu ? 64 : 16,
+      format_.cpu ? 1 : 8);
   gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
       denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
       (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
   const int cw = (width + 1) / 2, runs = ((height + 1) / 2 + kDenoiseRun - 1) / kDenoiseRun;
-  gstcl::enqueue_2d (ctx, slot.denoise, cw, runs, kDenoiseLx, format_.cpu ? 1 : kDenoiseLy);
+  if (format_.cpu)
+    gstcl::enqueue_2d (ctx, slot.denoise, (cw + kDenoiseCpuW - 1) / kDenoiseCpuW, runs,
+        kDenoiseCpuLx, 1);
+  else
+    gstcl::enqueue_2d (ctx, slot.denoise, cw, runs, kDenoiseLx, kDenoiseLy);
 }
 
 void

@@ -149,8 +149,8 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
       cl_float8 { { 0.2126f, 0.0722f, 0, 1, 1, 0, 0, 0 } };
   width_ = GST_VIDEO_INFO_WIDTH (info);
   height_ = GST_VIDEO_INFO_HEIGHT (info);
-  program_options_ = px.shape_options ("PX");
   cpu_ = !gstcl::tuned_for_gpu (ctx);
+  program_options_ = px.shape_options ("PX") + " -D PC_SPAN=" + std::to_string (kCpuSpan);
   /* the CPU shape's planes: 4 pixels of halo (the denoise's reach), rows
    * whole float8s and 8 more (its loads past the last pixel) */
   pstride_ = (width_ + 7) / 8 * 8 + 8;
@@ -197,8 +197,11 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     denoise_k_ = cl::Kernel (program, "picture_denoise");
     planes_k_ = cl::Kernel (program, "picture_planes");
     denoise_cpu_ = cl::Kernel (program, "picture_denoise_cpu");
-    blur_rows_ = cl::Kernel (program, "picture_blur_rows");
-    finish_ = cl::Kernel (program, "picture_finish");
+    /* the blur and the finish: a pixel a work-item, or on CPUs float8
+     * lanes along kCpuSpan pixels of a row (a row pair for 4:2:0); the same
+     * arguments */
+    blur_rows_ = cl::Kernel (program, cpu_ ? "picture_blur_rows_cpu" : "picture_blur_rows");
+    finish_ = cl::Kernel (program, cpu_ ? "picture_finish_cpu" : "picture_finish");
   }
   /* a working picture only for the denoise: otherwise the blur and the
    * finish read the frame's pixels themselves */
@@ -298,13 +301,19 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
   } else if (denoise_) {
     gstcl::enqueue_2d (ctx, denoise_k_, width_, height_, 16, 8);
   }
+  const int spans = (width_ + kCpuSpan - 1) / kCpuSpan;
   if (sharpen_) {
     set_frame (blur_rows_, 0, in);
-    gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
+    if (cpu_)
+      gstcl::enqueue_2d (ctx, blur_rows_, spans, height_, 1, 1);
+    else
+      gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
   }
   set_frame (finish_, set_frame (finish_, 1, in), out);
   gstcl::set_args (finish_, 0, work_arg_);
-  if (yuv420_)
+  if (cpu_)
+    gstcl::enqueue_2d (ctx, finish_, spans, yuv420_ ? (height_ + 1) / 2 : height_, 1, 1);
+  else if (yuv420_)
     gstcl::enqueue_2d (ctx, finish_, (width_ + 1) / 2, (height_ + 1) / 2);
   else
     gstcl::enqueue_2d (ctx, finish_, width_, height_);

@@ -80,6 +80,8 @@ public:
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out);
 
 private:
+  /* pixels of a row a work-item of the CPU shape's blur and finish */
+  static constexpr int kCpuSpan = 128;
   std::string options_;
   cl_int4 order_ {};
   cl_float8 k_ {};
