@@ -163,25 +163,70 @@ __kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
  * DN_RUN rows, with debayer_denoise's sums in the same order of rows. */
 #define DN_CPU_W 8                /* the host's kDenoiseCpuW */
 
+/* 8 samples of a row at any address, in one unaligned load */
+typedef struct __attribute__ ((packed)) { ushort8 v; } dn_ushort8_any;
+typedef struct __attribute__ ((packed)) { uchar8 v; } dn_uchar8_any;
+
+inline float8 dn_samples8 (__global const uchar * row, int in16, int x, int maxv)
+{
+  const int8 v = in16 ? convert_int8 (((__global const dn_ushort8_any *) (row + 2 * x))->v) :
+      convert_int8 (((__global const dn_uchar8_any *) (row + x))->v);
+  return convert_float8 (min (v, (int8) (maxv)));   /* (min (int8, int) is wrong in Oclgrind) */
+}
+
+/* x of samples x .. x + 15 of a row: its even and its odd columns */
+inline void dn_pairs8 (__global const uchar * row, int in16, int x, int maxv, int black,
+    float8 * even, float8 * odd)
+{
+  const float8 lo = dn_samples8 (row, in16, x, maxv), hi = dn_samples8 (row, in16, x + 8, maxv);
+  const float range = (float) (maxv - black);
+  *even = ((float8) (lo.even, hi.even) - (float) black) / range;
+  *odd = ((float8) (lo.odd, hi.odd) - (float) black) / range;
+}
+
+/* debayer_denoise_prep into the eight planes, 8 cells of a row a
+ * work-item: cells whose samples all lie inside the frame from 16-sample
+ * runs of their two rows, the others (the mirrored margins, an odd width's last
+ * cell) one at a time as debayer_denoise_prep */
 __kernel void debayer_denoise_prep_cpu (__global const uchar * in, int in_offset,
     int in_stride, int in16, __global float * planes, int pw, int ph, int width, int height,
     int maxv, int black, float ustep)
 {
-  const int px = get_global_id (0), py = get_global_id (1);
-  if (px >= pw || py >= ph)
+  const int px0 = get_global_id (0) * 8, py = get_global_id (1);
+  if (px0 >= pw || py >= ph)
     return;
-  const float4 x = dn_prep_x (in + in_offset, in_stride, in16, px, py, width, height, maxv,
-      black);
-  const float4 u = DN_U (x, ustep);
-  const size_t n = (size_t) pw * ph, i = (size_t) py * pw + px;
-  planes[i] = x.s0;
-  planes[n + i] = x.s1;
-  planes[2 * n + i] = x.s2;
-  planes[3 * n + i] = x.s3;
-  planes[4 * n + i] = u.s0;
-  planes[5 * n + i] = u.s1;
-  planes[6 * n + i] = u.s2;
-  planes[7 * n + i] = u.s3;
+  in += in_offset;
+  const size_t n = (size_t) pw * ph;
+  __global float *p = planes + (size_t) py * pw + px0;
+  const int cx0 = px0 - DN_H;
+  if (cx0 >= 0 && cx0 + 8 <= width / 2 && px0 + 8 <= pw) {
+    const int ch = (height + 1) >> 1, cy = border_reflect101 (py - DN_H, ch);
+    const int y0 = 2 * cy, y1 = 2 * cy + 1 < height ? 2 * cy + 1 : 2 * cy - 1;
+    float8 x0, x1, x2, x3;
+    dn_pairs8 (in + (size_t) y0 * in_stride, in16, 2 * cx0, maxv, black, &x0, &x1);
+    dn_pairs8 (in + (size_t) y1 * in_stride, in16, 2 * cx0, maxv, black, &x2, &x3);
+    STORE8_ANY (p, x0);
+    STORE8_ANY (p + n, x1);
+    STORE8_ANY (p + 2 * n, x2);
+    STORE8_ANY (p + 3 * n, x3);
+    STORE8_ANY (p + 4 * n, DN_U (x0, ustep));
+    STORE8_ANY (p + 5 * n, DN_U (x1, ustep));
+    STORE8_ANY (p + 6 * n, DN_U (x2, ustep));
+    STORE8_ANY (p + 7 * n, DN_U (x3, ustep));
+    return;
+  }
+  for (int l = 0; l < 8 && px0 + l < pw; l++) {
+    const float4 x = dn_prep_x (in, in_stride, in16, px0 + l, py, width, height, maxv, black);
+    const float4 u = DN_U (x, ustep);
+    p[l] = x.s0;
+    p[n + l] = x.s1;
+    p[2 * n + l] = x.s2;
+    p[3 * n + l] = x.s3;
+    p[4 * n + l] = u.s0;
+    p[5 * n + l] = u.s1;
+    p[6 * n + l] = u.s2;
+    p[7 * n + l] = u.s3;
+  }
 }
 
 inline float8 dn_weight8 (float8 d, float inv_h2)

@@ -339,9 +339,10 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
       (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, planes_mem_,
       (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height, p.maxv, p.black,
       p.ustep);
-  /* (PoCL vectorises a group's row: 64 there) */
-  gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, format_.cpu ? 64 : 16,
-      format_.cpu ? 1 : 8);
+  if (format_.cpu)   /* 8 cells of a row a work-item */
+    gstcl::enqueue_2d (ctx, slot.prep, (planes_w_ + 7) / 8, planes_h_, kDenoiseCpuLx, 1);
+  else
+    gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, 16, 8);
   gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
       denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
       (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
