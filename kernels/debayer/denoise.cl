@@ -83,13 +83,17 @@ inline float dn_row (float4 a0, float4 a1, float4 a2, __global const float4 * q)
   return dot (e0, e0) + dot (e1, e1) + dot (e2, e2);
 }
 
-inline float dn_weight (float d, float inv_h2)
-{
-  float w = fmax (1.0f - fmax (d * (1.0f / 36.0f) - 2.0f, 0.0f) * inv_h2 * 0.125f, 0.0f);
-  w *= w;
-  w *= w;
-  return w * w;
+/* f (max (d / 36 - 2, 0) / h^2) of a float (dn_weight) or float8 (dn_weight8) */
+#define DN_WEIGHT(name, T) \
+inline T name (T d, float inv_h2) \
+{ \
+  T w = fmax (1.0f - fmax (d * (1.0f / 36.0f) - 2.0f, 0.0f) * inv_h2 * 0.125f, 0.0f); \
+  w *= w; \
+  w *= w; \
+  return w * w; \
 }
+DN_WEIGHT (dn_weight, float)
+DN_WEIGHT (dn_weight8, float8)
 
 inline ushort dn_word (float v, float wmax)
 {
@@ -227,14 +231,6 @@ __kernel void debayer_denoise_prep_cpu (__global const uchar * in, int in_offset
     p[6 * n + l] = u.s2;
     p[7 * n + l] = u.s3;
   }
-}
-
-inline float8 dn_weight8 (float8 d, float inv_h2)
-{
-  float8 w = fmax (1.0f - fmax (d * (1.0f / 36.0f) - 2.0f, 0.0f) * inv_h2 * 0.125f, 0.0f);
-  w *= w;
-  w *= w;
-  return w * w;
 }
 
 inline ushort8 dn_words8 (float8 v, float wmax)

@@ -523,45 +523,26 @@ __kernel void picture_finish (FINISH_PARAMS)
  * LUT is looked up a lane at a time (its corners are loads from anywhere
  * in the table). */
 
-/* 8 samples of a row from p, as codes (and 4) */
-inline float8 rd8 (__global const uchar * p)
-{
+/* N samples of a row from p as codes (rd8, rd4), and wr of N codes (wr8,
+ * wr4) */
 #if PX_SAMPLE == 2
-  return convert_float8 (vload8 (0, (__global const ushort *) p));
+#define PX_SAMPLES(p, N) vload##N (0, (__global const ushort *) (p))
+#define PX_STORE(v, p, N) vstore##N (convert_ushort##N (v), 0, (__global ushort *) (p))
 #else
-  return convert_float8 (vload8 (0, p));
+#define PX_SAMPLES(p, N) vload##N (0, (p))
+#define PX_STORE(v, p, N) vstore##N (convert_uchar##N (v), 0, (p))
 #endif
+#define RD_WR(N) \
+inline float##N rd##N (__global const uchar * p) \
+{ \
+  return convert_float##N (PX_SAMPLES (p, N)); \
+} \
+inline void wr##N (__global uchar * p, float##N code) \
+{ \
+  PX_STORE (convert_uint##N (clamp (code + 0.5f, 0.0f, MAXV)), p, N); \
 }
-
-inline float4 rd4 (__global const uchar * p)
-{
-#if PX_SAMPLE == 2
-  return convert_float4 (vload4 (0, (__global const ushort *) p));
-#else
-  return convert_float4 (vload4 (0, p));
-#endif
-}
-
-/* wr of 8 codes (and of 4) */
-inline void wr8 (__global uchar * p, float8 code)
-{
-  const uint8 v = convert_uint8 (clamp (code + 0.5f, 0.0f, MAXV));
-#if PX_SAMPLE == 2
-  vstore8 (convert_ushort8 (v), 0, (__global ushort *) p);
-#else
-  vstore8 (convert_uchar8 (v), 0, p);
-#endif
-}
-
-inline void wr4 (__global uchar * p, float4 code)
-{
-  const uint4 v = convert_uint4 (clamp (code + 0.5f, 0.0f, MAXV));
-#if PX_SAMPLE == 2
-  vstore4 (convert_ushort4 (v), 0, (__global ushort *) p);
-#else
-  vstore4 (convert_uchar4 (v), 0, p);
-#endif
-}
+RD_WR (8)
+RD_WR (4)
 
 /* 8-bit samples of 4-byte pixels: the 8 pixels' words (order: a sample's
  * byte in the word) */
