@@ -203,8 +203,8 @@ Engine::ensure_corrected (GstClContext * ctx)
 /* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
  * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy; on CPUs
  * (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a work-item,
- * kDenoiseCpuLx a group (fewer groups for PoCL to hand out: 10-20 % at
- * 1080p); the planes' margin (DN_H). The planes are as wide as the GPU's
+ * kDenoiseCpuLx a group (fewer groups for PoCL to hand out; faster in the
+ * noisy runs measured); the planes' margin (DN_H). The planes are as wide as the GPU's
  * groups need, which covers the CPU's work-items. */
 static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
 static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
