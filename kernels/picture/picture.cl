@@ -823,7 +823,7 @@ __kernel void picture_finish_cpu (FINISH_PARAMS)
     const float4 cr = YCBCR_C_CODE (k, (((cr0.even + cr0.odd) + cr1.even) + cr1.odd) *
         (1.0f / 4)) * (MAXV / 255.0f);
 #if PX_YUV == YUV_NV12
-    wr8 (out + out_o1 + y / 2 * out_s1 + x * PX_SAMPLE, (float8) (cb, cr).s04152637);
+    wr8 (out + out_o1 + y / 2 * out_s1 + x * PX_SAMPLE, ((float8) (cb, cr)).s04152637);
 #else
     wr4 (out + out_o1 + y / 2 * out_s1 + x / 2 * PX_SAMPLE, cb);
     wr4 (out + out_o2 + y / 2 * out_s2 + x / 2 * PX_SAMPLE, cr);
