@@ -8,7 +8,8 @@
  * (GstDmaBufAllocator); the reference is the same frame in a buffer of two
  * memories, which is always copied. Then a
  * source that reuses its two buffers as soon as they come back never sees
- * the device read one after it came back. */
+ * the device read one after it came back, also with system-memory output,
+ * whose frames the element hands on before their kernels complete. */
 #include "cltest.h"
 
 #include <gst/allocators/allocators.h>
@@ -39,6 +40,13 @@ const Subject kCamera = { "cldebayer black-level=256 white-balance=manual red-ga
       "blue-gain=1.45 color-matrix=\"<1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,1.55>\" "
       "transfer=srgb", "rggb12le", true, 2,
   "video/x-raw(memory:OpenCLMemory),format=NV12" };
+
+/* The same elements into system memory: the element hands a frame on as
+ * soon as its kernels are queued and the frame before it is done (on a
+ * unified device; docs/architecture.md, "Frames in flight"), so a host map
+ * of the output waits for it. */
+const Subject kSobelSystem = { "clsobel", "GRAY8", false, 1, "video/x-raw,format=GRAY8" };
+const Subject kCameraSystem = { kCamera.desc, "rggb12le", true, 2, "video/x-raw,format=NV12" };
 
 int frame_w () { return small_only () ? 64 : 320; }
 int frame_h () { return small_only () ? 48 : 240; }
@@ -304,6 +312,68 @@ GST_START_TEST (test_sobel_source_reuses_buffers)
 }
 GST_END_TEST
 
+GST_START_TEST (test_sobel_system_out_source_reuses_buffers)
+{
+  check_reuse (kSobelSystem);
+}
+GST_END_TEST
+
+GST_START_TEST (test_camera_system_out_source_reuses_buffers)
+{
+  check_reuse (kCameraSystem);
+}
+GST_END_TEST
+
+/* System-memory output with frames in flight: frames of every input kind
+ * (wrapped, copied through the element's upload buffer, repacked) pushed
+ * one after the other and their outputs held unmapped, then read last
+ * first: each equals its input's result through OpenCL memory (read at
+ * once). A copied input written over its upload buffer before the kernel
+ * before had read it, or an output read before its kernel completed, would
+ * give other bytes. */
+static void
+check_in_flight (const Subject & device_out, const Subject & system_out)
+{
+  GstHarness *ref = harness (device_out), *h = harness (system_out);
+  const int frames = small_only () ? 9 : 18;
+  struct Case { Kind kind; int by; int pad; };
+  const Case cases[] = { { Kind::ALIGNED, 0, 0 }, { Kind::TWO_MEMORIES, 0, 0 },
+    { Kind::MISALIGNED, 3, 64 } };
+  std::vector<std::vector<guint8>> want;
+  std::vector<GstBuffer *> outs;
+  for (int i = 0; i < frames; i++) {
+    const Case c = cases[i % 3];
+    const Layout l = layout (system_out, c.pad);
+    const std::vector<guint8> frame = content (system_out, l, 500 + i);
+    guint64 uploads, wraps;
+    want.push_back (run (ref, make_buffer (system_out, l, frame, Kind::TWO_MEMORIES), &uploads,
+            &wraps));
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (system_out, l, frame, c.kind,
+                c.by)), GST_FLOW_OK);
+    outs.push_back (gst_harness_pull (h));
+    fail_unless (outs.back () != nullptr);
+  }
+  for (int i = frames - 1; i >= 0; i--) {
+    fail_unless (bytes_of (outs[i]) == want[i], "%s: frame %d read late is not its input's "
+        "result", system_out.desc, i);
+    gst_buffer_unref (outs[i]);
+  }
+  gst_harness_teardown (h);
+  gst_harness_teardown (ref);
+}
+
+GST_START_TEST (test_sobel_system_out_in_flight)
+{
+  check_in_flight (kSobel, kSobelSystem);
+}
+GST_END_TEST
+
+GST_START_TEST (test_camera_system_out_in_flight)
+{
+  check_in_flight (kCamera, kCameraSystem);
+}
+GST_END_TEST
+
 GST_START_TEST (test_camera_source_reuses_buffers)
 {
   check_reuse (kCamera);
@@ -321,6 +391,10 @@ zerocopy_suite (void)
   tcase_add_test (tc, test_camera_buffers);
   tcase_add_test (tc, test_sobel_source_reuses_buffers);
   tcase_add_test (tc, test_camera_source_reuses_buffers);
+  tcase_add_test (tc, test_sobel_system_out_source_reuses_buffers);
+  tcase_add_test (tc, test_camera_system_out_source_reuses_buffers);
+  tcase_add_test (tc, test_sobel_system_out_in_flight);
+  tcase_add_test (tc, test_camera_system_out_in_flight);
   return s;
 }
 

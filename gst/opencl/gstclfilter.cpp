@@ -53,6 +53,9 @@ struct GstClFilterPrivate {
   gboolean planned;             /* a plan stands for the caps set_info took */
   gint planned_generation;      /* the settings it was made for */
   Layout planned_in, planned_out;  /* and the frames' layouts */
+  /* the last frame's host readiness (system-memory output), waited for
+   * after the next frame is queued */
+  cl::Event *pending;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClFilter, gst_cl_filter, GST_TYPE_CL_BASE_TRANSFORM)
@@ -412,13 +415,19 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   /* A wrapped input's owner gets it back when the kernels reading it have
    * completed, not now (gst_cl_allocator_wrap_buffer). */
   gst_memory_unref (in_mem);
-  /* A system-memory neighbour gets data it can read at once. The wait is
-   * bounded by the watchdog (the element's kernel-timeout) and ends when
-   * the element flushes or stops. */
+  /* A system-memory neighbour gets the frame with its map (a unified
+   * device) or download (a discrete one) queued; its host map waits for
+   * that. This thread waits for the frame before, so that at most two are
+   * on the device (docs/architecture.md, "Frames in flight"). The waits
+   * are bounded by the watchdog (the element's kernel-timeout) and end
+   * when the element flushes or stops. */
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
-      gstcl::sync_to_host (out_mem);
+      cl::Event ready = gstcl::start_sync_to_host (out_mem);
+      if ((*p->pending) ())
+        gstcl::wait (ctx, *p->pending, "the frame before");
+      *p->pending = ready;
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
     }
@@ -432,6 +441,7 @@ static void
 forget_stream (GstClFilterPrivate * p)
 {
   release_upload (p);
+  *p->pending = cl::Event ();
   gst_caps_replace (&p->failed_in, nullptr);
   gst_caps_replace (&p->failed_out, nullptr);
 }
@@ -448,6 +458,7 @@ static void
 gst_cl_filter_finalize (GObject * object)
 {
   forget_stream (priv_of (GST_CL_FILTER (object)));
+  delete priv_of (GST_CL_FILTER (object))->pending;
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
 }
 
@@ -528,8 +539,9 @@ gst_cl_filter_class_init (GstClFilterClass * klass)
 }
 
 static void
-gst_cl_filter_init (GstClFilter *)
+gst_cl_filter_init (GstClFilter * self)
 {
+  priv_of (self)->pending = new cl::Event ();
 }
 
 void

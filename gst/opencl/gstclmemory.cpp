@@ -154,6 +154,21 @@ wait_mapped (ClMemPriv * p)
   }
 }
 
+/* A unified buffer's host mapping, queued behind the device's work and not
+ * waited for (p->mapping), where there is none. */
+static void
+queue_map (GstClMemory * m)
+{
+  ClMemPriv *p = m->priv;
+  if (p->mapped_ptr)
+    return;
+  p->mapped_ptr = gstcl::queue_of (p->context).enqueueMapBuffer (p->device, CL_FALSE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, m->mem.maxsize, nullptr, &p->mapping);
+  if (p->device_dirty)
+    count_download (&m->mem);
+  p->device_dirty = false;
+}
+
 /* Returns the host pointer, current for reading. */
 static void *
 host_access (GstClMemory * m, bool write)
@@ -162,13 +177,7 @@ host_access (GstClMemory * m, bool write)
   const cl::CommandQueue &q = gstcl::queue_of (p->context);
   const size_t size = m->mem.maxsize;
   if (p->unified) {
-    if (!p->mapped_ptr) {
-      p->mapped_ptr = q.enqueueMapBuffer (p->device, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE,
-          0, size, nullptr, &p->mapping);
-      if (p->device_dirty)
-        count_download (&m->mem);
-      p->device_dirty = false;
-    }
+    queue_map (m);
     wait_mapped (p);
     p->host_dirty |= write;
     return p->mapped_ptr;
@@ -708,6 +717,21 @@ void
 sync_to_host (GstMemory * mem)
 {
   locked_throwing (mem, [] (GstClMemory * m) { host_access (m, false); });
+}
+
+cl::Event
+start_sync_to_host (GstMemory * mem)
+{
+  cl::Event ready;
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    if (!m->priv->unified) {
+      host_access (m, false);   /* the download, waited for */
+      return;
+    }
+    queue_map (m);
+    ready = m->priv->mapping;
+  });
+  return ready;
 }
 
 void

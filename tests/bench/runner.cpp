@@ -45,6 +45,7 @@ struct RunState {
   int next_drain = 0;         /* device timing: frames pushed at the next check */
 
   /* output */
+  int read_out = -1;          /* map each frame before it counts (system memory); -1: unknown */
   std::vector<gint64> arrivals, latencies;
   std::atomic<int> n_out{0};
 
@@ -226,7 +227,7 @@ on_need_data (GstAppSrc * src, guint, gpointer user_data)
 }
 
 static GstPadProbeReturn
-on_arrival (GstPad *, GstPadProbeInfo * info, gpointer user_data)
+on_arrival (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   auto *st = static_cast<RunState *> (user_data);
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
@@ -238,6 +239,20 @@ on_arrival (GstPad *, GstPadProbeInfo * info, gpointer user_data)
     drain (st->spec.context);
     gst_cl_kernel_profile_reset ();
   }
+  if (st->read_out < 0) {
+    /* A frame in system memory arrives when the sink can read it: elements
+     * hand frames on before their kernels complete (docs/architecture.md,
+     * "Frames in flight"), and a host map waits for them. Device and CUDA
+     * memory arrive as they are handed on. */
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    GstCapsFeatures *f = caps ? gst_caps_get_features (caps, 0) : nullptr;
+    st->read_out = !f || gst_caps_features_is_equal (f, GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+    if (caps)
+      gst_caps_unref (caps);
+  }
+  GstMapInfo map;
+  if (st->read_out && gst_buffer_map (buf, &map, GST_MAP_READ))
+    gst_buffer_unmap (buf, &map);
   const gint64 t = now_ns ();
   st->arrivals[i] = t;
   st->latencies[i] = GST_BUFFER_PTS_IS_VALID (buf) ?

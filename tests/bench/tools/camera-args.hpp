@@ -9,11 +9,12 @@
 #include <cmath>
 #include <vector>
 
-/* gains over maxv (r, g, b) and, in s4-s6, -(2^15 + black) gain rounded
- * down to a float (fast_levels_offset) */
-inline cl_float8 camera_gains (double r, double g, double b, int black)
+/* gains over maxv (r, g, b), the exposure gain in s3 (its cap: 0 makes
+ * every sample black) and, in s4-s6, -(2^15 + black) gain rounded down to
+ * a float (fast_levels_offset) */
+inline cl_float8 camera_gains (double r, double g, double b, int black, double exposure = 1)
 {
-  cl_float8 gain {{(float) r, (float) g, (float) b, 0}};
+  cl_float8 gain {{(float) r, (float) g, (float) b, (float) exposure}};
   for (int c = 0; c < 3; c++) {
     const double exact = -(32768.0 + black) * (double) gain.s[c];
     const float k = (float) exact;

@@ -82,7 +82,7 @@ int main (int argc, char **argv)
     const int cmax = corrected ? mid : maxv, cblack = corrected ? 0 : black;
     const double bs = (double) cmax / (cmax - cblack) / cmax;
     const cl_float8 gain0 = camera_gains (1.9 * bs, bs, 1.45 * bs, cblack);
-    cl_float8 gain = gain0; gain.s[3] = 1;
+    cl_float8 gain = gain0;
     const cl_float16 mat = camera_matrix ();
     cl_int4 chroma = {{W * H, W, 0, 0}}, layout = {{0, 1, 2, 3}};
     const int units = dev.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();

@@ -104,7 +104,7 @@ int main (int argc, char **argv)
      * corrected, else on the raw samples (gstcldebayercamera.cpp) */
     const int cmax = corrected ? mid : maxv, cblack = corrected ? 0 : black;
     const double bs = (double) cmax / (cmax - cblack) / cmax;
-    cl_float8 gain = camera_gains (1.9 * bs, bs, 1.45 * bs, cblack); gain.s[3] = 1;
+    cl_float8 gain = camera_gains (1.9 * bs, bs, 1.45 * bs, cblack);
     const cl_float16 mat = camera_matrix ();
     cl_int4 chroma = {{W * H, W, 0, 0}}, layout = {{0, 1, 2, 3}};
     const int slo = (int) std::ceil (0.02 * mid), shi = (int) std::ceil (0.98 * mid);

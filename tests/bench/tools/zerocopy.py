@@ -13,9 +13,11 @@ than the wall-clock rate:
     the wrap, and --system-input with GST_OPENCL_WRAP=0 (the copy of every
     release before);
  2. multifilesrc of a raw file (a source's own memory, a new buffer each
-    frame) into each element and into bayer2rgb (! videoconvert): the
-    marginal rate, a run of N+50 frames minus a run of 50 (startup, builds
-    and caches out).
+    frame) into each element and into bayer2rgb (! videoconvert), into
+    fakesink (which reads nothing) and for the camera path into a consumer
+    that reads each frame (filesink to /dev/null), at once or behind a
+    queue: the marginal rate, a run of N+50 frames minus a run of 50
+    (startup, builds and caches out).
 From the source tree, after `ninja -C build`:
 
     python3 tests/bench/tools/zerocopy.py [OUT_PREFIX]
@@ -64,6 +66,7 @@ def src(bits):
             'caps=video/x-bayer,format=%s,width=1920,height=1080,framerate=30/1' % fmt]
 
 
+READ = ['!', 'filesink', 'location=/dev/null']   # maps each frame, writes nothing
 CAMERA = ['cldebayer', 'black-level=256', 'white-balance=manual', 'red-gain=1.9',
           'blue-gain=1.45', 'color-matrix=<1.6,-0.4,-0.2,-0.3,1.5,-0.2,0.05,-0.6,1.55>',
           'saturation=1.2', 'transfer=srgb']
@@ -72,6 +75,14 @@ FILE = {  # name: (bits, elements, extra environment)
     'camera copy': (12, CAMERA + ['!', 'video/x-raw,format=NV12'], {'GST_OPENCL_WRAP': '0'}),
     'bayer2rgb ! videoconvert': (8, ['bayer2rgb', '!', 'videoconvert', '!',
                                      'video/x-raw,format=NV12'], {}),
+    # a consumer that reads each frame (its map waits for the device), in
+    # the element's thread or behind a queue (docs/architecture.md, "Frames
+    # in flight")
+    'camera, read at once': (12, CAMERA + ['!', 'video/x-raw,format=NV12'] + READ, {}),
+    'camera, read behind a queue': (12, CAMERA + ['!', 'video/x-raw,format=NV12', '!', 'queue']
+                                    + READ, {}),
+    'bayer2rgb ! videoconvert, read': (8, ['bayer2rgb', '!', 'videoconvert', '!',
+                                           'video/x-raw,format=NV12'] + READ, {}),
     'bilinear': (8, ['cldebayer', 'method=bilinear', '!', 'video/x-raw,format=RGBA'], {}),
     'bilinear copy': (8, ['cldebayer', 'method=bilinear', '!', 'video/x-raw,format=RGBA'],
                       {'GST_OPENCL_WRAP': '0'}),
@@ -92,8 +103,9 @@ for r in range(ROUNDS):
             if res.get('mode') == 'system' and res.get('status') == 'ok':
                 bench.setdefault((res['case'], kind), []).extend(res['fps']['runs'])
     for name, (bits, elements, extra) in FILE.items():
+        sink = [] if elements[-1].startswith('location=') else ['!', 'fakesink']
         launch = lambda frames: ['gst-launch-1.0', '-q'] + src(bits) + [
-            'num-buffers=%d' % frames, '!'] + elements + ['!', 'fakesink']
+            'num-buffers=%d' % frames, '!'] + elements + sink
         long_wall, long_cpu = run(launch(N + 50), extra)
         short_wall, short_cpu = run(launch(50), extra)
         files.setdefault(name, []).append((N / max(long_wall - short_wall, 1e-6),
@@ -116,6 +128,8 @@ for k in FILE:
     print('| %s | %.0f | %.2f |' % (k, fps[k], cpu[k]))
 print()
 for ours, peer in (('camera', 'bayer2rgb ! videoconvert'), ('camera copy', 'bayer2rgb ! videoconvert'),
+                   ('camera, read at once', 'bayer2rgb ! videoconvert, read'),
+                   ('camera, read behind a queue', 'bayer2rgb ! videoconvert, read'),
                    ('bilinear', 'bayer2rgb'), ('bilinear copy', 'bayer2rgb'), ('malvar', 'bayer2rgb')):
     print('%s / %s: %.2fx frames/s, %.2fx in CPU time a frame' % (
         ours, peer, fps[ours] / fps[peer], cpu[peer] / cpu[ours]))
