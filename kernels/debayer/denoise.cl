@@ -95,10 +95,15 @@ inline T name (T d, float inv_h2) \
 DN_WEIGHT (dn_weight, float)
 DN_WEIGHT (dn_weight8, float8)
 
-inline ushort dn_word (float v, float wmax)
-{
-  return (ushort) clamp (v * wmax + 0.5f, 0.0f, wmax);
+/* A value of [0, 1] as a word of full scale wmax, rounded: of a float
+ * (dn_word) or float8 (dn_words8) */
+#define DN_WORD(name, T, UT) \
+inline UT name (T v, float wmax) \
+{ \
+  return convert_##UT (clamp (v * wmax + 0.5f, 0.0f, wmax)); \
 }
+DN_WORD (dn_word, float, ushort)
+DN_WORD (dn_words8, float8, ushort8)
 
 /* `dst`: rows of `dst_stride` words; the planes hold the columns and rows
  * of every work-item (pw >= the global width + 2 DN_H, ph >= DN_RUN x the
@@ -231,11 +236,6 @@ __kernel void debayer_denoise_prep_cpu (__global const uchar * in, int in_offset
     p[6 * n + l] = u.s2;
     p[7 * n + l] = u.s3;
   }
-}
-
-inline ushort8 dn_words8 (float8 v, float wmax)
-{
-  return convert_ushort8 (clamp (v * wmax + 0.5f, 0.0f, wmax));
 }
 
 __kernel void debayer_denoise_cpu (__global const float * planes, int pw, int ph,
