@@ -425,8 +425,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
       cl::Event ready = gstcl::start_sync_to_host (out_mem);
-      if ((*p->pending) ())
-        gstcl::wait (ctx, *p->pending, "the frame before");
+      gst_cl_filter_wait_previous_frame (self, ctx);
       *p->pending = ready;
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
@@ -434,6 +433,15 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   }
   gst_object_unref (ctx);
   return ret;
+}
+
+void
+gst_cl_filter_wait_previous_frame (GstClFilter * filter, GstClContext * context)
+{
+  auto *p = priv_of (filter);
+  if ((*p->pending) ())
+    gstcl::wait (context, *p->pending, "the frame before");
+  *p->pending = cl::Event ();
 }
 
 /* Drops what a stream left: the upload buffer and the caps that failed. */

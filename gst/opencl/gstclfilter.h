@@ -88,4 +88,12 @@ GST_CL_API void gst_cl_filter_replan (GstClFilter * filter);
  * without a plan hook. Thread-safe. */
 GST_CL_API guint gst_cl_filter_get_plan_count (GstClFilter * filter);
 
+/* From @filter (C++: may throw what the waits throw): waits until the frame
+ * that the element handed on before is done on the device, where it was
+ * handed on in flight (system-memory output: docs/architecture.md, "Frames
+ * in flight"). For an element whose frame takes results read back from the
+ * frame before: cldebayer's auto white balance and exposure. */
+GST_CL_API void gst_cl_filter_wait_previous_frame (GstClFilter * filter,
+    GstClContext * context);
+
 G_END_DECLS
