@@ -131,7 +131,11 @@ for ours, peer in (('camera', 'bayer2rgb ! videoconvert'), ('camera copy', 'baye
                    ('camera, read at once', 'bayer2rgb ! videoconvert, read'),
                    ('camera, read behind a queue', 'bayer2rgb ! videoconvert, read'),
                    ('bilinear', 'bayer2rgb'), ('bilinear copy', 'bayer2rgb'), ('malvar', 'bayer2rgb')):
-    print('%s / %s: %.2fx frames/s, %.2fx in CPU time a frame' % (
-        ours, peer, fps[ours] / fps[peer], cpu[peer] / cpu[ours]))
+    # each round's own ratio too: on a shared machine the peer's rate can
+    # move by 2x between rounds, and the ratio of the medians hides that
+    rounds = sorted(a[0] / b[0] for a, b in zip(files[ours], files[peer]))
+    print('%s / %s: %.2fx frames/s (rounds: %.2f-%.2fx, median %.2fx), %.2fx in CPU time '
+          'a frame' % (ours, peer, fps[ours] / fps[peer], rounds[0], rounds[-1], med(rounds),
+                       cpu[peer] / cpu[ours]))
 print('cpu:', next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo')
                     if l.startswith('model name')), '?'), '; load average:', os.getloadavg())
