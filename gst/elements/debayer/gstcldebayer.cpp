@@ -367,19 +367,19 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
             "full scale %d", s.black_level, maxv), (nullptr));
     return GST_FLOW_ERROR;
   }
+  const bool sensor = st->engine.sensor ();
+  const bool loops = s.white_balance == WB_AUTO || (sensor && s.exposure == EXPOSURE_AUTO);
   /* The auto loops take the statistics of the frame before: one handed on
    * in flight is waited for first (its read back is then complete), so
    * that they lag one frame and each frame gathers. */
-  if (s.white_balance == WB_AUTO || (st->engine.sensor () && s.exposure == EXPOSURE_AUTO))
+  if (loops)
     gst_cl_filter_wait_previous_frame (filter, ctx);
   update_gains (self);
   /* Which frames gather: every statistics-interval-th (a free set of
    * counters waited for if need be), and for the auto loops each frame
    * that finds no read under way. */
-  const bool sensor = st->engine.sensor ();
   const guint64 number = st->frames++;
   const bool post = sensor && s.statistics_interval > 0 && number % s.statistics_interval == 0;
-  const bool loops = s.white_balance == WB_AUTO || (sensor && s.exposure == EXPOSURE_AUTO);
   int set = -1;
   if (post || (loops && st->stats.idle ()))
     set = st->stats.begin (ctx);
