@@ -175,31 +175,39 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
 #undef CC_AT_BR
 }
 
-/* Stages 4 and 5 (matrix, clip, curve) of a row's 16 pixels (e: the even
- * columns, o: the odd ones), in place. For 8-bit outputs as float16, the
- * three channels' curves interleaved (long chains of dependent operations:
- * six at a time). */
-inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
-    float8 * ro, float8 * go, float8 * bo, float16 mat, float16 tf, float lo)
-{
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
-  /* lo: curve3_floor (tf), 0 or below an 8-bit output's half step; the
+/* Stages 4 and 5 (matrix, clip, curve) of a row's 16 pixels as float16
+ * (the even columns, then the odd ones), the three channels' curves
+ * interleaved (long chains of dependent operations: six at a time); for
+ * Y'CbCr the curve's offset left in (it goes into the Y' code). */
+inline __attribute__ ((always_inline)) void cc_stages16 (float16 * r2, float16 * g2,
+    float16 * b2, float16 mat, float16 tf, Curve3 cv)
+{
+  /* cv.floor: 0 or below an 8-bit output's half step (curve3_setup); the
    * lower bound as a compare and select, which compiles to one max (max
    * and clamp with a bound not known at build time add a test for NaN) */
-#define CC_CLAMP(v) min (select ((float16) (lo), (v), (v) > lo), 1.0f)
-  const float16 r = (float16) (*re, *ro), g = (float16) (*ge, *go), b = (float16) (*be, *bo);
-  float16 r2 = mat.s0 * r + mat.s1 * g + mat.s2 * b;
-  float16 g2 = mat.s3 * r + mat.s4 * g + mat.s5 * b;
-  float16 b2 = mat.s6 * r + mat.s7 * g + mat.s8 * b;
-  r2 = CC_CLAMP (r2);
-  g2 = CC_CLAMP (g2);
-  b2 = CC_CLAMP (b2);
+#define CC_CLAMP(v) min (select ((float16) (cv.floor), (v), (v) > cv.floor), 1.0f)
+  const float16 r = *r2, g = *g2, b = *b2;
+  *r2 = CC_CLAMP (mat.s0 * r + mat.s1 * g + mat.s2 * b);
+  *g2 = CC_CLAMP (mat.s3 * r + mat.s4 * g + mat.s5 * b);
+  *b2 = CC_CLAMP (mat.s6 * r + mat.s7 * g + mat.s8 * b);
 #undef CC_CLAMP
 #if OUT_YUV
-  transfer_curve3_16_plus_b (&r2, &g2, &b2, tf);   /* the offset: in the Y' code */
+  transfer_curve3_16_plus_b (r2, g2, b2, tf, cv);
 #else
-  transfer_curve3_16 (&r2, &g2, &b2, tf);
+  transfer_curve3_16 (r2, g2, b2, tf, cv);
 #endif
+}
+#endif
+
+/* The same on a row's pixels by column parity (e: the even columns, o:
+ * the odd ones), in place. */
+inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge, float8 * be,
+    float8 * ro, float8 * go, float8 * bo, float16 mat, float16 tf, Curve3 cv)
+{
+#if OUT_SAMPLE == 1 && !FAST_POW_OFF
+  float16 r2 = (float16) (*re, *ro), g2 = (float16) (*ge, *go), b2 = (float16) (*be, *bo);
+  cc_stages16 (&r2, &g2, &b2, mat, tf, cv);
   *re = r2.lo;
   *ro = r2.hi;
   *ge = g2.lo;
@@ -233,19 +241,10 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
 #define CC_BYTES16(e, o) ((uchar16) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, \
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
-/* The lower bound of cc_stages' clamp: curve3_floor (tf) for 8-bit outputs
- * through the fast curve, else 0 (a macro: clang warns of each call that
- * passes a float16) */
-#if OUT_SAMPLE == 1 && !FAST_POW_OFF
-#define CC_FLOOR3(tf) curve3_floor (tf)
-#else
-#define CC_FLOOR3(tf) 0.0f
-#endif
-
 /* Output rows y and y + 1 (y even) from the ring: chunks 0 .. chunks - 1
- * from column tx (floor3: curve3_floor (tf) or 0). */
+ * from column tx (cv: curve3_setup (tf)). */
 inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const float8 * s0,
-    __local const float8 * s1, int tx, int y, int chunks, float floor3)
+    __local const float8 * s1, int tx, int y, int chunks, Curve3 cv)
 {
   const bool both = y + 1 < height;
   for (int k = 0; k < chunks; k++) {
@@ -273,19 +272,36 @@ inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const 
       }
       continue;
     }
+#if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
+    /* the stages and Y' as float16 a row, even columns then odd; the
+     * curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
+    const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
+        0, 0);
+    float16 r2[2], g2[2], b2[2], l[2];
+#pragma unroll
+    for (int dy = 0; dy < 2; dy++) {
+      r2[dy] = (float16) (r[dy][0], r[dy][1]);
+      g2[dy] = (float16) (g[dy][0], g[dy][1]);
+      b2[dy] = (float16) (b[dy][0], b[dy][1]);
+      cc_stages16 (&r2[dy], &g2[dy], &b2[dy], mat, tf, cv);
+      l[dy] = YCBCR_LUMA (yuv, r2[dy], g2[dy], b2[dy]);
+      /* the codes' low bytes (round_code8's), even columns then odd,
+       * interleaved */
+      const uchar16 c = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy]) + U2F_BASE));
+      CC_STORE16 (CC_BYTES16 (c.lo, c.hi), out + out_offset + (size_t) (y + dy) * out_stride +
+          x0);
+    }
+    /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
+    const float8 rs = r2[0].lo + r2[0].hi + r2[1].lo + r2[1].hi;
+    const float8 bs = b2[0].lo + b2[0].hi + b2[1].lo + b2[1].hi;
+    const float8 ls = l[0].lo + l[0].hi + l[1].lo + l[1].hi;
+#else
 #pragma unroll
     for (int dy = 0; dy < 2; dy++)
       cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
-          floor3);
+          cv);
 #if OUT_YUV
-#if OUT_SAMPLE == 1 && !FAST_POW_OFF
-    /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as
-     * well) */
-    const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
-        0, 0);
-#else
     const float8 ycode = yuv;
-#endif
     float8 l[2][2];
 #pragma unroll
     for (int dy = 0; dy < 2; dy++) {
@@ -300,6 +316,9 @@ inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const 
     const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
     const float8 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
     const float8 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
+#endif
+#endif
+#if OUT_YUV
     const uchar8 u = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
                 YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f)));
     const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
@@ -336,7 +355,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   __local float8 s0[CC_N], s1[CC_N];
   CC_STRIP
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
-  const float floor3 = CC_FLOOR3 (tf);
+  const Curve3 cv = curve3_setup (tf);
 
   cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, ya - 2, n, 0, lo,
       hi, sums);
@@ -345,7 +364,7 @@ void debayer_camera_cpu (CAMERA_ARGS, int strip)
   for (int y = ya; y < yb; y += 2) {
     cc_load_pair (s0, s1, src, in_stride, width, height, maxv, black, gain, tx, y + 2, n,
         stats && y + 2 < yb, lo, hi, sums);
-    cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
+    cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, cv);
     /* the sums to the counters every 16 row pairs and at the end (of more
      * rows 16-bit samples could pass 2^31 in a lane) */
     if (stats && (((y - ya) / 2) % 16 == 15 || y + 2 >= yb))

@@ -388,7 +388,7 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
   __local float8 s0[CC_N], s1[CC_N];   /* the demosaic's ring */
   __local ushort16 raw[CC_N];          /* the raw rows after black level */
   CC_STRIP
-  const float floor3 = CC_FLOOR3 (tf);
+  const Curve3 cv = curve3_setup (tf);
   const CsParams sp = { defect, (ushort16) ((ushort) min (floor (threshold), 65535.0f)),
     1.0f / (float) (s_maxv - s_black), shading, grid, grid_scale, mid_max, s_lo, s_hi, wb };
   /* cc_load_pair's factors and caps by row and column parity */
@@ -425,7 +425,7 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
     }
     if (y < ya)
       continue;
-    cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, floor3);
+    cc_rows (CAMERA_PASS, s0, s1, tx, y, chunks, cv);
     /* the sums to the counters every 16 row pairs and at the end (a lane's
      * words, and a zone's sums of 2^20 a cell, stay below 2^32) */
     if (stats && (((y - ya) / 2) % 16 == 15 || y + 2 >= yb)) {

@@ -213,37 +213,136 @@ inline float8 transfer_offset8 (float8 x, float16 tf)
 #define CURVE_UNIT(tf) 1.0f
 #define CURVE_OFFSET(tf) 0.0f
 #endif
-#if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
-/* The least value that transfer_curve3_16 takes: pow_floor, or 0 for the
- * linear curve. */
-inline float curve3_floor (float16 tf)
+#if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF && !CURVE_TABLE_OFF && \
+    (defined (__AVX512F__) || defined (__AVX2__))
+/* x86 CPUs (PoCL compiles for the host's CPU and defines its features): a
+ * curve with a knee (sRGB, BT.709) as a table of the exponent and a
+ * polynomial of the mantissa, a third of the instructions of the log and
+ * exp above. (-D CURVE_TABLE_OFF=1 and -D CURVE_AVX2=1, through
+ * GST_OPENCL_EXTRA_BUILD_OPTIONS, let the tests take the series, or AVX2's
+ * code on an AVX-512 CPU.) */
+#define CURVE_TABLE 1
+#endif
+
+/* What the camera kernels' curve of three float16 takes besides tf, set
+ * once a work-group (curve3_setup): the least value it takes and, with
+ * CURVE_TABLE, the table's factors. */
+typedef struct
 {
-  return tf.s3 > 1.0f ? 0.0f : pow_floor (tf.s0);
+  float floor;
+#if CURVE_TABLE
+  int tabled;       /* the table applies: a knee in [2^-15, 1], y <= 1 */
+  float16 table;    /* a 2^(y (j - 15)), j = 0 .. 15 */
+  float4 poly;      /* m^y for m in [1, 2): s0 + s1 m + s2 m^2 + s3 m^3 */
+#endif
+} Curve3;
+
+#if OUT_SAMPLE == 1 && !NATIVE_POW && !FAST_POW_OFF
+#if CURVE_TABLE
+/* t[i & 15] for each lane: one vpermps (AVX-512), or two of 8 entries and
+ * a blend on bit 3 (AVX2). OpenCL's shuffle () with a mask not known at
+ * build time is lane by lane through memory in PoCL. */
+inline float16 lookup16 (float16 t, int16 i)
+{
+#if defined (__AVX512F__) && !CURVE_AVX2
+  return as_float16 (__builtin_ia32_permvarsf512 (t, i));
+#else
+  const int16 bit3 = i << 28;   /* select () tests the sign */
+  return (float16) (select (as_float8 (__builtin_ia32_permvarsf256 (t.lo, i.lo)),
+          as_float8 (__builtin_ia32_permvarsf256 (t.hi, i.lo)), bit3.lo),
+      select (as_float8 (__builtin_ia32_permvarsf256 (t.lo, i.hi)),
+          as_float8 (__builtin_ia32_permvarsf256 (t.hi, i.hi)), bit3.hi));
+#endif
+}
+
+/* a x^y of three float16 in place, x in (2^-16, 1]: x = 2^E m, E from -15
+ * to 0, m in [1, 2); a 2^(y E) is the table's entry (E + 127) & 15, m^y a
+ * cubic through m^y at the 4 Chebyshev nodes of [1, 2] (relative error
+ * 1.1e-4 for y = 1/2.4 or 0.45: within 0.03 of an 8-bit step of the
+ * formula in double, tests/bench/tools/pow8-check.cpp). Seven
+ * instructions a value against the log and exp's sixteen. Values below
+ * 2^-15 come out wrong but finite; the knee's branch replaces them. */
+#define PT_M(v) const int16 i_##v = as_int16 (*v); \
+  const float16 m_##v = as_float16 ((i_##v & 0x007fffff) | 0x3f800000); \
+  float16 p_##v = cv.poly.s3 * m_##v + cv.poly.s2;
+#define PT_P(v, k) p_##v = p_##v * m_##v + (k);
+#define PT_OUT(v) *v = lookup16 (cv.table, i_##v >> 23) * p_##v;
+inline void pow3_table16 (float16 * a, float16 * b, float16 * c, Curve3 cv)
+{
+  PT_M (a) PT_M (b) PT_M (c)
+  PT_P (a, cv.poly.s1) PT_P (b, cv.poly.s1) PT_P (c, cv.poly.s1)
+  PT_P (a, cv.poly.s0) PT_P (b, cv.poly.s0) PT_P (c, cv.poly.s0)
+  PT_OUT (a) PT_OUT (b) PT_OUT (c)
+}
+#undef PT_M
+#undef PT_P
+#undef PT_OUT
+#endif
+
+/* The least value that transfer_curve3_16 takes: pow_floor, or 0 for the
+ * linear curve; with CURVE_TABLE, the table and polynomial of tf's curve. */
+inline Curve3 curve3_setup (float16 tf)
+{
+  Curve3 cv;
+  cv.floor = tf.s3 > 1.0f ? 0.0f : pow_floor (tf.s0);
+#if CURVE_TABLE
+  const float y = tf.s0;
+  cv.tabled = tf.s3 >= 0x1p-15f && tf.s3 <= 1.0f && y <= 1.0f;
+  cv.table = tf.s1 * exp2 (y * ((float16) (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+              15) - 15.0f));
+  /* the cubic through m^y at the nodes 1.5 + 0.5 cos ((2 k + 1) pi / 8):
+   * its coefficients are the inverse Vandermonde matrix's rows times the
+   * values */
+  const float4 v = powr ((float4) (1.9619397662556433f, 1.6913417161825448f,
+          1.3086582838174552f, 1.0380602337443567f), y);
+  cv.poly = (float4) (dot ((float4) (-14.068241560753442f, 39.39760407067598f,
+              -50.91841935084733f, 26.589056840924798f), v),
+      dot ((float4) (32.620358556607535f, -88.1393861070825f, 105.10994885555974f,
+              -49.59092130508478f), v),
+      dot ((float4) (-24.72478000554051f, 63.69089921606708f, -69.34775346555952f,
+              30.38163425503295f), v),
+      dot ((float4) (6.1229349178414845f, -14.782072520180714f, 14.782072520180725f,
+              -6.122934917841495f), v));
+#endif
+  return cv;
 }
 
 /* The curve plus its offset (tf.s2: x <= knee ? slope x + b : a x^y) of
  * three float16 at once, in place, for outputs where b cancels or is
  * subtracted later (Y'CbCr: Cb and Cr are differences, Y' a sum of
- * weights 1); values in [curve3_floor (tf), 1]. a is in 2^f's
+ * weights 1); values in [cv.floor, 1]. a is in the table, or in 2^f's
  * coefficients: a compare and a masked fma a value. */
-inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, float16 tf)
+inline void transfer_curve3_16_plus_b (float16 * a, float16 * b, float16 * c, float16 tf,
+    Curve3 cv)
 {
   if (tf.s3 > 1.0f)   /* linear (b = 0) */
     return;
   float16 pa = *a, pb = *b, pc = *c;
-  pow3_unit16 (&pa, &pb, &pc, tf.s0, tf.s1);
+#if CURVE_TABLE
+  if (cv.tabled)
+    pow3_table16 (&pa, &pb, &pc, cv);
+  else
+#endif
+    pow3_unit16 (&pa, &pb, &pc, tf.s0, tf.s1);
   *a = select (pa, tf.s4 * *a + tf.s2, *a <= tf.s3);
   *b = select (pb, tf.s4 * *b + tf.s2, *b <= tf.s3);
   *c = select (pc, tf.s4 * *c + tf.s2, *c <= tf.s3);
 }
 
-/* The curve of three float16 at once, in place; values in [curve3_floor
- * (tf), 1]. */
-inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float16 tf)
+/* The curve of three float16 at once, in place; values in [cv.floor, 1]. */
+inline void transfer_curve3_16 (float16 * a, float16 * b, float16 * c, float16 tf, Curve3 cv)
 {
-  transfer_curve3_16_plus_b (a, b, c, tf);
+  transfer_curve3_16_plus_b (a, b, c, tf, cv);
   *a -= tf.s2;
   *b -= tf.s2;
   *c -= tf.s2;
+}
+#else
+/* the curve's values from 0 */
+inline Curve3 curve3_setup (float16 tf)
+{
+  Curve3 cv;
+  cv.floor = 0.0f;
+  return cv;
 }
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* pow8-check: the worst error of the cheaper transfer curve for 8-bit
- * outputs (debayer/curve.cl's POW_FAST3 and transfer_curve3_16, their float
+/* pow8-check: the worst error of the cheaper transfer curves for 8-bit
+ * outputs (debayer/curve.cl's POW_FAST3, pow3_table16 with curve3_setup's
+ * table and cubic, and transfer_curve3_16, their float
  * steps written again here with the same constants, fma where the kernel's
  * a * b + c may contract and, as a second run, without), against the
  * curve's formula in double, in 8-bit steps, for every 61st float x from
@@ -50,6 +51,33 @@ static float pow8 (float x, float y, float s)
   return bits_f (f_bits (p) + (f_bits (t) << 23));
 }
 
+/* pow3_table16 for one value with curve3_setup's table and cubic (the
+ * table's exp2 and the nodes' powr in double, rounded: the kernel's are
+ * within an ulp or two), for curves with a knee in [2^-15, 1] */
+static float pow8_table (float x, float y, float s)
+{
+  static const double node[4] = { 1.9619397662556433, 1.6913417161825448, 1.3086582838174552,
+    1.0380602337443567 };
+  static const float inv[4][4] = {
+    { -14.068241560753442f, 39.39760407067598f, -50.91841935084733f, 26.589056840924798f },
+    { 32.620358556607535f, -88.1393861070825f, 105.10994885555974f, -49.59092130508478f },
+    { -24.72478000554051f, 63.69089921606708f, -69.34775346555952f, 30.38163425503295f },
+    { 6.1229349178414845f, -14.782072520180714f, 14.782072520180725f, -6.122934917841495f } };
+  float v[4], c[4];
+  for (int k = 0; k < 4; k++)
+    v[k] = (float) std::pow (node[k], (double) y);
+  for (int i = 0; i < 4; i++)   /* dot (): products summed in order, as PoCL's */
+    c[i] = mad (inv[i][3], v[3], mad (inv[i][2], v[2], mad (inv[i][1], v[1], inv[i][0] * v[0])));
+  const uint32_t bits = f_bits (x);
+  const float m = bits_f ((bits & 0x007fffff) | 0x3f800000);
+  float p = mad (c[3], m, c[2]);
+  p = mad (p, m, c[1]);
+  p = mad (p, m, c[0]);
+  const float t = (float) ((double) s * std::exp2 ((double) y * ((int) ((bits >> 23) & 15) - 15)));
+  return t * p;
+}
+static bool table = false;
+
 static float pow_floor (float y) { return std::max (std::exp2 (-120.0f / y), 1.17549435e-38f); }
 
 /* transfer_curve3_16 on one value: (e, a, b, knee, slope) as the host's
@@ -57,7 +85,8 @@ static float pow_floor (float y) { return std::max (std::exp2 (-120.0f / y), 1.1
 static float curve (float x, const float tf[5])
 {
   x = std::max (x, pow_floor (tf[0]));
-  return (x <= tf[3] ? mad (tf[4], x, tf[2]) : pow8 (x, tf[0], tf[1])) - tf[2];
+  return (x <= tf[3] ? mad (tf[4], x, tf[2]) : (table ? pow8_table : pow8) (x, tf[0], tf[1])) -
+      tf[2];
 }
 
 static double model (double x, const float tf[5])
@@ -100,6 +129,14 @@ int main ()
     w = worst (bt709, &at);
     all = std::max (all, w);
     printf ("%s BT.709 %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    table = true;
+    w = worst (srgb, &at);
+    all = std::max (all, w);
+    printf ("%s sRGB, table   %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    w = worst (bt709, &at);
+    all = std::max (all, w);
+    printf ("%s BT.709, table %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    table = false;
     double wp = 0.0;
     float gp = 0.0f;
     for (int i = 0; i <= 40; i++) {
