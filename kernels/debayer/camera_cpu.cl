@@ -17,7 +17,9 @@
  * filters; the neighbours 1 and 2 columns away are shuffles of aligned
  * chunks), and go through the matrix, the curve and the output without
  * being interleaved (Cb and Cr of the chunk's 2 x 2 blocks are the sums of
- * the two parities). Explicit SIMD, no barriers, no vectorisation across
+ * the two parities). For 8-bit Y'CbCr, two chunks at a time as float16 of
+ * a parity (cc_pair: the demosaic too in 16 lanes, the same operations in
+ * each lane). Explicit SIMD, no barriers, no vectorisation across
  * work-items needed (PoCL's does not happen on float code this size: its
  * own SLP vectors in the body stop it).
  *
@@ -33,11 +35,22 @@
 #ifndef CC_CHUNKS
 #define CC_CHUNKS 16              /* output chunks of 16 columns a strip (the host's) */
 #endif
-#define CC_ROW (CC_CHUNKS + 2)    /* a ring row of one parity: a padding chunk each side */
+/* A ring row of one parity: the loaded chunks (a padding chunk each side
+ * of the output's) from CC_OFF, so that output chunk k is at k + 2 and a
+ * pair of output chunks from an even k is 64-byte aligned (CC_ROW even);
+ * the pair path also reads the chunk before the left padding and after
+ * the right one, unused lanes. */
+#define CC_ROW (CC_CHUNKS + 4)
+#define CC_OFF 1
 #define CC_RING 8                 /* rows: the pair's 2 + 4 of the window + the 2 loaded */
 #define CC_N (CC_RING * CC_ROW)
-/* The start of image row y in the ring; output chunk k is at + 1 + k. */
+/* The start of image row y in the ring. */
 #define CC_AT(y) (((y) & (CC_RING - 1)) * CC_ROW)
+/* 8-bit Y'CbCr outputs: output chunks two at a time, as float16 of one
+ * parity (32 columns) */
+#if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
+#define CC_PAIRS 1
+#endif
 
 /* camera_gains' factors and caps by row and column parity (gain, maxv and
  * black: the kernel's arguments), written out: PoCL called camera_gains
@@ -110,10 +123,10 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
           AT (row1, 11), AT (row1, 13), AT (row1, 15));
 #undef AT
     }
-    s0[b0 + k] = cc_stage12 (e0, base, g[0][0], cap[0][0]);
-    s1[b0 + k] = cc_stage12 (o0, base, g[0][1], cap[0][1]);
-    s0[b1 + k] = cc_stage12 (e1, base, g[1][0], cap[1][0]);
-    s1[b1 + k] = cc_stage12 (o1, base, g[1][1], cap[1][1]);
+    s0[b0 + CC_OFF + k] = cc_stage12 (e0, base, g[0][0], cap[0][0]);
+    s1[b0 + CC_OFF + k] = cc_stage12 (o0, base, g[0][1], cap[0][1]);
+    s0[b1 + CC_OFF + k] = cc_stage12 (e1, base, g[1][0], cap[1][0]);
+    s1[b1 + CC_OFF + k] = cc_stage12 (o1, base, g[1][1], cap[1][1]);
     if (count && k >= 1 && k < n - 1) {
       /* the cells (2 i, 2 i + 1) x (y, y + 1) of the chunk: after black
        * level, samples clamped to maxv (cell_sums' rules) */
@@ -135,27 +148,61 @@ inline void cc_load_pair (__local float8 * s0, __local float8 * s1,
   }
 }
 
-/* Malvar (or bilinear) at the pixels of parity p of ring row y, chunk k,
- * whose colour is `site` (0 R, 1 G of an R row, 2 G of a B row, 3 B):
- * their R, G and B in [0, 1]. p and site are constants once inlined. */
-inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * s0,
-    __local const float8 * s1, int y, int k, int p, int site, float8 * r, float8 * g,
-    float8 * b)
+/* A pair of output chunks (k even) of one parity with the pairs left and
+ * right of it (aligned loads), as Nb of 16 values. */
+typedef struct {
+  float16 l, c, r;
+} Nb16;
+
+inline Nb16 nb16 (__local const float8 * p, int base, int k)
 {
-  __local const float8 *sp = p ? s1 : s0, *sq = p ? s0 : s1;
-  const int b0 = CC_AT (y), bu = CC_AT (y - 1), bd = CC_AT (y + 1);
-  const int i = 1 + k;
-  const Nb own = nb (sp, b0, k), other = nb (sq, b0, k);
-  const Nb up = nb (sq, bu, k), down = nb (sq, bd, k);
-  const float8 c = own.c;
-  /* the neighbours at 1 and 2 columns (h1, h2), rows (v1, v2), diagonal (d) */
-  const float8 h1 = left_of (other, p) + right_of (other, p);
-  const float8 v1 = sp[bu + i] + sp[bd + i];
-  const float8 d = left_of (up, p) + right_of (up, p) + left_of (down, p) + right_of (down, p);
+  __local const float16 *q = (__local const float16 *) (p + base + CC_OFF + 1 + k);
+  const Nb16 n = { q[-1], q[0], q[1] };
+  return n;
+}
+
+#define M1_16(n) ((float16) ((n).l.sf, (n).c.s0, (n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, \
+    (n).c.s5, (n).c.s6, (n).c.s7, (n).c.s8, (n).c.s9, (n).c.sa, (n).c.sb, (n).c.sc, (n).c.sd, \
+    (n).c.se))
+#define P1_16(n) ((float16) ((n).c.s1, (n).c.s2, (n).c.s3, (n).c.s4, (n).c.s5, (n).c.s6, \
+    (n).c.s7, (n).c.s8, (n).c.s9, (n).c.sa, (n).c.sb, (n).c.sc, (n).c.sd, (n).c.se, (n).c.sf, \
+    (n).r.s0))
+#define CC_LEFT8(n, p) left_of ((n), (p))
+#define CC_RIGHT8(n, p) right_of ((n), (p))
+#define CC_LEFT16(n, p) ((p) ? (n).c : M1_16 (n))
+#define CC_RIGHT16(n, p) ((p) ? P1_16 (n) : (n).c)
+/* the value of parity ring row b at output chunk k (16: the pair from k) */
+#define CC_AT8(sp, b, k) (sp)[(b) + CC_OFF + 1 + (k)]
+#define CC_AT16(sp, b, k) (*(__local const float16 *) ((sp) + (b) + CC_OFF + 1 + (k)))
+#define CC_NB8(sp, b, k) nb ((sp), (b) + CC_OFF, (k))
+#define CC_NB16(sp, b, k) nb16 ((sp), (b), (k))
+
+/* Malvar (or bilinear) at the pixels of parity p of ring row y, chunk k
+ * (or the pair from k), whose colour is `site` (0 R, 1 G of an R row, 2 G
+ * of a B row, 3 B): their R, G and B in [0, 1]. p and site are constants
+ * once inlined. */
+#define CC_DEMOSAIC(name, T, NB, W) \
+inline __attribute__ ((always_inline)) void name (__local const float8 * s0, \
+    __local const float8 * s1, int y, int k, int p, int site, T * r, T * g, T * b) \
+{ \
+  __local const float8 *sp = p ? s1 : s0, *sq = p ? s0 : s1; \
+  const int b0 = CC_AT (y), bu = CC_AT (y - 1), bd = CC_AT (y + 1); \
+  const NB own = CC_NB##W (sp, b0, k), other = CC_NB##W (sq, b0, k); \
+  const NB up = CC_NB##W (sq, bu, k), down = CC_NB##W (sq, bd, k); \
+  const T c = own.c; \
+  /* the neighbours at 1 and 2 columns (h1, h2), rows (v1, v2), diagonal (d) */ \
+  const T h1 = CC_LEFT##W (other, p) + CC_RIGHT##W (other, p); \
+  const T v1 = CC_AT##W (sp, bu, k) + CC_AT##W (sp, bd, k); \
+  const T d = CC_LEFT##W (up, p) + CC_RIGHT##W (up, p) + CC_LEFT##W (down, p) + \
+      CC_RIGHT##W (down, p); \
+  CC_FILTERS (T, W) \
+  SITE_RGB (site, r, g, b, c, CC_G_AT_RB, CC_AT_BR, CC_AT_G_ROW, CC_AT_G_COL) \
+}
 #if METHOD == 0
-  const float8 h2 = M1 (own) + P1 (own);
-  const float8 v2 = sp[CC_AT (y - 2) + i] + sp[CC_AT (y + 2) + i];
-  /* the paper's coefficients / 8 (filters.cl's x 16 / 16), clamped */
+#define CC_FILTERS(T, W) \
+  const T h2 = CC_LEFT##W (own, 0) + CC_RIGHT##W (own, 1); \
+  const T v2 = CC_AT##W (sp, CC_AT (y - 2), k) + CC_AT##W (sp, CC_AT (y + 2), k);
+/* the paper's coefficients / 8 (filters.cl's x 16 / 16), clamped */
 #define CC_G_AT_RB clamp (0.5f * c + 0.25f * (h1 + v1) - 0.125f * (h2 + v2), 0.0f, 1.0f)
 #define CC_AT_G_ROW clamp (0.625f * c + 0.5f * h1 - 0.125f * (h2 + d) + 0.0625f * v2, \
     0.0f, 1.0f)
@@ -163,17 +210,21 @@ inline __attribute__ ((always_inline)) void cc_demosaic (__local const float8 * 
     0.0f, 1.0f)
 #define CC_AT_BR clamp (0.75f * c + 0.25f * d - 0.1875f * (h2 + v2), 0.0f, 1.0f)
 #else
+#define CC_FILTERS(T, W)
 #define CC_G_AT_RB (0.25f * (h1 + v1))
 #define CC_AT_G_ROW (0.5f * h1)
 #define CC_AT_G_COL (0.5f * v1)
 #define CC_AT_BR (0.25f * d)
 #endif
-  SITE_RGB (site, r, g, b, c, CC_G_AT_RB, CC_AT_BR, CC_AT_G_ROW, CC_AT_G_COL)
+CC_DEMOSAIC (cc_demosaic, float8, Nb, 8)
+#if CC_PAIRS
+CC_DEMOSAIC (cc_demosaic16, float16, Nb16, 16)
+#endif
+#undef CC_FILTERS
 #undef CC_G_AT_RB
 #undef CC_AT_G_ROW
 #undef CC_AT_G_COL
 #undef CC_AT_BR
-}
 
 #if OUT_SAMPLE == 1 && !FAST_POW_OFF
 /* Stages 4 and 5 (matrix, clip, curve) of a row's 16 pixels as float16
@@ -241,110 +292,174 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
 #define CC_BYTES16(e, o) ((uchar16) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, \
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
 
+/* Output chunk k of rows y and y + 1 (y even) from the ring, columns
+ * from tx + 16 k (cv: curve3_setup (tf)). */
+inline __attribute__ ((always_inline)) void cc_chunk (CAMERA_ARGS, __local const float8 * s0,
+    __local const float8 * s1, int tx, int y, int k, Curve3 cv)
+{
+  const bool both = y + 1 < height;
+  const int x0 = tx + 16 * k;
+  float8 r[2][2], g[2][2], b[2][2];   /* by row and column parity */
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++)
+#pragma unroll
+    for (int p = 0; p < 2; p++)
+      cc_demosaic (s0, s1, y + dy, k, p, SITE (dy, p), &r[dy][p], &g[dy][p], &b[dy][p]);
+  if (!both || x0 + 16 > width) {
+    /* the image's edge: camera_output's 8 x 2 blocks */
+#pragma unroll
+    for (int part = 0; part < 2; part++) {
+      if (x0 + 8 * part >= width)
+        break;
+      float8 red[2], green[2], blue[2];
+#pragma unroll
+      for (int dy = 0; dy < 2; dy++) {
+        red[dy] = part ? CC_HI8 (r[dy][0], r[dy][1]) : CC_LO8 (r[dy][0], r[dy][1]);
+        green[dy] = part ? CC_HI8 (g[dy][0], g[dy][1]) : CC_LO8 (g[dy][0], g[dy][1]);
+        blue[dy] = part ? CC_HI8 (b[dy][0], b[dy][1]) : CC_LO8 (b[dy][0], b[dy][1]);
+      }
+      camera_output (CAMERA_PASS, x0 + 8 * part, y, red, green, blue);
+    }
+    return;
+  }
+#if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
+  /* the stages and Y' as float16 a row, even columns then odd; the
+   * curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
+  const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
+      0, 0);
+  float16 r2[2], g2[2], b2[2], l[2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    r2[dy] = (float16) (r[dy][0], r[dy][1]);
+    g2[dy] = (float16) (g[dy][0], g[dy][1]);
+    b2[dy] = (float16) (b[dy][0], b[dy][1]);
+    cc_stages16 (&r2[dy], &g2[dy], &b2[dy], mat, tf, cv);
+    l[dy] = YCBCR_LUMA (yuv, r2[dy], g2[dy], b2[dy]);
+    /* the codes' low bytes (round_code8's), even columns then odd,
+     * interleaved */
+    const uchar16 c = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy]) + U2F_BASE));
+    CC_STORE16 (CC_BYTES16 (c.lo, c.hi), out + out_offset + (size_t) (y + dy) * out_stride +
+        x0);
+  }
+  /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
+  const float8 rs = r2[0].lo + r2[0].hi + r2[1].lo + r2[1].hi;
+  const float8 bs = b2[0].lo + b2[0].hi + b2[1].lo + b2[1].hi;
+  const float8 ls = l[0].lo + l[0].hi + l[1].lo + l[1].hi;
+#else
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++)
+    cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
+        cv);
+#if OUT_YUV
+  const float8 ycode = yuv;
+  float8 l[2][2];
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+#pragma unroll
+    for (int p = 0; p < 2; p++)
+      l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
+    const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][0])));
+    const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][1])));
+    CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
+  }
+  /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
+  const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
+  const float8 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
+  const float8 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
+#endif
+#endif
+#if OUT_YUV
+  const uchar8 u = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
+              YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f)));
+  const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
+              YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f)));
+#if OUT_YUV == 1
+  CC_STORE16 (CC_BYTES16 (u, v), out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
+#else
+  CC_STORE8 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
+  CC_STORE8 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
+#endif
+#else
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+    __global out_t *row = (__global out_t *) (out + out_offset + (size_t) (y + dy) *
+        out_stride);
+#define CC_CODE(v) (round_code8 ((v) * OUT_MAX) & OUT_MAX)
+    store_row (row, x0, 0, BLOCK_W, CC_CODE (CC_LO8 (r[dy][0], r[dy][1])),
+        CC_CODE (CC_LO8 (g[dy][0], g[dy][1])), CC_CODE (CC_LO8 (b[dy][0], b[dy][1])),
+        layout);
+    store_row (row, x0 + 8, 0, BLOCK_W, CC_CODE (CC_HI8 (r[dy][0], r[dy][1])),
+        CC_CODE (CC_HI8 (g[dy][0], g[dy][1])), CC_CODE (CC_HI8 (b[dy][0], b[dy][1])),
+        layout);
+#undef CC_CODE
+  }
+#endif
+}
+
+#if CC_PAIRS
+/* Output chunks k and k + 1 (k even) of rows y and y + 1 (both in the
+ * image) from the ring, columns x0 .. x0 + 31, as float16 of one parity:
+ * the same operations in each lane as cc_chunk. */
+inline __attribute__ ((always_inline)) void cc_pair (CAMERA_ARGS, __local const float8 * s0,
+    __local const float8 * s1, int x0, int y, int k, Curve3 cv)
+{
+  float16 r[2][2], g[2][2], b[2][2], l[2][2];   /* by row and column parity */
+  /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
+  const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
+      0, 0);
+#pragma unroll
+  for (int dy = 0; dy < 2; dy++) {
+#pragma unroll
+    for (int p = 0; p < 2; p++) {
+      cc_demosaic16 (s0, s1, y + dy, k, p, SITE (dy, p), &r[dy][p], &g[dy][p], &b[dy][p]);
+      cc_stages16 (&r[dy][p], &g[dy][p], &b[dy][p], mat, tf, cv);
+      l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
+    }
+    /* the codes' low bytes (round_code8's), interleaved by parity */
+    const uchar16 ye = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy][0]) + U2F_BASE));
+    const uchar16 yo = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy][1]) + U2F_BASE));
+    __global uchar *row = out + out_offset + (size_t) (y + dy) * out_stride + x0;
+    CC_STORE16 (CC_BYTES16 (ye.lo, yo.lo), row);
+    CC_STORE16 (CC_BYTES16 (ye.hi, yo.hi), row + 16);
+  }
+  /* Cb and Cr of the 16 2 x 2 blocks: sums of both rows and parities */
+  const float16 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
+  const float16 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
+  const float16 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
+  const uchar16 u = convert_uchar16 (as_uint16 (min (YCBCR_C_CODE (yuv,
+              YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f) + U2F_BASE));
+  const uchar16 v = convert_uchar16 (as_uint16 (min (YCBCR_C_CODE (yuv,
+              YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f) + U2F_BASE));
+#if OUT_YUV == 1
+  __global uchar *c = out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0;
+  CC_STORE16 (CC_BYTES16 (u.lo, v.lo), c);
+  CC_STORE16 (CC_BYTES16 (u.hi, v.hi), c + 16);
+#else
+  CC_STORE16 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
+  CC_STORE16 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
+#endif
+}
+#endif
+
 /* Output rows y and y + 1 (y even) from the ring: chunks 0 .. chunks - 1
- * from column tx (cv: curve3_setup (tf)). */
+ * from column tx (cv: curve3_setup (tf)); for 8-bit Y'CbCr two at a time
+ * where both are in the image. */
 inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const float8 * s0,
     __local const float8 * s1, int tx, int y, int chunks, Curve3 cv)
 {
-  const bool both = y + 1 < height;
-  for (int k = 0; k < chunks; k++) {
-    const int x0 = tx + 16 * k;
-    float8 r[2][2], g[2][2], b[2][2];   /* by row and column parity */
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++)
-#pragma unroll
-      for (int p = 0; p < 2; p++)
-        cc_demosaic (s0, s1, y + dy, k, p, SITE (dy, p), &r[dy][p], &g[dy][p], &b[dy][p]);
-    if (!both || x0 + 16 > width) {
-      /* the image's edge: camera_output's 8 x 2 blocks */
-#pragma unroll
-      for (int part = 0; part < 2; part++) {
-        if (x0 + 8 * part >= width)
-          break;
-        float8 red[2], green[2], blue[2];
-#pragma unroll
-        for (int dy = 0; dy < 2; dy++) {
-          red[dy] = part ? CC_HI8 (r[dy][0], r[dy][1]) : CC_LO8 (r[dy][0], r[dy][1]);
-          green[dy] = part ? CC_HI8 (g[dy][0], g[dy][1]) : CC_LO8 (g[dy][0], g[dy][1]);
-          blue[dy] = part ? CC_HI8 (b[dy][0], b[dy][1]) : CC_LO8 (b[dy][0], b[dy][1]);
-        }
-        camera_output (CAMERA_PASS, x0 + 8 * part, y, red, green, blue);
-      }
+#if CC_PAIRS
+  for (int k = 0; k < chunks; k += 2) {
+    if (y + 1 < height && k + 1 < chunks && tx + 16 * k + 32 <= width) {
+      cc_pair (CAMERA_PASS, s0, s1, tx + 16 * k, y, k, cv);
       continue;
     }
-#if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
-    /* the stages and Y' as float16 a row, even columns then odd; the
-     * curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
-    const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
-        0, 0);
-    float16 r2[2], g2[2], b2[2], l[2];
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-      r2[dy] = (float16) (r[dy][0], r[dy][1]);
-      g2[dy] = (float16) (g[dy][0], g[dy][1]);
-      b2[dy] = (float16) (b[dy][0], b[dy][1]);
-      cc_stages16 (&r2[dy], &g2[dy], &b2[dy], mat, tf, cv);
-      l[dy] = YCBCR_LUMA (yuv, r2[dy], g2[dy], b2[dy]);
-      /* the codes' low bytes (round_code8's), even columns then odd,
-       * interleaved */
-      const uchar16 c = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy]) + U2F_BASE));
-      CC_STORE16 (CC_BYTES16 (c.lo, c.hi), out + out_offset + (size_t) (y + dy) * out_stride +
-          x0);
-    }
-    /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
-    const float8 rs = r2[0].lo + r2[0].hi + r2[1].lo + r2[1].hi;
-    const float8 bs = b2[0].lo + b2[0].hi + b2[1].lo + b2[1].hi;
-    const float8 ls = l[0].lo + l[0].hi + l[1].lo + l[1].hi;
-#else
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++)
-      cc_stages (&r[dy][0], &g[dy][0], &b[dy][0], &r[dy][1], &g[dy][1], &b[dy][1], mat, tf,
-          cv);
-#if OUT_YUV
-    const float8 ycode = yuv;
-    float8 l[2][2];
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-#pragma unroll
-      for (int p = 0; p < 2; p++)
-        l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
-      const uchar8 ye = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][0])));
-      const uchar8 yo = convert_uchar8 (round_code8 (YCBCR_Y_CODE (ycode, l[dy][1])));
-      CC_STORE16 (CC_BYTES16 (ye, yo), out + out_offset + (size_t) (y + dy) * out_stride + x0);
-    }
-    /* Cb and Cr of the 8 2 x 2 blocks: sums of both rows and parities */
-    const float8 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
-    const float8 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
-    const float8 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
-#endif
-#endif
-#if OUT_YUV
-    const uchar8 u = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
-                YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f)));
-    const uchar8 v = convert_uchar8 (round_code8 (min (YCBCR_C_CODE (yuv,
-                YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f)));
-#if OUT_YUV == 1
-    CC_STORE16 (CC_BYTES16 (u, v), out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0);
-#else
-    CC_STORE8 (u, out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0 / 2);
-    CC_STORE8 (v, out + chroma.s2 + (size_t) (y / 2) * chroma.s3 + x0 / 2);
-#endif
-#else
-#pragma unroll
-    for (int dy = 0; dy < 2; dy++) {
-      __global out_t *row = (__global out_t *) (out + out_offset + (size_t) (y + dy) *
-          out_stride);
-#define CC_CODE(v) (round_code8 ((v) * OUT_MAX) & OUT_MAX)
-      store_row (row, x0, 0, BLOCK_W, CC_CODE (CC_LO8 (r[dy][0], r[dy][1])),
-          CC_CODE (CC_LO8 (g[dy][0], g[dy][1])), CC_CODE (CC_LO8 (b[dy][0], b[dy][1])),
-          layout);
-      store_row (row, x0 + 8, 0, BLOCK_W, CC_CODE (CC_HI8 (r[dy][0], r[dy][1])),
-          CC_CODE (CC_HI8 (g[dy][0], g[dy][1])), CC_CODE (CC_HI8 (b[dy][0], b[dy][1])),
-          layout);
-#undef CC_CODE
-    }
-#endif
+    for (int j = k; j < min (k + 2, chunks); j++)
+      cc_chunk (CAMERA_PASS, s0, s1, tx, y, j, cv);
   }
+#else
+  for (int k = 0; k < chunks; k++)
+    cc_chunk (CAMERA_PASS, s0, s1, tx, y, k, cv);
+#endif
 }
 
 /* Output rows y .. y + strip - 1 (y even) of group (x, y): columns from
@@ -352,7 +467,9 @@ inline __attribute__ ((always_inline)) void cc_rows (CAMERA_ARGS, __local const 
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void debayer_camera_cpu (CAMERA_ARGS, int strip)
 {
-  __local float8 s0[CC_N], s1[CC_N];
+  /* the ring, 64-byte aligned for cc_pair's float16 */
+  __local float16 s0_16[CC_N / 2], s1_16[CC_N / 2];
+  __local float8 *s0 = (__local float8 *) s0_16, *s1 = (__local float8 *) s1_16;
   CC_STRIP
   int8 sums[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
   const Curve3 cv = curve3_setup (tf);

@@ -342,7 +342,7 @@ inline __attribute__ ((always_inline)) void cs_correct_pair (__local float8 * s0
         /* uncorrected, the samples' own scale (no defect test then); both
          * at least 0 (cc_stage12's max with 0 is for raw samples below
          * the black level) */
-        (p ? s1 : s0)[bc + k] = min ((corrected ? w[dy][p] : a[p]) * g[dy][p], cap[dy][p]);
+        (p ? s1 : s0)[bc + CC_OFF + k] = min ((corrected ? w[dy][p] : a[p]) * g[dy][p], cap[dy][p]);
       }
       if (count && k >= 1 && k < n - 1) {
         if (dy == 0) {
@@ -385,7 +385,9 @@ void debayer_camera_sensor_cpu (CAMERA_ARGS, int strip, int s_maxv, int s_black,
     float threshold, __global const float * shading, int4 grid, float2 grid_scale,
     float mid_max, int s_lo, int s_hi, float4 wb)
 {
-  __local float8 s0[CC_N], s1[CC_N];   /* the demosaic's ring */
+  /* the demosaic's ring, 64-byte aligned for cc_pair's float16 */
+  __local float16 s0_16[CC_N / 2], s1_16[CC_N / 2];
+  __local float8 *s0 = (__local float8 *) s0_16, *s1 = (__local float8 *) s1_16;
   __local ushort16 raw[CC_N];          /* the raw rows after black level */
   CC_STRIP
   const Curve3 cv = curve3_setup (tf);

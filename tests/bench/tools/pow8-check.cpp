@@ -123,19 +123,17 @@ int main ()
     const float srgb[5] = { 1 / 2.4f, 1.055f, 0.055f, 0.0031308f, 12.92f };
     const float bt709[5] = { 0.45f, 1.099f, 0.099f, 0.018f, 4.5f };
     float at;
-    double w = worst (srgb, &at);
-    all = std::max (all, w);
-    printf ("%s sRGB   %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
-    w = worst (bt709, &at);
-    all = std::max (all, w);
-    printf ("%s BT.709 %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
-    table = true;
-    w = worst (srgb, &at);
-    all = std::max (all, w);
-    printf ("%s sRGB, table   %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
-    w = worst (bt709, &at);
-    all = std::max (all, w);
-    printf ("%s BT.709, table %.4f steps (x %g)\n", c ? "fma" : "mul+add", w, at);
+    double w;
+    for (int t = 0; t < 2; t++) {   /* the series, then the table */
+      table = t;
+      const char *how = c ? (t ? "fma, table" : "fma") : (t ? "mul+add, table" : "mul+add");
+      w = worst (srgb, &at);
+      all = std::max (all, w);
+      printf ("%s sRGB   %.4f steps (x %g)\n", how, w, at);
+      w = worst (bt709, &at);
+      all = std::max (all, w);
+      printf ("%s BT.709 %.4f steps (x %g)\n", how, w, at);
+    }
     table = false;
     double wp = 0.0;
     float gp = 0.0f;
