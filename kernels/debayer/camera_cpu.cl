@@ -291,6 +291,14 @@ inline __attribute__ ((always_inline)) void cc_stages (float8 * re, float8 * ge,
 #endif
 #define CC_BYTES16(e, o) ((uchar16) ((e).s0, (o).s0, (e).s1, (o).s1, (e).s2, (o).s2, (e).s3, \
     (o).s3, (e).s4, (o).s4, (e).s5, (o).s5, (e).s6, (o).s6, (e).s7, (o).s7))
+#if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
+/* The Y' code's factors where the curve's values are R', G', B' plus tf.s2
+ * (luma: plus tf.s2 as well), and 16 codes' bytes (round_code8's low
+ * bytes). */
+#define CC_YCODE(yuv, tf) ((float8) ((yuv).s0, (yuv).s1, (yuv).s2 - (yuv).s3 * (tf).s2, \
+    (yuv).s3, (yuv).s4, 0, 0, 0))
+#define CC_CODE_BYTES16(v) convert_uchar16 (as_uint16 ((v) + U2F_BASE))
+#endif
 
 /* Output chunk k of rows y and y + 1 (y even) from the ring, columns
  * from tx + 16 k (cv: curve3_setup (tf)). */
@@ -323,10 +331,8 @@ inline __attribute__ ((always_inline)) void cc_chunk (CAMERA_ARGS, __local const
     return;
   }
 #if OUT_YUV && OUT_SAMPLE == 1 && !FAST_POW_OFF
-  /* the stages and Y' as float16 a row, even columns then odd; the
-   * curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
-  const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
-      0, 0);
+  /* the stages and Y' as float16 a row, even columns then odd */
+  const float8 ycode = CC_YCODE (yuv, tf);
   float16 r2[2], g2[2], b2[2], l[2];
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
@@ -337,7 +343,7 @@ inline __attribute__ ((always_inline)) void cc_chunk (CAMERA_ARGS, __local const
     l[dy] = YCBCR_LUMA (yuv, r2[dy], g2[dy], b2[dy]);
     /* the codes' low bytes (round_code8's), even columns then odd,
      * interleaved */
-    const uchar16 c = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy]) + U2F_BASE));
+    const uchar16 c = CC_CODE_BYTES16 (YCBCR_Y_CODE (ycode, l[dy]));
     CC_STORE16 (CC_BYTES16 (c.lo, c.hi), out + out_offset + (size_t) (y + dy) * out_stride +
         x0);
   }
@@ -404,9 +410,7 @@ inline __attribute__ ((always_inline)) void cc_pair (CAMERA_ARGS, __local const 
     __local const float8 * s1, int x0, int y, int k, Curve3 cv)
 {
   float16 r[2][2], g[2][2], b[2][2], l[2][2];   /* by row and column parity */
-  /* the curve's values are R', G', B' plus tf.s2 (luma: plus tf.s2 as well) */
-  const float8 ycode = (float8) (yuv.s0, yuv.s1, yuv.s2 - yuv.s3 * tf.s2, yuv.s3, yuv.s4, 0,
-      0, 0);
+  const float8 ycode = CC_YCODE (yuv, tf);
 #pragma unroll
   for (int dy = 0; dy < 2; dy++) {
 #pragma unroll
@@ -416,8 +420,8 @@ inline __attribute__ ((always_inline)) void cc_pair (CAMERA_ARGS, __local const 
       l[dy][p] = YCBCR_LUMA (yuv, r[dy][p], g[dy][p], b[dy][p]);
     }
     /* the codes' low bytes (round_code8's), interleaved by parity */
-    const uchar16 ye = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy][0]) + U2F_BASE));
-    const uchar16 yo = convert_uchar16 (as_uint16 (YCBCR_Y_CODE (ycode, l[dy][1]) + U2F_BASE));
+    const uchar16 ye = CC_CODE_BYTES16 (YCBCR_Y_CODE (ycode, l[dy][0]));
+    const uchar16 yo = CC_CODE_BYTES16 (YCBCR_Y_CODE (ycode, l[dy][1]));
     __global uchar *row = out + out_offset + (size_t) (y + dy) * out_stride + x0;
     CC_STORE16 (CC_BYTES16 (ye.lo, yo.lo), row);
     CC_STORE16 (CC_BYTES16 (ye.hi, yo.hi), row + 16);
@@ -426,10 +430,10 @@ inline __attribute__ ((always_inline)) void cc_pair (CAMERA_ARGS, __local const 
   const float16 rs = r[0][0] + r[0][1] + r[1][0] + r[1][1];
   const float16 bs = b[0][0] + b[0][1] + b[1][0] + b[1][1];
   const float16 ls = l[0][0] + l[0][1] + l[1][0] + l[1][1];
-  const uchar16 u = convert_uchar16 (as_uint16 (min (YCBCR_C_CODE (yuv,
-              YCBCR_CB (yuv, bs, ls) * 0.25f), 255.0f) + U2F_BASE));
-  const uchar16 v = convert_uchar16 (as_uint16 (min (YCBCR_C_CODE (yuv,
-              YCBCR_CR (yuv, rs, ls) * 0.25f), 255.0f) + U2F_BASE));
+  const uchar16 u = CC_CODE_BYTES16 (min (YCBCR_C_CODE (yuv, YCBCR_CB (yuv, bs, ls) * 0.25f),
+          255.0f));
+  const uchar16 v = CC_CODE_BYTES16 (min (YCBCR_C_CODE (yuv, YCBCR_CR (yuv, rs, ls) * 0.25f),
+          255.0f));
 #if OUT_YUV == 1
   __global uchar *c = out + chroma.s0 + (size_t) (y / 2) * chroma.s1 + x0;
   CC_STORE16 (CC_BYTES16 (u.lo, v.lo), c);
