@@ -24,6 +24,13 @@ const cl::Context &context_of (GstClContext *ctx);
 const cl::Device &device_of (GstClContext *ctx);
 const cl::CommandQueue &queue_of (GstClContext *ctx);
 
+/* The context's two queues for transfers beside its queue of kernels, one
+ * each way (made at the first call; thread-safe): a frame in row bands
+ * (gstclbands.hpp) goes up on one and down on the other while the kernels
+ * run, which discrete GPUs overlap. */
+enum CopyDirection { COPY_UP = 0, COPY_DOWN = 1 };
+const cl::CommandQueue &copy_queue (GstClContext *ctx, CopyDirection direction);
+
 /* Built once per (context, source, options) and cached; thread-safe. Throws
  * BuildError with the build log, cl::Error on other failures. Builds of
  * different programs run in parallel; a second caller of the same program
@@ -133,6 +140,12 @@ unsigned program_lookups ();
  * names it in the watchdog's messages. */
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw = 16, size_t lh = 8, const char *profile_suffix = nullptr);
+
+/* The same over the work-item rows [y0, y1) only (a global offset of y0:
+ * get_global_id (1) counts from y0, get_group_id (1) from 0), for frames
+ * in row bands (gstclbands.hpp); y0 a multiple of lh. */
+void enqueue_2d_rows (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t y0,
+    size_t y1, size_t lw = 16, size_t lh = 8, const char *profile_suffix = nullptr);
 
 /* Commands other than kernels that a frame takes (a plane copy): enqueue
  * with profile_event (ctx, &e) as the event argument, then call

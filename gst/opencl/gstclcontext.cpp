@@ -36,6 +36,10 @@ struct ClContextPriv {
   std::shared_ptr<gstcl::watchdog::QueueWatch> watch;
   /* counts this context on its device, for device=auto's choice */
   std::unique_ptr<gstcl::DeviceClaim> claim;
+  /* the frames' banded uploads and downloads (gstclbands.hpp), made at
+   * their first use */
+  std::once_flag copy_queues_once;
+  cl::CommandQueue copy_queues[2];
 };
 
 struct _GstClContext {
@@ -395,6 +399,16 @@ void track_command (const std::string &command, const cl::Event &event);
 const cl::Context &context_of (GstClContext *ctx) { return ctx->priv->context; }
 const cl::Device &device_of (GstClContext *ctx) { return ctx->priv->device; }
 const cl::CommandQueue &queue_of (GstClContext *ctx) { return ctx->priv->queue; }
+
+const cl::CommandQueue &copy_queue (GstClContext *ctx, CopyDirection direction)
+{
+  ClContextPriv *p = ctx->priv;
+  std::call_once (p->copy_queues_once, [p] {
+        for (cl::CommandQueue &q : p->copy_queues)
+          q = cl::CommandQueue (p->context, p->device);
+      });
+  return p->copy_queues[direction];
+}
 watchdog::QueueWatch *watch_of (GstClContext *ctx) { return ctx->priv->watch.get (); }
 unsigned program_builds () { return n_program_builds.load (); }
 unsigned program_lookups () { return n_program_lookups.load (); }
@@ -419,14 +433,20 @@ void profile_command (GstClContext *ctx, const char *name, cl_event event)
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh, const char *profile_suffix)
 {
-  if (w == 0 || h == 0)
+  enqueue_2d_rows (ctx, kernel, w, 0, h, lw, lh, profile_suffix);
+}
+
+void enqueue_2d_rows (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t y0,
+    size_t y1, size_t lw, size_t lh, const char *profile_suffix)
+{
+  if (w == 0 || y1 <= y0)
     return;
   auto up = [] (size_t v, size_t m) { return (v + m - 1) / m * m; };
-  const cl::NDRange global (up (w, lw), up (h, lh)), local (lw, lh);
+  const cl::NDRange global (up (w, lw), up (y1 - y0, lh)), local (lw, lh);
   watchdog::before_launch (*ctx->priv->watch);
   cl::Event event;
-  ctx->priv->queue.enqueueNDRangeKernel (kernel, cl::NullRange, global, local, nullptr,
-      &event);
+  ctx->priv->queue.enqueueNDRangeKernel (kernel, y0 ? cl::NDRange (0, y0) : cl::NullRange,
+      global, local, nullptr, &event);
   if (ctx->priv->profiling)
     track_kernel (kernel, event, profile_suffix);
   watchdog::after_launch (*ctx->priv->watch, kernel, profile_suffix, event);

@@ -3,8 +3,10 @@
 #include "gstclbufferpool.h"
 #include "gstclvideo.h"
 #include "gstcl.hpp"
+#include "gstclbands.hpp"
 #include "gstcl-debug.h"
 
+#include <algorithm>
 #include <cstring>
 
 #define GST_CAT_DEFAULT gst_cl_runtime_debug
@@ -56,6 +58,18 @@ struct GstClFilterPrivate {
   /* the last frame's host readiness (system-memory output), waited for
    * after the next frame is queued */
   cl::Event *pending;
+  /* the frame's bands (GstClFilterClass::band_rows), while @filter runs */
+  gstcl::Bands *bands;
+  gboolean banding;
+};
+
+/* A system-memory input to upload in bands: the buffer stays mapped until
+ * its upload completes. */
+struct HeldInput {
+  GstBuffer *buffer = nullptr;
+  GstMapInfo map {};
+  const void *data = nullptr;   /* the bytes to upload (the map's or repacked) */
+  gsize size = 0;
 };
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstClFilter, gst_cl_filter, GST_TYPE_CL_BASE_TRANSFORM)
@@ -236,11 +250,12 @@ wrap_input (GstClFilterPrivate * p, GstClContext * ctx, GstBuffer * inbuf)
 /* The input as one GstClMemory of our context (a reference): the buffer's
  * own, its host memory wrapped (unified devices), or a device copy of it; a
  * copy of misaligned rows is repacked into the caps' default layout, and
- * *info says so. Returns NULL (error posted, or a flush: *ret says which) on
- * failure. */
+ * *info says so. With `held`, a copy is not made here: the buffer stays
+ * mapped and *held says what to upload (in bands). Returns NULL (error
+ * posted, or a flush: *ret says which) on failure. */
 static GstMemory *
 input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVideoInfo * info,
-    GstFlowReturn * ret)
+    GstFlowReturn * ret, HeldInput * held)
 {
   *ret = GST_FLOW_ERROR;
   auto *p = priv_of (self);
@@ -281,8 +296,20 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
       if (!p->repacked)
         p->repacked = g_byte_array_new ();
       repack (map.data, info, &p->in_info, p->repacked);
-      gstcl::write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
       *info = p->in_info;
+      if (held) {
+        held->data = p->repacked->data;
+        held->size = p->repacked->len;
+        gst_buffer_unmap (inbuf, &map);
+        return gst_memory_ref (p->upload_mem);
+      }
+      gstcl::write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
+    } else if (held) {
+      held->buffer = inbuf;
+      held->map = map;
+      held->data = map.data;
+      held->size = map.size;
+      return gst_memory_ref (p->upload_mem);
     } else {
       gstcl::write_from_host (p->upload_mem, map.data, map.size);
     }
@@ -361,6 +388,132 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
   g_atomic_int_inc ((gint *) &p->plans);
 }
 
+/* The rows at which the bands of a frame `height` rows high end: at most
+ * kMaxBands, each a multiple of `rows` (0: one band). Eight bands of a 4K
+ * frame overlapped its copies and kernels best on an H200 (16 were slower:
+ * docs/benchmarks.md, "Bands"). */
+static const int kMaxBands = 8;
+
+static std::vector<int>
+band_ends (int height, int rows)
+{
+  if (rows <= 0)
+    return { height };
+  const int wanted = (height + kMaxBands - 1) / kMaxBands;
+  const int band = std::max (rows, (wanted + rows - 1) / rows * rows);
+  std::vector<int> ends;
+  for (int end = band; end < height; end += band)
+    ends.push_back (end);
+  ends.push_back (height);
+  return ends;
+}
+
+/* The plane rows above frame row `row` (chroma planes: fewer, rounded up). */
+static gsize
+plane_rows (const GstVideoInfo * info, guint plane, int row)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gst_video_format_info_component (info->finfo, plane, comp);
+  return (gsize) GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0], row);
+}
+
+/* The output's bands as copies of its planes' rows, each after its marker. */
+static std::vector<gstcl::BandCopy>
+output_copies (const gstcl::Bands & bands, const GstVideoInfo * info, gsize limit)
+{
+  std::vector<gstcl::BandCopy> copies;
+  int top = 0;
+  for (const gstcl::Bands::Done &d : bands.output ()) {
+    for (guint plane = 0; plane < GST_VIDEO_INFO_N_PLANES (info); plane++) {
+      const gsize stride = GST_VIDEO_INFO_PLANE_STRIDE (info, plane);
+      const gsize a = GST_VIDEO_INFO_PLANE_OFFSET (info, plane) + plane_rows (info, plane, top) *
+          stride;
+      const gsize b = std::min (limit, GST_VIDEO_INFO_PLANE_OFFSET (info, plane) +
+          plane_rows (info, plane, d.rows) * stride);
+      if (b > a)
+        copies.push_back ({a, b - a, d.event});
+    }
+    top = d.rows;
+  }
+  return copies;
+}
+
+/* gst_cl_filter_transform for a filter with band_rows on a discrete device
+ * (gstclbands.hpp): the plan, the input up in bands, @filter, the output
+ * down in bands. */
+static GstFlowReturn
+transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
+    HeldInput * held, GstClFrame * in, GstMemory * out_mem, GstClFrame * out)
+{
+  auto *p = priv_of (self);
+  auto *klass = GST_CL_FILTER_GET_CLASS (self);
+  GstMapInfo out_map;
+  if (!gst_memory_map (out_mem, &out_map, (GstMapFlags) (GST_MAP_WRITE | GST_MAP_CL))) {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("Could not map the output on the device"),
+        (nullptr));
+    return GST_FLOW_ERROR;
+  }
+  GstFlowReturn ret = GST_FLOW_ERROR;
+  std::vector<cl::Event> ready;
+  const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
+  try {
+    gstcl::BuildScope announce (GST_ELEMENT (self));
+    shift_offsets (&in->info, in_mem->offset);
+    shift_offsets (&out->info, out_mem->offset);
+    plan_if_needed (self, ctx, in, out);
+    const std::vector<int> ends = band_ends (height,
+        GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0);
+    /* the bands' bytes: the rows of the first plane, in the device buffer
+     * (held data goes to its start) */
+    std::vector<size_t> bytes;
+    const gsize total = held->data ? held->size : in_mem->maxsize;
+    for (int end : ends)
+      bytes.push_back (end == height ? total : std::min (total,
+              GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0) +
+              (gsize) end * GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0)));
+    in->mem = gstcl::device_in_bands (in_mem, held->data, bytes, &ready);
+    out->mem = (cl_mem) out_map.data;
+    p->bands->set_input (ends, ready);
+    if (ends.size () == 1)
+      p->bands->wait_input (ctx, height);
+    p->banding = TRUE;
+    ret = klass->filter (self, ctx, in, out);
+    p->banding = FALSE;
+    if (ret == GST_FLOW_OK && !p->out_cl)
+      p->bands->done (ctx, height);
+    gstcl::queue_of (ctx).flush ();
+  } catch (...) {
+    p->banding = FALSE;
+    ret = post_current_exception (self, "running the kernel");
+  }
+  gst_memory_unmap (out_mem, &out_map);
+  if (held->buffer) {
+    /* The map goes back once the upload has read it (an upload that never
+     * ran waits behind a kernel that did not end: the queue is abandoned
+     * and nothing reads the map). */
+    try {
+      gstcl::BuildScope scope (GST_ELEMENT (self));
+      if (!ready.empty ())
+        gstcl::wait (ctx, ready.back (), "the upload of the input frame");
+    } catch (...) {
+      if (ret == GST_FLOW_OK)
+        ret = post_current_exception (self, "uploading the input frame");
+    }
+    gst_buffer_unmap (held->buffer, &held->map);
+  }
+  if (ret == GST_FLOW_OK && !p->out_cl) {
+    try {
+      gstcl::BuildScope scope (GST_ELEMENT (self));
+      gstcl::download_in_bands (out_mem, output_copies (*p->bands, &out->info,
+              out_mem->offset + out_mem->size));
+    } catch (...) {
+      ret = post_current_exception (self, "downloading the output frame");
+    }
+  }
+  p->bands->clear ();
+  return ret;
+}
+
 static GstFlowReturn
 gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
 {
@@ -382,8 +535,22 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
-  GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret);
+  /* In bands only where they go through PCIe: a discrete device, with
+   * system memory on a side, and only where asked for (GST_OPENCL_BANDS=1):
+   * the element does not yet get what cl-bands-gpu measured of them
+   * (docs/benchmarks.md, "Bands"). */
+  const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
+      !gst_cl_context_has_unified_memory (ctx) && !g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "1") &&
+      (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
+  HeldInput held;
+  GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);
   if (!in_mem) {
+    gst_object_unref (ctx);
+    return ret;
+  }
+  if (banded) {
+    ret = transform_in_bands (self, ctx, in_mem, &held, &in, out_mem, &out);
+    gst_memory_unref (in_mem);
     gst_object_unref (ctx);
     return ret;
   }
@@ -468,6 +635,7 @@ gst_cl_filter_finalize (GObject * object)
 {
   forget_stream (priv_of (GST_CL_FILTER (object)));
   delete priv_of (GST_CL_FILTER (object))->pending;
+  delete priv_of (GST_CL_FILTER (object))->bands;
   G_OBJECT_CLASS (gst_cl_filter_parent_class)->finalize (object);
 }
 
@@ -551,6 +719,14 @@ static void
 gst_cl_filter_init (GstClFilter * self)
 {
   priv_of (self)->pending = new cl::Event ();
+  priv_of (self)->bands = new gstcl::Bands ();
+}
+
+gstcl::Bands *
+gst_cl_filter_bands (GstClFilter * filter)
+{
+  g_return_val_if_fail (GST_IS_CL_FILTER (filter), nullptr);
+  return priv_of (filter)->banding ? priv_of (filter)->bands : nullptr;
 }
 
 void

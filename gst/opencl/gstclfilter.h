@@ -44,6 +44,15 @@ typedef struct {
  *     again at the next frame.
  * @filter: enqueue the work that reads @in and writes @out, on the context's
  *     in-order queue. Called with the context's queue free to use.
+ * @band_rows: (optional) the rows of the row bands (gstclbands.hpp) that
+ *     the plan's kernels can take, a multiple of their work-groups' rows, or
+ *     0 for whole frames. On a discrete device the base class then calls
+ *     @plan before the input is on the device (in->mem and out->mem unset:
+ *     a plan of such a filter reads only the frames' layouts), uploads the
+ *     input in bands of a multiple of these rows, and @filter waits for
+ *     them and marks the output rows it completes through
+ *     gst_cl_filter_bands () (0: the base class waits for the whole input
+ *     first).
  *
  * @set_info, @plan and @filter are C++ and may throw cl::Error or
  * gstcl::BuildError: the base class catches them and posts an element error
@@ -61,8 +70,9 @@ struct _GstClFilterClass {
       const GstClFrame * in, const GstClFrame * out);
   void (*plan) (GstClFilter * filter, GstClContext * context, const GstClFrame * in,
       const GstClFrame * out);
+  gint (*band_rows) (GstClFilter * filter);
 
-  gpointer _reserved[GST_PADDING - 1];
+  gpointer _reserved[GST_PADDING - 2];
 };
 
 /* Pad templates for a filter: `sink_caps` and `src_caps` (without features)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstclmemory.h"
 #include "gstcl.hpp"
+#include "gstclbands.hpp"
 #include "gstclsource.hpp"
 #include "gstclwatchdog-private.hpp"
 #include "gstcl-debug.h"
@@ -34,6 +35,8 @@ struct ClMemPriv {
   bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
   cl::Event mapping;         /* a host mapping not yet waited for (a wait that gave up) */
+  cl::Event band_upload;     /* an upload in bands (gstclbands.hpp) not yet waited for on
+                              * the context's queue */
   gint64 read_us = 0;        /* how long recent reads into staging took */
   /* unified */
   void *mapped_ptr = nullptr;
@@ -61,7 +64,7 @@ G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
     stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0},
-    stat_wrapped{0}, stat_wrapped_bytes{0};
+    stat_wrapped{0}, stat_wrapped_bytes{0}, stat_band_uploads{0}, stat_band_downloads{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -76,6 +79,8 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->live_bytes = stat_live_bytes.load ();
   stats->wrapped = stat_wrapped.load ();
   stats->wrapped_bytes = stat_wrapped_bytes.load ();
+  stats->band_uploads = stat_band_uploads.load ();
+  stats->band_downloads = stat_band_downloads.load ();
 }
 
 void
@@ -129,12 +134,22 @@ wait_for (ClMemPriv * p, const cl::Event & event, const char *what,
  * then looks at the event every 16th of that time (20 to 200 us) until the
  * read is over, with precise sleeps (GST_OPENCL_WAIT=spin: without
  * sleeping). */
+static void wait_read (ClMemPriv * p, const cl::Event & done);
+
 static void
 read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
 {
   cl::Event done;
   q.enqueueReadBuffer (p->device, CL_FALSE, 0, size, p->staging_ptr, nullptr, &done);
   q.flush ();
+  wait_read (p, done);
+}
+
+/* Waits for a read into the staging area, paced by the buffer's recent
+ * reads (read_to_staging). */
+static void
+wait_read (ClMemPriv * p, const cl::Event & done)
+{
   const gint64 start = g_get_monotonic_time ();
   gstcl::watchdog::Pacing pacing;
   pacing.first_sleep_us = p->read_us >= 100 ? p->read_us * 3 / 4 : 0;
@@ -169,6 +184,36 @@ queue_map (GstClMemory * m)
   p->device_dirty = false;
 }
 
+/* A discrete buffer's staging area, mapped (made at the first use). */
+static void
+ensure_staging (GstClMemory * m)
+{
+  ClMemPriv *p = m->priv;
+  const size_t size = m->mem.maxsize;
+  if (!p->staging_ptr) {
+    p->staging = cl::Buffer (gstcl::context_of (p->context),
+        CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
+    p->staging_ptr = gstcl::queue_of (p->context).enqueueMapBuffer (p->staging, CL_FALSE,
+        CL_MAP_READ | CL_MAP_WRITE, 0, size, nullptr, &p->mapping);
+  }
+  wait_mapped (p);
+  if (p->zero_staging)
+    std::memset (p->staging_ptr, 0, size);
+  p->zero_staging = false;
+}
+
+/* The context's queue waits for an upload in bands that its user did not
+ * wait for (another element's use of the memory). */
+static void
+sync_band_upload (ClMemPriv * p)
+{
+  if (!p->band_upload ())
+    return;
+  const std::vector<cl::Event> wait { p->band_upload };
+  gstcl::queue_of (p->context).enqueueBarrierWithWaitList (&wait);
+  p->band_upload = cl::Event ();
+}
+
 /* Returns the host pointer, current for reading. */
 static void *
 host_access (GstClMemory * m, bool write)
@@ -182,16 +227,7 @@ host_access (GstClMemory * m, bool write)
     p->host_dirty |= write;
     return p->mapped_ptr;
   }
-  if (!p->staging_ptr) {
-    p->staging = cl::Buffer (gstcl::context_of (p->context),
-        CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, size);
-    p->staging_ptr = q.enqueueMapBuffer (p->staging, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE,
-        0, size, nullptr, &p->mapping);
-  }
-  wait_mapped (p);
-  if (p->zero_staging)
-    std::memset (p->staging_ptr, 0, size);
-  p->zero_staging = false;
+  ensure_staging (m);
   if (!p->host_valid) {
     read_to_staging (q, p, size);
     count_download (&m->mem);
@@ -225,6 +261,7 @@ device_access (GstClMemory * m, bool write, bool discard = false)
     p->device_dirty |= write;
     return p->device ();
   }
+  sync_band_upload (p);
   if (!p->device_valid && !discard) {
     q.enqueueWriteBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr,
         nullptr, &p->host_busy);
@@ -693,7 +730,6 @@ gst_cl_memory_clear (GstMemory * mem)
       p->zero_staging = true;
     }
     p->host_valid = true;
-    p->device_valid = true;
   });
 }
 
@@ -732,6 +768,83 @@ start_sync_to_host (GstMemory * mem)
     ready = m->priv->mapping;
   });
   return ready;
+}
+
+cl_mem
+device_in_bands (GstMemory * mem, const void *data, const std::vector<size_t> &ends,
+    std::vector<cl::Event> *ready)
+{
+  g_return_val_if_fail (!ends.empty () && ends.back () <= mem->maxsize, nullptr);
+  ready->clear ();
+  cl_mem ret = nullptr;
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    ClMemPriv *p = m->priv;
+    if (p->unified || (!data && p->device_valid)) {
+      if (data)
+        ::write_from_host (m, data, ends.back ());
+      ret = device_access (m, false);
+      return;
+    }
+    sync_band_upload (p);
+    const auto *src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
+    /* After the work queued on the buffer so far (the frame before may
+     * still read it). */
+    std::vector<cl::Event> after (1);
+    gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &after[0]);
+    const cl::CommandQueue &up = gstcl::copy_queue (p->context, gstcl::COPY_UP);
+    size_t start = 0;
+    for (size_t end : ends) {
+      if (end <= start)
+        continue;
+      cl::Event e;
+      up.enqueueWriteBuffer (p->device, CL_FALSE, start, end - start, src + start,
+          ready->empty () ? &after : nullptr, &e);
+      ready->push_back (e);
+      start = end;
+    }
+    up.flush ();
+    count_upload (&m->mem);
+    if (ready->size () > 1)
+      stat_band_uploads++;
+    if (!data)
+      p->host_busy = ready->back ();
+    p->device_valid = true;
+    p->band_upload = ready->back ();
+    ret = p->device ();
+  });
+  return ret;
+}
+
+void
+download_in_bands (GstMemory * mem, const std::vector<BandCopy> &copies)
+{
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    ClMemPriv *p = m->priv;
+    if (p->unified || copies.empty ()) {
+      host_access (m, false);
+      return;
+    }
+    ensure_staging (m);
+    const cl::CommandQueue &down = gstcl::copy_queue (p->context, gstcl::COPY_DOWN);
+    cl::Event last;
+    size_t bands = 0;
+    for (const BandCopy &c : copies) {
+      bands += &c == &copies[0] || c.after () != (&c - 1)->after ();
+      std::vector<cl::Event> after;
+      if (c.after ())
+        after.push_back (c.after);
+      down.enqueueReadBuffer (p->device, CL_FALSE, c.offset, c.size,
+          static_cast<guint8 *> (p->staging_ptr) + c.offset, after.empty () ? nullptr : &after,
+          &last);
+    }
+    down.flush ();
+    gstcl::queue_of (p->context).flush ();
+    wait_read (p, last);
+    count_download (&m->mem);
+    if (bands > 1)
+      stat_band_downloads++;
+    p->host_valid = true;
+  });
 }
 
 void

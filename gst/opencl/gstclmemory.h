@@ -70,6 +70,8 @@ typedef struct {
                              * (gst_cl_allocator_wrap_buffer), not in the
                              * counts above */
   guint64 wrapped_bytes;
+  guint64 band_uploads;     /* frames uploaded in more than one band, and */
+  guint64 band_downloads;   /* downloaded (gstclbands.hpp; counted above too) */
 } GstClMemoryStats;
 GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
 

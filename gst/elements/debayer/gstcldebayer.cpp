@@ -348,6 +348,13 @@ update_gains (GstClDebayer * self)
   st->sensor.wb = cl_float4 { { (float) wb[0], (float) wb[1], (float) wb[2], 0 } };
 }
 
+/* The camera kernel takes frames in bands (gstclbands.hpp). */
+static gint
+gst_cl_debayer_band_rows (GstClFilter * filter)
+{
+  return GST_CL_DEBAYER (filter)->priv->state.engine.band_rows ();
+}
+
 static GstFlowReturn
 gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
@@ -356,7 +363,7 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   DebayerState *st = &self->priv->state;
   const GstClFrame *camera_out = st->picture.target (out);
   if (!st->engine.camera ()) {
-    st->engine.run (ctx, in, camera_out, nullptr);
+    st->engine.run (ctx, in, camera_out, nullptr, gst_cl_filter_bands (filter), false);
     st->picture.run (ctx, out);
     return GST_FLOW_OK;
   }
@@ -390,7 +397,9 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   }
   const CameraLaunch launch = { &st->params, set >= 0, &st->stats.counters (set),
     s.camera_stages (), &st->sensor, &st->shading, &st->denoise };
-  st->engine.run (ctx, in, camera_out, &launch);
+  /* in bands on a discrete device; the output's rows are the camera pass's
+   * unless the picture stages follow */
+  st->engine.run (ctx, in, camera_out, &launch, gst_cl_filter_bands (filter), camera_out == out);
   st->picture.run (ctx, out);
   /* 8 KiB read back without waiting; the next frames use them. */
   if (set >= 0) {
@@ -730,6 +739,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   filter_class->set_info = gst_cl_debayer_set_info;
   filter_class->plan = gst_cl_debayer_plan;
   filter_class->filter = gst_cl_debayer_filter;
+  filter_class->band_rows = gst_cl_debayer_band_rows;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_debayer_debug, "cldebayer", 0, "OpenCL Bayer demosaic");
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_METHOD, (GstPluginAPIFlags) 0);

@@ -303,7 +303,8 @@ static const int kSensorCpuStrip = 128, kSensorCpuPairs = 32;
  * strips before menon's CPU kernel), gathering the statistics when
  * c->gather. */
 void
-Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c)
+Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c,
+    int row_begin, int row_end)
 {
   cl::Kernel &k = kernels_[running_.kind][running_.aligned].sensor;
   const SensorParams &p = *c->sensor;
@@ -326,7 +327,8 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
         (pairs + kSensorCpuPairs - 1) / kSensorCpuPairs, 1, 1, profile);
     return;
   }
-  gstcl::enqueue_2d (ctx, k, (width + 7) / 8, (height + 1) / 2, 16, 8, profile);
+  const int end = row_end < 0 ? height : row_end;
+  gstcl::enqueue_2d_rows (ctx, k, (width + 7) / 8, row_begin / 2, (end + 1) / 2, 16, 8, profile);
 }
 
 /* debayer_denoise_prep, then debayer_denoise into the denoised words. */
@@ -375,6 +377,67 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
   row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k,
       running_.corrected ? words_ : base (running_), running_,
       corrected ? &corrected_frame_ : in, out, camera);
+}
+
+int
+Engine::band_rows () const
+{
+  return running_.denoise ? 0 : row_of (running_.kind).band_rows;
+}
+
+/* The rows below `ready` rows of a pass's input that a pass of 2 rows of
+ * margin (the 5 x 5 window of the demosaic and of the defect test) can
+ * compute, in whole bands of `rows`: all where the input is whole. */
+static int
+rows_from (int ready, int height, int rows)
+{
+  return ready >= height ? height : std::max (0, (ready - 2) / rows * rows);
+}
+
+void
+Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+    const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output)
+{
+  const int rows = band_rows ();
+  if (!bands || rows == 0 || !camera) {
+    if (bands)
+      bands->wait_input (ctx, GST_VIDEO_INFO_HEIGHT (&in->info));
+    run (ctx, in, out, camera);
+    return;
+  }
+  /* each input band: the sensor pass over the rows it can correct, then
+   * the camera kernel over the rows whose corrected words are complete */
+  const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
+  const bool pass = running_.sensor && !running_.inside && camera->sensor;
+  CameraLaunch c = *camera;
+  if (pass)
+    c.gather = false;   /* the statistics are the sensor pass's */
+  const Row &row = row_of (running_.kind);
+  const bool corrected = reads_corrected (running_);
+  int corrected_rows = pass ? 0 : height, done = 0;
+  for (int end : bands->input_ends ()) {
+    bands->wait_input (ctx, end);
+    int ready = end;
+    if (pass) {
+      const int to = rows_from (ready, height, rows);
+      if (to > corrected_rows) {
+        run_sensor (ctx, in, camera, corrected_rows, to);
+        corrected_rows = to;
+      }
+      ready = corrected_rows;
+    }
+    const int to = rows_from (ready, height, rows);
+    if (to <= done)
+      continue;
+    c.row_begin = done;
+    c.row_end = to;
+    row.launch (ctx, kernels_[running_.kind][running_.aligned].k,
+        running_.corrected ? words_ : base (running_), running_,
+        corrected ? &corrected_frame_ : in, out, &c);
+    done = to;
+    if (marks_output)
+      bands->done (ctx, done);
+  }
 }
 
 bool

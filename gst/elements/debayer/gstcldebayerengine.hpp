@@ -12,6 +12,7 @@
 
 #include <gst/opencl/gstclfilter.h>
 #include <gst/opencl/gstcl.hpp>
+#include <gst/opencl/gstclbands.hpp>
 
 #include <string>
 
@@ -92,6 +93,9 @@ struct CameraLaunch {
   const SensorParams *sensor;   /* the variant's sensor pass */
   const cl::Buffer *shading;    /* its grids (shading_table) */
   const DenoiseParams *denoise; /* the variant's denoise pass */
+  /* the output rows [row_begin, row_end) only (a row's band_rows; -1: to
+   * the last) */
+  int row_begin = 0, row_end = -1;
 };
 
 class Engine;
@@ -105,6 +109,10 @@ struct Row {
   bool full_scale_unit;         /* camera samples in units of full scale
                                  * (else of one sample step) */
   SensorPass sensor;
+  /* the rows of the frame's bands (gstclbands.hpp) that its launch and
+   * its sensor pass take (CameraLaunch's row_begin, row_end), 0 for whole
+   * frames only */
+  int band_rows;
   /* whether this row runs these settings on this format and these frames
    * (the first row that says so does) */
   bool (*runs) (const Format & f, const Settings & s, const GstClFrame * in,
@@ -143,6 +151,12 @@ public:
   /* Enqueues the running variant; `camera` for camera variants. */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       const CameraLaunch * camera);
+  /* The same for a frame in bands: each band's launches wait for its input
+   * rows, and with `marks_output` mark the output rows they complete. */
+  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+      const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output);
+  /* The rows of the bands the running variant takes (0: whole frames). */
+  int band_rows () const;
   /* Waits for a build under way and drops it (stop, finalize). */
   void cancel () { build_.cancel (); }
 
@@ -180,7 +194,8 @@ private:
   void ensure_corrected (GstClContext * ctx);
   void ensure_denoised (GstClContext * ctx);
   void run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p);
-  void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c);
+  void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c,
+      int row_begin = 0, int row_end = -1);
   /* what the sensor pass and the camera kernel take as their input: the
    * denoised words, or the frame */
   const Format & base (const Variant & v) const { return v.denoise ? words_ : format_; }

@@ -300,13 +300,19 @@ camera_options (const Format & f, const Settings & s, const GstClFrame *, const 
       f.device_options + (f.maxv < 32768 ? " -D IN_15=1" : "");
 }
 
+/* A band of debayer_camera: whole work-groups of rows, and the sensor
+ * pass's 16 x 8 groups of 8 x 2 blocks (the engine's run_sensor). */
+static const int kCameraBandRows = kCameraLy * kCameraRows;
+static_assert (kCameraBandRows % 16 == 0, "bands of whole sensor-pass groups");
+
 static void
 camera_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,
     const GstClFrame * in, const GstClFrame * out, const CameraLaunch * c)
 {
   set_camera_args (k[0], f, in, out, c);
-  gstcl::enqueue_2d (ctx, k[0], (width_of (out) + 7) / 8,
-      (height_of (out) + kCameraRows - 1) / kCameraRows, kCameraLx, kCameraLy, profile_as (c));
+  const int end = c->row_end < 0 ? height_of (out) : c->row_end;
+  gstcl::enqueue_2d_rows (ctx, k[0], (width_of (out) + 7) / 8, c->row_begin / kCameraRows,
+      (end + kCameraRows - 1) / kCameraRows, kCameraLx, kCameraLy, profile_as (c));
 }
 
 /* ---- menon in local-memory tiles (GPUs): menon.cl ---- */
@@ -452,24 +458,24 @@ camera_cpu_strip_width ()
 /* The table, by Kind. choose_row takes the first row that runs, in the
  * order of `kOrder`. */
 static const Row kRows[N_KINDS] = {
-  /* kind, entry points, files, camera, full_scale_unit, sensor pass,
-   *     runs, fits_aligned, options, launch */
-  {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false, SENSOR_NONE,
+  /* kind, entry points, files, camera, full_scale_unit, sensor pass, band
+   *     rows, runs, fits_aligned, options, launch */
+  {KIND_BLOCKS, {"debayer", nullptr}, kExactFiles, false, false, SENSOR_NONE, 0,
         blocks_run, rgb_aligned, blocks_options, blocks_launch},
-  {KIND_CELLS, {"debayer_cells", "debayer_edge"}, kCellsFiles, false, false, SENSOR_NONE,
+  {KIND_CELLS, {"debayer_cells", "debayer_edge"}, kCellsFiles, false, false, SENSOR_NONE, 0,
         cells_run, never_aligned, cells_options, cells_launch},
   {KIND_CAMERA, {"debayer_camera", nullptr}, kCameraFiles, true, true, SENSOR_PASS_GPU,
-        camera_run, camera_aligned, camera_options, camera_launch},
-  {KIND_MENON, {"debayer_menon", nullptr}, kMenonFiles, true, false, SENSOR_PASS_GPU,
+        kCameraBandRows, camera_run, camera_aligned, camera_options, camera_launch},
+  {KIND_MENON, {"debayer_menon", nullptr}, kMenonFiles, true, false, SENSOR_PASS_GPU, 0,
         menon_run, camera_aligned, menon_options, menon_launch},
   {KIND_MENON_CPU, {"debayer_menon_cpu", nullptr}, kMenonCpuFiles, true, false,
-        SENSOR_PASS_CPU, menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
-  {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true, SENSOR_NONE,
+        SENSOR_PASS_CPU, 0, menon_cpu_run, camera_aligned, menon_cpu_options, menon_cpu_launch},
+  {KIND_CAMERA_CPU, {"debayer_camera_cpu", nullptr}, kCameraCpuFiles, true, true, SENSOR_NONE, 0,
         camera_cpu_run, camera_aligned, camera_cpu_options, camera_cpu_launch},
   {KIND_CAMERA_SENSOR_CPU, {"debayer_camera_sensor_cpu", nullptr}, kCameraCpuFiles, true, true,
-        SENSOR_INSIDE, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
+        SENSOR_INSIDE, 0, camera_sensor_cpu_run, camera_aligned, camera_cpu_options,
         camera_sensor_cpu_launch},
-  {KIND_CELLS16, {"debayer_cells16", nullptr}, kCellsFiles, false, false, SENSOR_NONE,
+  {KIND_CELLS16, {"debayer_cells16", nullptr}, kCellsFiles, false, false, SENSOR_NONE, 0,
         cells16_run, never_aligned, cells16_options, cells16_launch},
 };
 static const Kind kOrder[] = { KIND_MENON_CPU, KIND_MENON, KIND_CAMERA_SENSOR_CPU,
