@@ -417,30 +417,27 @@ plane_rows (const GstVideoInfo * info, guint plane, int row)
   return (gsize) GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0], row);
 }
 
-/* The output's bands as copies of its planes' rows, each after its marker. */
-static std::vector<gstcl::BandCopy>
-output_copies (const gstcl::Bands & bands, const GstVideoInfo * info, gsize limit)
+/* The bytes of output rows [top, bottom) in each plane (Bands::RowBytes). */
+static std::vector<std::pair<size_t, size_t>>
+row_bytes (const void *data, int top, int bottom, size_t limit)
 {
-  std::vector<gstcl::BandCopy> copies;
-  int top = 0;
-  for (const gstcl::Bands::Done &d : bands.output ()) {
-    for (guint plane = 0; plane < GST_VIDEO_INFO_N_PLANES (info); plane++) {
-      const gsize stride = GST_VIDEO_INFO_PLANE_STRIDE (info, plane);
-      const gsize a = GST_VIDEO_INFO_PLANE_OFFSET (info, plane) + plane_rows (info, plane, top) *
-          stride;
-      const gsize b = std::min (limit, GST_VIDEO_INFO_PLANE_OFFSET (info, plane) +
-          plane_rows (info, plane, d.rows) * stride);
-      if (b > a)
-        copies.push_back ({a, b - a, d.event});
-    }
-    top = d.rows;
+  const auto *info = static_cast<const GstVideoInfo *> (data);
+  std::vector<std::pair<size_t, size_t>> ranges;
+  for (guint plane = 0; plane < GST_VIDEO_INFO_N_PLANES (info); plane++) {
+    const gsize stride = GST_VIDEO_INFO_PLANE_STRIDE (info, plane);
+    const gsize a = GST_VIDEO_INFO_PLANE_OFFSET (info, plane) + plane_rows (info, plane, top) *
+        stride;
+    const gsize b = std::min<gsize> (limit, GST_VIDEO_INFO_PLANE_OFFSET (info, plane) +
+        plane_rows (info, plane, bottom) * stride);
+    if (b > a)
+      ranges.push_back ({a, b - a});
   }
-  return copies;
+  return ranges;
 }
 
 /* gst_cl_filter_transform for a filter with band_rows on a discrete device
- * (gstclbands.hpp): the plan, the input up in bands, @filter, the output
- * down in bands. */
+ * (gstclbands.hpp): the plan, then @filter with the input's uploads and
+ * the output's reads queued band by band as it goes. */
 static GstFlowReturn
 transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     HeldInput * held, GstClFrame * in, GstMemory * out_mem, GstClFrame * out)
@@ -454,7 +451,7 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     return GST_FLOW_ERROR;
   }
   GstFlowReturn ret = GST_FLOW_ERROR;
-  std::vector<cl::Event> ready;
+  cl::Event uploaded;
   const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
   try {
     gstcl::BuildScope announce (GST_ELEMENT (self));
@@ -471,15 +468,28 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
       bytes.push_back (end == height ? total : std::min (total,
               GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0) +
               (gsize) end * GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0)));
-    in->mem = gstcl::device_in_bands (in_mem, held->data, bytes, &ready);
+    /* one band: the transfers as without bands, on the kernels' queue (the
+     * copy queues' waits would cost without an overlap to pay for them) */
+    const bool one = ends.size () == 1;
+    if (one && held->data)
+      gstcl::write_from_host (in_mem, held->data, held->size);
+    else if (one)
+      gstcl::sync_to_device (in_mem);
+    gstcl::BandUpload upload;
+    in->mem = gstcl::device_in_bands (in_mem, one ? nullptr : held->data, total, &upload);
     out->mem = (cl_mem) out_map.data;
-    p->bands->set_input (ends, ready);
-    if (ends.size () == 1)
-      p->bands->wait_input (ctx, height);
+    p->bands->set_input (in_mem, ends, bytes, std::move (upload));
+    if (!p->out_cl && !one) {
+      cl::Buffer device;
+      if (void *staging = gstcl::start_band_download (out_mem, &device))
+        p->bands->set_output (device, staging, row_bytes, &out->info,
+            out_mem->offset + out_mem->size);
+    }
     p->banding = TRUE;
     ret = klass->filter (self, ctx, in, out);
     p->banding = FALSE;
-    if (ret == GST_FLOW_OK && !p->out_cl)
+    uploaded = p->bands->finish_input (ctx);
+    if (ret == GST_FLOW_OK)
       p->bands->done (ctx, height);
     gstcl::queue_of (ctx).flush ();
   } catch (...) {
@@ -493,8 +503,8 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
      * and nothing reads the map). */
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
-      if (!ready.empty ())
-        gstcl::wait (ctx, ready.back (), "the upload of the input frame");
+      if (uploaded ())
+        gstcl::wait (ctx, uploaded, "the upload of the input frame");
     } catch (...) {
       if (ret == GST_FLOW_OK)
         ret = post_current_exception (self, "uploading the input frame");
@@ -504,8 +514,10 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
-      gstcl::download_in_bands (out_mem, output_copies (*p->bands, &out->info,
-              out_mem->offset + out_mem->size));
+      if (p->bands->last_read () ())
+        gstcl::end_band_download (out_mem, p->bands->last_read (), p->bands->bands_read () > 1);
+      else
+        gstcl::sync_to_host (out_mem);
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
     }
@@ -535,12 +547,10 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
-  /* In bands only where they go through PCIe: a discrete device, with
-   * system memory on a side, and only where asked for (GST_OPENCL_BANDS=1):
-   * the element does not yet get what cl-bands-gpu measured of them
-   * (docs/benchmarks.md, "Bands"). */
+  /* In bands where a side goes through PCIe: a discrete device, system
+   * memory on a side (GST_OPENCL_BANDS=0: never, to compare). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
-      !gst_cl_context_has_unified_memory (ctx) && !g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "1") &&
+      !gst_cl_context_has_unified_memory (ctx) && g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "0") &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
   HeldInput held;
   GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);

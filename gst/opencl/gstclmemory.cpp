@@ -771,77 +771,98 @@ start_sync_to_host (GstMemory * mem)
 }
 
 cl_mem
-device_in_bands (GstMemory * mem, const void *data, const std::vector<size_t> &ends,
-    std::vector<cl::Event> *ready)
+device_in_bands (GstMemory * mem, const void *data, gsize size, BandUpload * up)
 {
-  g_return_val_if_fail (!ends.empty () && ends.back () <= mem->maxsize, nullptr);
-  ready->clear ();
+  *up = BandUpload ();
   cl_mem ret = nullptr;
   locked_throwing (mem, [&] (GstClMemory * m) {
     ClMemPriv *p = m->priv;
     if (p->unified || (!data && p->device_valid)) {
       if (data)
-        ::write_from_host (m, data, ends.back ());
+        ::write_from_host (m, data, size);
       ret = device_access (m, false);
       return;
     }
     sync_band_upload (p);
-    const auto *src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
-    /* After the work queued on the buffer so far (the frame before may
-     * still read it). */
-    std::vector<cl::Event> after (1);
-    gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &after[0]);
-    const cl::CommandQueue &up = gstcl::copy_queue (p->context, gstcl::COPY_UP);
-    size_t start = 0;
-    for (size_t end : ends) {
-      if (end <= start)
-        continue;
-      cl::Event e;
-      up.enqueueWriteBuffer (p->device, CL_FALSE, start, end - start, src + start,
-          ready->empty () ? &after : nullptr, &e);
-      ready->push_back (e);
-      start = end;
-    }
-    up.flush ();
-    count_upload (&m->mem);
-    if (ready->size () > 1)
-      stat_band_uploads++;
-    if (!data)
-      p->host_busy = ready->back ();
+    up->device = p->device;
+    up->src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
+    up->from_staging = !data;
+    /* after the work queued on the buffer so far (the frame before may
+     * still read it) */
+    gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &up->after);
+    /* until the bands are queued, another user of the memory waits for a
+     * gate that opens when the last one completes */
+    up->gate = cl::UserEvent (gstcl::context_of (p->context));
+    p->band_upload = up->gate;
     p->device_valid = true;
-    p->band_upload = ready->back ();
     ret = p->device ();
   });
   return ret;
 }
 
 void
-download_in_bands (GstMemory * mem, const std::vector<BandCopy> &copies)
+end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, bool bands)
+{
+  if (!up->gate ())
+    return;
+  cl::UserEvent gate = up->gate;
+  up->gate = cl::UserEvent ();
+  if (!last ()) {
+    /* nothing queued (an error): the device copy is not the host's */
+    gate.setStatus (CL_COMPLETE);
+    locked_throwing (mem, [&] (GstClMemory * m) {
+      m->priv->device_valid = false;
+      m->priv->band_upload = cl::Event ();
+    });
+    return;
+  }
+  bool taken = false;
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    count_upload (&m->mem);
+    if (bands)
+      stat_band_uploads++;
+    if (up->from_staging)
+      m->priv->host_busy = last;
+    taken = m->priv->band_upload () != gate ();
+    if (!taken)
+      m->priv->band_upload = last;
+  });
+  if (!taken) {
+    gate.setStatus (CL_COMPLETE);
+    return;
+  }
+  /* a user that took the gate meanwhile goes on once the upload is over */
+  auto *open = new cl::UserEvent (gate);
+  cl::Event (last).setCallback (CL_COMPLETE, [] (cl_event, cl_int, void *data) {
+        auto *g = static_cast<cl::UserEvent *> (data);
+        g->setStatus (CL_COMPLETE);
+        delete g;
+      }, open);
+}
+
+void *
+start_band_download (GstMemory * mem, cl::Buffer * device)
+{
+  void *staging = nullptr;
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    if (m->priv->unified)
+      return;
+    ensure_staging (m);
+    *device = m->priv->device;
+    staging = m->priv->staging_ptr;
+  });
+  return staging;
+}
+
+void
+end_band_download (GstMemory * mem, const cl::Event & last, bool bands)
 {
   locked_throwing (mem, [&] (GstClMemory * m) {
     ClMemPriv *p = m->priv;
-    if (p->unified || copies.empty ()) {
-      host_access (m, false);
-      return;
-    }
-    ensure_staging (m);
-    const cl::CommandQueue &down = gstcl::copy_queue (p->context, gstcl::COPY_DOWN);
-    cl::Event last;
-    size_t bands = 0;
-    for (const BandCopy &c : copies) {
-      bands += &c == &copies[0] || c.after () != (&c - 1)->after ();
-      std::vector<cl::Event> after;
-      if (c.after ())
-        after.push_back (c.after);
-      down.enqueueReadBuffer (p->device, CL_FALSE, c.offset, c.size,
-          static_cast<guint8 *> (p->staging_ptr) + c.offset, after.empty () ? nullptr : &after,
-          &last);
-    }
-    down.flush ();
     gstcl::queue_of (p->context).flush ();
     wait_read (p, last);
     count_download (&m->mem);
-    if (bands > 1)
+    if (bands)
       stat_band_downloads++;
     p->host_valid = true;
   });

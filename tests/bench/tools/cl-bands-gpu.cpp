@@ -33,6 +33,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include <unistd.h>
 
 static std::string slurp (const std::string &p) { std::ifstream f (p); std::stringstream s; s << f.rdbuf (); return s.str (); }
 static double now_ms () { return std::chrono::duration<double, std::milli> (std::chrono::steady_clock::now ().time_since_epoch ()).count (); }
@@ -110,6 +111,14 @@ int main (int argc, char **argv)
     const size_t items = (size_t) (b - a + 1) / 2;
     qc.enqueueNDRangeKernel (k, cl::NDRange (0, a / 2), cl::NDRange (W / 8, (items + 7) / 8 * 8), cl::NDRange (16, 8));
   };
+  /* the element's ways (gstclfilter.cpp, gstclbands.cpp), each a letter
+   * after the band count: u every band's upload queued first; a the first
+   * upload after a marker of the kernels' queue; b barriers for the
+   * kernels' waits (else markers); r the reads queued after every kernel;
+   * s the read waited for by sleeping 3/4 of the last frame's time, then
+   * polling the event every 20 us (else clWaitForEvents) */
+  bool up_first = false, after_marker = false, barriers = false, reads_last = false, sleeps = false;
+  double last_ms = 0;
   auto frame = [&] (int bands) {
     qc.enqueueFillBuffer (totals, (cl_uint) 0, 0, 16384);
     if (bands == 1) {
@@ -121,18 +130,36 @@ int main (int argc, char **argv)
       done.wait ();
       return;
     }
+    const double t0 = now_ms ();
     const int R = (H / bands + 15) / 16 * 16;
     int s_done = 0, c_done = 0;
     cl::Event last;
-    std::vector<cl::Event> reads;
+    std::vector<cl::Event> ups;
+    struct Read { size_t o, n; cl::Event after; };
+    std::vector<Read> pending;
+    auto upload = [&] (int k) {
+      const int a = k * R, b = std::min (H, (k + 1) * R);
+      std::vector<cl::Event> after (1);
+      if (k == 0 && after_marker)
+        qc.enqueueMarkerWithWaitList (nullptr, &after[0]);
+      cl::Event up;
+      qu.enqueueWriteBuffer (in, CL_FALSE, (size_t) a * W * 2, (size_t) (b - a) * W * 2, raw + (size_t) a * W, k == 0 && after_marker ? &after : nullptr, &up);
+      qu.flush ();
+      ups.push_back (up);
+    };
+    if (up_first)
+      for (int k = 0; k * R < H; k++)
+        upload (k);
     for (int k = 0; k < bands; k++) {
       const int a = k * R, b = std::min (H, (k + 1) * R);
       if (a >= H) break;
-      cl::Event up;
-      qu.enqueueWriteBuffer (in, CL_FALSE, (size_t) a * W * 2, (size_t) (b - a) * W * 2, raw + (size_t) a * W, nullptr, &up);
-      qu.flush ();
-      std::vector<cl::Event> wl { up };
-      qc.enqueueMarkerWithWaitList (&wl);
+      if (!up_first)
+        upload (k);
+      std::vector<cl::Event> wl { ups[k] };
+      if (barriers)
+        qc.enqueueBarrierWithWaitList (&wl);
+      else
+        qc.enqueueMarkerWithWaitList (&wl);
       int c_lim;
       if (isp) {
         const int s_lim = b == H ? H : (b - 2) / 16 * 16;
@@ -146,34 +173,64 @@ int main (int argc, char **argv)
         cl::Event ce;
         qc.enqueueMarkerWithWaitList (nullptr, &ce);
         qc.flush ();
-        std::vector<cl::Event> wd { ce };
-        cl::Event r1, r2;
-        qd.enqueueReadBuffer (out, CL_FALSE, (size_t) c_done * W, (size_t) (c_lim - c_done) * W, o8 + (size_t) c_done * W, &wd, &r1);
         const int ua = c_done / 2, ub = (c_lim + 1) / 2;
-        qd.enqueueReadBuffer (out, CL_FALSE, (size_t) W * H + (size_t) ua * W, (size_t) (ub - ua) * W, o8 + (size_t) W * H + (size_t) ua * W, &wd, &r2);
-        qd.flush ();
-        last = r2;
+        pending.push_back ({(size_t) c_done * W, (size_t) (c_lim - c_done) * W, ce});
+        pending.push_back ({(size_t) W * H + (size_t) ua * W, (size_t) (ub - ua) * W, ce});
+        if (!reads_last) {
+          for (Read &rd : pending) {
+            std::vector<cl::Event> wd { rd.after };
+            qd.enqueueReadBuffer (out, CL_FALSE, rd.o, rd.n, o8 + rd.o, &wd, &last);
+          }
+          pending.clear ();
+          qd.flush ();
+        }
         c_done = c_lim;
       }
     }
-    last.wait ();
+    for (Read &rd : pending) {
+      std::vector<cl::Event> wd { rd.after };
+      qd.enqueueReadBuffer (out, CL_FALSE, rd.o, rd.n, o8 + rd.o, &wd, &last);
+    }
+    qd.flush ();
+    qc.flush ();
+    if (sleeps) {
+      const double t1 = now_ms ();
+      const double nap = 0.75 * last_ms - (t1 - t0);
+      if (nap > 0.05)
+        usleep ((useconds_t) (nap * 1000));
+      while (last.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () != CL_COMPLETE)
+        usleep (20);
+    } else {
+      last.wait ();
+    }
+    last_ms = now_ms () - t0;
   };
   std::vector<int> modes;
-  for (int a = 4; a < argc; a++) modes.push_back (atoi (argv[a]));
+  std::vector<std::string> names;
+  for (int a = 4; a < argc; a++) { modes.push_back (atoi (argv[a])); names.push_back (argv[a]); }
+  auto use = [&] (size_t i) {
+    const std::string &n = names[i];
+    up_first = n.find ('u') != std::string::npos; after_marker = n.find ('a') != std::string::npos;
+    barriers = n.find ('b') != std::string::npos; reads_last = n.find ('r') != std::string::npos;
+    sleeps = n.find ('s') != std::string::npos;
+  };
   std::vector<uint8_t> ref;
-  for (int m : modes) {
+  for (size_t i = 0; i < modes.size (); i++) {
+    const int m = modes[i];
+    use (i);
     std::memset (o8, 0, out_bytes);
     frame (m);
     qc.finish ();
     if (ref.empty ()) { ref.assign (o8, o8 + out_bytes); printf ("bands %d: reference\n", m); continue; }
     long nd = 0; for (size_t j = 0; j < out_bytes; j++) nd += o8[j] != ref[j];
-    printf ("bands %d: %ld bytes differ from bands %d\n", m, nd, modes[0]);
+    printf ("bands %s: %ld bytes differ from bands %d\n", names[i].c_str (), nd, modes[0]);
   }
   const int rounds = getenv ("ROUNDS") ? atoi (getenv ("ROUNDS")) : 3;
   std::vector<std::vector<double>> meds (modes.size ());
   for (int round = 0; round < rounds; round++)
     for (size_t i = 0; i < modes.size (); i++) {
       std::vector<double> t;
+      use (i);
       for (int r = 0; r < reps + 5; r++) {
         const double t0 = now_ms ();
         frame (modes[i]);
@@ -193,7 +250,7 @@ int main (int argc, char **argv)
   std::sort (tt.begin (), tt.end ());
   printf ("transfers alone (serial, one queue): %.4f ms\n", tt[tt.size () / 2]);
   for (size_t i = 0; i < modes.size (); i++) {
-    printf ("bands %-3d median %.4f ms (rounds:", modes[i], *std::min_element (meds[i].begin (), meds[i].end ()));
+    printf ("bands %-6s median %.4f ms (rounds:", names[i].c_str (), *std::min_element (meds[i].begin (), meds[i].end ()));
     for (double m : meds[i]) printf (" %.4f", m);
     printf (")  %.0f %% of the serial transfers' rate\n", 100 * tt[tt.size () / 2] / *std::min_element (meds[i].begin (), meds[i].end ()));
   }
