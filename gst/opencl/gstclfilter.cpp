@@ -548,9 +548,10 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
   /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side (GST_OPENCL_BANDS=0: never, to compare). */
+   * memory on a side; for now only where asked for (GST_OPENCL_BANDS=1:
+   * docs/benchmarks.md, "Frames in row bands", says what is left). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
-      !gst_cl_context_has_unified_memory (ctx) && g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "0") &&
+      !gst_cl_context_has_unified_memory (ctx) && !g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "1") &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
   HeldInput held;
   GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);

@@ -435,7 +435,10 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
         running_.corrected ? words_ : base (running_), running_,
         corrected ? &corrected_frame_ : in, out, &c);
     done = to;
-    if (marks_output)
+    /* the last band's reads come after what the element queues after the
+     * kernels (the statistics' read back: the next frame may wait for it,
+     * as it did with the frame's download on one queue) */
+    if (marks_output && done < height)
       bands->done (ctx, done);
   }
 }
