@@ -90,8 +90,35 @@ struct Camera {
       caps = m.caps ();
       gst_harness_set_src_caps_str (h, caps.c_str ());
     }
-    GstBuffer *out = push_built (h, mosaic_buffer (m, pad));
+    GstBuffer *in = mosaic_buffer (m, pad);
+    if (cl_memory)
+      in = on_device_memory (in);
+    GstBuffer *out = push_built (h, in);
     *out_caps = gst_pad_get_current_caps (h->sinkpad);
+    return out;
+  }
+
+  /* Input frames as GstClMemory of the shared context written by the host
+   * (what a producer writing into the element's pool hands on: the device
+   * copy is stale until the element uploads it). */
+  bool cl_memory = false;
+  static GstBuffer *on_device_memory (GstBuffer * in)
+  {
+    GstAllocator *alloc = gst_cl_allocator_new (cltest::shared_context ());
+    GstMemory *mem = gst_allocator_alloc (alloc, gst_buffer_get_size (in), nullptr);
+    gst_object_unref (alloc);
+    GstMapInfo from, to;
+    gst_buffer_map (in, &from, GST_MAP_READ);
+    gst_memory_map (mem, &to, GST_MAP_WRITE);
+    memcpy (to.data, from.data, from.size);
+    gst_memory_unmap (mem, &to);
+    gst_buffer_unmap (in, &from);
+    GstBuffer *out = gst_buffer_new ();
+    gst_buffer_append_memory (out, mem);
+    if (GstVideoMeta *meta = gst_buffer_get_video_meta (in))
+      gst_buffer_add_video_meta_full (out, meta->flags, meta->format, meta->width,
+          meta->height, meta->n_planes, meta->offset, meta->stride);
+    gst_buffer_unref (in);
     return out;
   }
 
