@@ -61,6 +61,8 @@ public:
   /* Queues what is left of the input's upload and ends it (the memory's
    * bookkeeping); the last upload's event. Idempotent. */
   cl::Event finish_input (GstClContext *ctx);
+  /* The last upload queued so far (none: none queued). */
+  cl::Event queued_upload () const { return ready_.empty () ? cl::Event () : ready_.back (); }
   /* The output's last read (none if nothing was read), and the number of
    * bands read. */
   const cl::Event &last_read () const { return last_read_; }

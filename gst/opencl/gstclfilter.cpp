@@ -497,10 +497,13 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     ret = post_current_exception (self, "running the kernel");
   }
   gst_memory_unmap (out_mem, &out_map);
-  if (held->buffer) {
-    /* The map goes back once the upload has read it (an upload that never
-     * ran waits behind a kernel that did not end: the queue is abandoned
-     * and nothing reads the map). */
+  if (held->data) {
+    /* The map (or the repacked rows, which the next frame overwrites) goes
+     * back once the upload queued from it has read it, whether the frame
+     * failed or not (an upload that never ran waits behind a kernel that
+     * did not end: the queue is abandoned and nothing reads the map). */
+    if (!uploaded ())
+      uploaded = p->bands->queued_upload ();
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
       if (uploaded ())
@@ -509,7 +512,8 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
       if (ret == GST_FLOW_OK)
         ret = post_current_exception (self, "uploading the input frame");
     }
-    gst_buffer_unmap (held->buffer, &held->map);
+    if (held->buffer)
+      gst_buffer_unmap (held->buffer, &held->map);
   }
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
