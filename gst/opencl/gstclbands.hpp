@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A frame in row bands (docs/architecture.md, "Bands"). On a discrete
- * device a frame's upload, kernels and download otherwise run one after
- * another on the context's queue; in bands the input goes up band by band
- * on the context's upload queue (gstcl::copy_queue), each band's kernels
- * start once the rows they read are there, and the output goes down on the
- * download queue as the kernels finish its rows, so that the PCIe copies of
- * both directions and the kernels of one frame overlap (a 4K camera frame
- * on an H200: 0.65 against 0.43 ms, docs/benchmarks.md, "Bands").
+/* A frame in row bands (docs/architecture.md, "Frames in row bands"). On a
+ * discrete device a frame's upload, kernels and download otherwise run one
+ * after another on the context's queue; in bands the input goes up band by
+ * band on the context's upload queue (gstcl::copy_queue), each band's
+ * kernels start once the rows they read are there, and the output goes down
+ * on the download queue as the kernels finish its rows, so that the PCIe
+ * copies of both directions and the kernels of one frame overlap (a 4K isp
+ * frame on an H200: 0.43 against 0.65 ms in cl-bands-gpu; docs/
+ * benchmarks.md, "Frames in row bands"; taken with GST_OPENCL_BANDS=1 for
+ * now).
  *
  * GstClFilter makes the input's bands for a subclass with a band_rows hook
  * (gstclfilter.h) and hands them to its filter hook (gst_cl_filter_bands
  * ()); the hook calls wait_input () before the launches that read input
- * rows and done () after the launches that complete output rows, and the
- * filter then downloads the output's bands. */
+ * rows and done () after the launches that complete output rows, which
+ * queues their reads; the filter marks the last rows and waits. */
 #pragma once
 
 #include "gstclhpp.hpp"
