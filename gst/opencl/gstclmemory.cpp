@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "gstclmemory.h"
+#include "gstclmemory-private.hpp"
 #include "gstcl.hpp"
 #include "gstclbands.hpp"
 #include "gstclsource.hpp"
@@ -13,52 +13,6 @@
 #include <string>
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
-
-/* Two ways to give the host a view of a device buffer:
- *  - discrete devices (PCIe GPUs): a pinned staging buffer (CL_MEM_ALLOC_HOST_PTR,
- *    mapped once) and explicit copies, which run at full PCIe speed;
- *  - unified devices (CPUs, iGPUs): the buffer itself is mapped while the host
- *    uses it, so nothing is copied at all. */
-struct ClMemPriv {
-  /* A GMutex (released by GMutexLocker on every path), not std::mutex:
-   * helgrind tracks pthread mutexes, which made its run 3x slower and had it
-   * report lock orders inside PoCL taken under this lock. */
-  GMutex lock;
-  GstClContext *context = nullptr;
-  bool unified = false;
-  cl::Buffer device;
-  /* discrete */
-  cl::Buffer staging;
-  void *staging_ptr = nullptr;
-  bool host_valid = true;    /* a new buffer's content is undefined on both sides */
-  bool device_valid = true;
-  bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
-  cl::Event host_busy;       /* last async copy that reads the staging area */
-  cl::Event mapping;         /* a host mapping not yet waited for (a wait that gave up) */
-  cl::Event band_upload;     /* an upload in bands (gstclbands.hpp) not yet waited for on
-                              * the context's queue */
-  gint64 read_us = 0;        /* how long recent reads into staging took */
-  /* unified */
-  void *mapped_ptr = nullptr;
-  bool host_dirty = false;   /* the host wrote through the current mapping */
-  bool device_dirty = false; /* the device wrote since the host last looked */
-  bool wrapped = false;      /* a foreign host buffer (gst_cl_allocator_wrap_buffer) */
-  /* a device buffer of another API (gstclsource.hpp): released after the
-   * device's last use of `device` */
-  std::shared_ptr<gstcl::ForeignBuffer> foreign;
-};
-
-struct GstClMemory {
-  GstMemory mem;
-  ClMemPriv *priv;
-};
-
-struct _GstClAllocator {
-  GstAllocator parent;
-  GstClContext *context;
-  gsize wrap_align;          /* a wrapped host buffer's start, in bytes */
-  std::shared_ptr<gstcl::BufferSource> *source;  /* where device buffers come from, or NULL */
-};
 
 G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
@@ -524,84 +478,11 @@ gst_cl_allocator_new (GstClContext * context)
   return GST_ALLOCATOR (self);
 }
 
-/* ---- foreign host memory, wrapped ---- */
-
-/* What keeps a wrapped buffer's owner from reusing it: the buffer, mapped
- * and referenced, until the driver deletes the cl buffer, which it does
- * only after the last command that uses it has completed (OpenCL 1.2,
- * clReleaseMemObject); PoCL then calls this from its worker thread. */
-struct HostLease {
-  GstBuffer *buffer;
-  GstMapInfo map;
-};
-
-static void CL_CALLBACK
-end_lease (cl_mem, void *data)
+void
+gstcl::count_wrapped (gsize size)
 {
-  auto *lease = static_cast<HostLease *> (data);
-  gst_buffer_unmap (lease->buffer, &lease->map);
-  gst_buffer_unref (lease->buffer);
-  delete lease;
-}
-
-static bool
-wrapping_allowed ()
-{
-  /* GST_OPENCL_WRAP=0: copy foreign memory as discrete devices do (a
-   * driver that mishandles host pointers; before/after measurements). */
-  static const bool allowed = g_strcmp0 (g_getenv ("GST_OPENCL_WRAP"), "0") != 0;
-  return allowed;
-}
-
-GstMemory *
-gst_cl_allocator_wrap_buffer (GstAllocator * allocator, GstBuffer * buffer, GstMapFlags flags)
-{
-  g_return_val_if_fail (GST_IS_CL_ALLOCATOR (allocator), nullptr);
-  g_return_val_if_fail (GST_IS_BUFFER (buffer), nullptr);
-  auto *alloc = GST_CL_ALLOCATOR (allocator);
-  if (!wrapping_allowed () || !gst_cl_context_has_unified_memory (alloc->context) ||
-      gst_buffer_n_memory (buffer) != 1)
-    return nullptr;
-  auto *lease = new HostLease { gst_buffer_ref (buffer), GstMapInfo () };
-  if (!gst_buffer_map (buffer, &lease->map, flags)) {
-    gst_buffer_unref (buffer);
-    delete lease;
-    return nullptr;
-  }
-  const gsize size = lease->map.size;
-  if ((guintptr) lease->map.data % alloc->wrap_align || size == 0) {
-    end_lease (nullptr, lease);
-    return nullptr;
-  }
-  const bool write = (flags & GST_MAP_WRITE) != 0;
-  cl_int err = CL_SUCCESS;
-  cl_mem mem = clCreateBuffer (gstcl::context_of (alloc->context)(), CL_MEM_USE_HOST_PTR |
-      (!write ? CL_MEM_READ_ONLY : (flags & GST_MAP_READ) ? CL_MEM_READ_WRITE :
-          CL_MEM_WRITE_ONLY), size, lease->map.data, &err);
-  if (mem && err == CL_SUCCESS)
-    err = clSetMemObjectDestructorCallback (mem, end_lease, lease);
-  if (err != CL_SUCCESS) {
-    GST_WARNING ("could not wrap %" G_GSIZE_FORMAT " bytes of host memory: %s", size,
-        gstcl::error_name (err));
-    if (mem)
-      clReleaseMemObject (mem);
-    end_lease (nullptr, lease);
-    return nullptr;
-  }
-  auto *p = new ClMemPriv ();
-  g_mutex_init (&p->lock);
-  p->context = GST_CL_CONTEXT (gst_object_ref (alloc->context));
-  p->unified = true;
-  p->wrapped = true;
-  p->device = cl::Buffer (mem, false);   /* ours: released at free */
-  auto *m = g_new0 (GstClMemory, 1);
-  m->priv = p;
-  gst_memory_init (&m->mem, (GstMemoryFlags) (GST_MEMORY_FLAG_NO_SHARE |
-          (write ? 0 : GST_MEMORY_FLAG_READONLY)), allocator, nullptr, size, 0, 0, size);
   stat_wrapped++;
   stat_wrapped_bytes += size;
-  GST_LOG ("wrapped %p: %" G_GSIZE_FORMAT " bytes of %" GST_PTR_FORMAT, m, size, buffer);
-  return &m->mem;
 }
 
 /* ---- device buffers from a source (gstclsource.hpp) ---- */
