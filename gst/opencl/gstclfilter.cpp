@@ -391,7 +391,7 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
 /* The rows at which the bands of a frame `height` rows high end: at most
  * kMaxBands, each a multiple of `rows` (0: one band). Eight bands of a 4K
  * frame overlapped its copies and kernels best on an H200 (16 were slower:
- * docs/benchmarks.md, "Bands"). */
+ * docs/benchmarks.md, "Frames in row bands"). */
 static const int kMaxBands = 8;
 
 static std::vector<int>
