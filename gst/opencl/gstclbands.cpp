@@ -68,19 +68,18 @@ Bands::set_output (const cl::Buffer &device, void *staging, RowBytes plan, const
 void
 Bands::done (GstClContext *ctx, int rows)
 {
-  if (rows <= rows_done_)
+  /* nothing to read (output on the device): no marker either */
+  if (rows <= rows_done_ || !staging_)
     return;
   std::vector<cl::Event> marker (1);
   queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &marker[0]);
   queue_of (ctx).flush ();
-  if (staging_) {
-    const cl::CommandQueue &down = copy_queue (ctx, COPY_DOWN);
-    for (const auto &range : plan_ (out_info_, rows_done_, rows, out_limit_))
-      down.enqueueReadBuffer (out_device_, CL_FALSE, range.first, range.second,
-          static_cast<guint8 *> (staging_) + range.first, &marker, &last_read_);
-    down.flush ();
-    bands_read_++;
-  }
+  const cl::CommandQueue &down = copy_queue (ctx, COPY_DOWN);
+  for (const auto &range : plan_ (out_info_, rows_done_, rows, out_limit_))
+    down.enqueueReadBuffer (out_device_, CL_FALSE, range.first, range.second,
+        static_cast<guint8 *> (staging_) + range.first, &marker, &last_read_);
+  down.flush ();
+  bands_read_++;
   rows_done_ = rows;
 }
 

@@ -52,13 +52,14 @@ public:
   /* The context's queue waits, from here on, for input rows [0, rows). */
   void wait_input (GstClContext *ctx, int rows);
   /* The output: its reads into `staging` (of `device`), by a plan of the
-   * bytes of output rows [top, bottom). Without it, done () only marks. */
+   * bytes of output rows [top, bottom). */
   using RowBytes = std::vector<std::pair<size_t, size_t>> (*) (const void *info, int top,
       int bottom, size_t limit);
   void set_output (const cl::Buffer &device, void *staging, RowBytes plan, const void *info,
       size_t limit);
   /* Output rows [0, rows) are complete once the context's queue reaches
-   * here (rows grow from call to call): their reads are queued. */
+   * here (rows grow from call to call): their reads are queued (nothing
+   * without set_output). */
   void done (GstClContext *ctx, int rows);
   /* Queues what is left of the input's upload and ends it (the memory's
    * bookkeeping); the last upload's event. Idempotent. */

@@ -356,29 +356,6 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
     gstcl::enqueue_2d (ctx, slot.denoise, cw, runs, kDenoiseLx, kDenoiseLy);
 }
 
-void
-Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
-    const CameraLaunch * camera)
-{
-  if (running_.denoise && camera && camera->denoise) {
-    run_denoise (ctx, in, *camera->denoise);
-    in = &denoised_frame_;
-  }
-  CameraLaunch after;
-  if (running_.sensor && !running_.inside && camera && camera->sensor) {
-    run_sensor (ctx, in, camera);
-    /* the statistics were the sensor pass's */
-    after = *camera;
-    after.gather = false;
-    camera = &after;
-  }
-  /* the camera arguments' full scale: the words' where corrected */
-  const bool corrected = reads_corrected (running_);
-  row_of (running_.kind).launch (ctx, kernels_[running_.kind][running_.aligned].k,
-      running_.corrected ? words_ : base (running_), running_,
-      corrected ? &corrected_frame_ : in, out, camera);
-}
-
 int
 Engine::band_rows () const
 {
@@ -398,25 +375,31 @@ void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output)
 {
-  const int rows = band_rows ();
-  if (!bands || rows == 0 || !camera) {
-    if (bands)
-      bands->wait_input (ctx, GST_VIDEO_INFO_HEIGHT (&in->info));
-    run (ctx, in, out, camera);
-    return;
-  }
-  /* each input band: the sensor pass over the rows it can correct, then
-   * the camera kernel over the rows whose corrected words are complete */
   const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
-  const bool pass = running_.sensor && !running_.inside && camera->sensor;
-  CameraLaunch c = *camera;
+  /* bands for the camera kernel (and its sensor pass) only; else the whole
+   * input first, and the frame as one band */
+  const int rows = camera ? band_rows () : 0;
+  if (bands && rows == 0)
+    bands->wait_input (ctx, height);
+  const std::vector<int> whole { height };
+  const std::vector<int> &ends = bands && rows > 0 ? bands->input_ends () : whole;
+  if (running_.denoise && camera && camera->denoise) {
+    run_denoise (ctx, in, *camera->denoise);
+    in = &denoised_frame_;
+  }
+  /* each band: the sensor pass over the rows it can correct, then the
+   * camera kernel over the rows whose corrected words are complete */
+  const bool pass = running_.sensor && !running_.inside && camera && camera->sensor;
+  CameraLaunch c = camera ? *camera : CameraLaunch ();
   if (pass)
     c.gather = false;   /* the statistics are the sensor pass's */
   const Row &row = row_of (running_.kind);
+  /* the camera arguments' full scale: the words' where corrected */
   const bool corrected = reads_corrected (running_);
   int corrected_rows = pass ? 0 : height, done = 0;
-  for (int end : bands->input_ends ()) {
-    bands->wait_input (ctx, end);
+  for (int end : ends) {
+    if (ends.size () > 1)
+      bands->wait_input (ctx, end);
     int ready = end;
     if (pass) {
       const int to = rows_from (ready, height, rows);
@@ -433,12 +416,12 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
     c.row_end = to;
     row.launch (ctx, kernels_[running_.kind][running_.aligned].k,
         running_.corrected ? words_ : base (running_), running_,
-        corrected ? &corrected_frame_ : in, out, &c);
+        corrected ? &corrected_frame_ : in, out, camera ? &c : nullptr);
     done = to;
     /* the last band's reads come after what the element queues after the
      * kernels (the statistics' read back: the next frame may wait for it,
      * as it did with the frame's download on one queue) */
-    if (marks_output && done < height)
+    if (bands && marks_output && done < height)
       bands->done (ctx, done);
   }
 }

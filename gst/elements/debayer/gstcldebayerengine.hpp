@@ -148,13 +148,13 @@ public:
    * plan when it is ready: gst_cl_filter_replan ()). */
   void plan (GstElement * element, GstClContext * ctx, const Settings & s,
       const GstClFrame * in, const GstClFrame * out);
-  /* Enqueues the running variant; `camera` for camera variants. */
+  /* Enqueues the running variant; `camera` for camera variants. With
+   * `bands` (a frame in bands, gstclbands.hpp) each band's launches wait
+   * for its input rows, and with `marks_output` mark the output rows they
+   * complete. */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
-      const CameraLaunch * camera);
-  /* The same for a frame in bands: each band's launches wait for its input
-   * rows, and with `marks_output` mark the output rows they complete. */
-  void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
-      const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output);
+      const CameraLaunch * camera, gstcl::Bands * bands = nullptr,
+      bool marks_output = false);
   /* The rows of the bands the running variant takes (0: whole frames). */
   int band_rows () const;
   /* Waits for a build under way and drops it (stop, finalize). */
