@@ -179,13 +179,13 @@ GST_START_TEST (test_cpu_strips)
 }
 GST_END_TEST
 
-/* The GPU shape (debayer_sensor's and debayer_camera's 8 x 2 blocks in
- * work-groups of 16 x 8: 128 x 16 pixels) at the edges of its work-groups:
- * frames that end 1 and 2 columns or rows into a work-group's pixels, and
- * on its edge. */
+/* The GPU shape at the edges of its work-groups (debayer_camera's 8 x 2
+ * blocks in groups of 16 x 8: 128 x 16 pixels; debayer_sensor's column
+ * pairs in groups of 128 down strips of 16 rows: 256 x 16): frames that
+ * end 1 and 2 columns or rows into a work-group's pixels, and on its edge. */
 GST_START_TEST (test_gpu_groups)
 {
-  run_shape_edges ("gpu", { {129, 17}, {134, 33}, {256, 18}, {130, 50} }, 950);
+  run_shape_edges ("gpu", { {257, 17}, {134, 33}, {258, 18}, {130, 50} }, 950);
 }
 GST_END_TEST
 

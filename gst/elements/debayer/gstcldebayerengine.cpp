@@ -299,9 +299,10 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
  * (32: the zone sums of a work-item stay below 2^32) */
 static const int kSensorCpuStrip = 128, kSensorCpuPairs = 32;
 
-/* debayer_sensor over the frame (its 8 x 2 blocks; debayer_sensor_cpu's
- * strips before menon's CPU kernel), gathering the statistics when
- * c->gather. */
+/* debayer_sensor over rows row_begin .. row_end (column pairs down strips
+ * of kSensorStrip rows, groups of kSensorLx; debayer_sensor_cpu's strips
+ * before menon's CPU kernel over the whole frame), gathering the
+ * statistics when c->gather. */
 void
 Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c,
     int row_begin, int row_end)
@@ -328,7 +329,8 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
     return;
   }
   const int end = row_end < 0 ? height : row_end;
-  gstcl::enqueue_2d_rows (ctx, k, (width + 7) / 8, row_begin / 2, (end + 1) / 2, 16, 8, profile);
+  gstcl::enqueue_2d_rows (ctx, k, (width + 1) / 2, row_begin / kSensorStrip,
+      (end + kSensorStrip - 1) / kSensorStrip, kSensorLx, 1, profile);
 }
 
 /* debayer_denoise_prep, then debayer_denoise into the denoised words. */

@@ -33,6 +33,11 @@ enum Kind { KIND_BLOCKS, KIND_CELLS, KIND_CAMERA, KIND_MENON, KIND_MENON_CPU, KI
  * (debayer_sensor, or debayer_sensor_cpu's strips), or inside its kernel. */
 enum SensorPass { SENSOR_NONE, SENSOR_PASS_GPU, SENSOR_PASS_CPU, SENSOR_INSIDE };
 
+/* debayer_sensor's shape (sensor.cl's SENSOR_LX, SENSOR_STRIP, given to
+ * every camera program): column pairs a work-group, rows a work-item walks
+ * down */
+static const int kSensorLx = 128, kSensorStrip = 16;
+
 /* debayer_menon's shape (menon.cl's MT_W, MT_H, MT_RUN1, MT_RUN, MT_RUN3,
  * MENON_LY): the tile of pixels a work-group computes; the cells a
  * work-item takes down a column in step 1, in step 2, in steps 3-5; the

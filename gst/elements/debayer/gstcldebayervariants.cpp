@@ -75,11 +75,13 @@ method_options (const Format & f, const Settings & s)
   return f.options + number ("METHOD", s.method);
 }
 
-/* ... and every camera variant: the stages in float (prelude.cl's CAMERA). */
+/* ... and every camera variant: the stages in float (prelude.cl's CAMERA),
+ * and the sensor pass's shape. */
 static std::string
 camera_base_options (const Format & f, const Settings & s)
 {
-  return method_options (f, s) + " -D CAMERA=1";
+  return method_options (f, s) + " -D CAMERA=1" + number ("SENSOR_LX", kSensorLx) +
+      number ("SENSOR_STRIP", kSensorStrip);
 }
 
 /* Alignment rules. 4-channel output (aligned variants: 128-bit rows): both
@@ -300,10 +302,10 @@ camera_options (const Format & f, const Settings & s, const GstClFrame *, const 
       f.device_options + (f.maxv < 32768 ? " -D IN_15=1" : "");
 }
 
-/* A band of debayer_camera: whole work-groups of rows, and the sensor
- * pass's 16 x 8 groups of 8 x 2 blocks (the engine's run_sensor). */
+/* A band of debayer_camera: whole work-groups of rows, and whole strips of
+ * the sensor pass (the engine's run_sensor). */
 static const int kCameraBandRows = kCameraLy * kCameraRows;
-static_assert (kCameraBandRows % 16 == 0, "bands of whole sensor-pass groups");
+static_assert (kCameraBandRows % kSensorStrip == 0, "bands of whole sensor-pass strips");
 
 static void
 camera_launch (GstClContext * ctx, cl::Kernel * k, const Format & f, const Variant &,

@@ -94,6 +94,9 @@ int main (int argc, char **argv) {
     opts += " " + more;
   }
   std::string ptx = ptx_of (src, opts);
+  if (getenv ("CLNCU_PTX")) {   /* CLNCU_PTX=file: the PTX, for ptxas and cuobjdump -sass */
+    std::ofstream (getenv ("CLNCU_PTX")) << ptx;
+  }
   CK (cuInit (0)); CUdevice d; CK (cuDeviceGet (&d, 0)); CUcontext c; CK (cuDevicePrimaryCtxRetain (&c, d)); CK (cuCtxSetCurrent (c));
   CUmodule m; CK (cuModuleLoadData (&m, ptx.c_str ())); CUfunction f; CK (cuModuleGetFunction (&f, m, name.c_str ()));
   const bool sobel = which.rfind ("sobel", 0) == 0, conv = which.rfind ("conv", 0) == 0;
@@ -181,7 +184,14 @@ int main (int argc, char **argv) {
       args = {&in, &zero, &in_stride, &one_i, &out, &mid_stride, &w, &h, &maxv12, &black, &zero,
           &zero, &one_i, &thr, &shading, g4, sc, &one_i, &mid_max, &stats, &slo, &shi, wb,
           &totals};
-      bx = 16; by = 8; gx = (W / 8 + 15) / 16; gy = (H / 2 + 7) / 8;
+      /* column pairs in groups of 128 down strips of 16 rows (sensor.cl's
+       * defaults); CLNCU_SENSOR_BLOCKS=1: the kernels before 2026-12-03,
+       * 8 x 2 blocks in groups of 16 x 8 */
+      if (getenv ("CLNCU_SENSOR_BLOCKS")) {
+        bx = 16; by = 8; gx = (W / 8 + 15) / 16; gy = (H / 2 + 7) / 8;
+      } else {
+        bx = 128; by = 1; gx = (W / 2 + 127) / 128; gy = (H + 15) / 16;
+      }
     }
   }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }

@@ -21,7 +21,10 @@
  *
  * A variant: name|kind|statistics|defects|shading[|more -D options[|kernels
  * folder, in place of the first argument's]]; kind camera or pass (the
- * sensor kernel's 8 x 2 blocks in groups of 16 x 8).
+ * sensor kernel's column pairs down strips, its SENSOR_LX and SENSOR_STRIP
+ * as the options give them; a folder whose name has "old" in it holds the
+ * kernels before 2026-12-02's, 8 x 2 blocks in groups of 16 x 8). Each
+ * variant's line also gives the first kernel's own time.
  * Without defects and shading the camera kernel takes the raw samples (no
  * words), as cldebayer does. CPU=1: the CPU device (PoCL), to try it. */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -32,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -74,12 +78,21 @@ int main (int argc, char **argv)
   cl::Buffer shading (ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, grid.size () * 4, grid.data ());
   cl::Buffer out (ctx, CL_MEM_READ_WRITE, (size_t) W * H * 3 / 2), totals (ctx, CL_MEM_READ_WRITE, 16384);
   std::vector<uint8_t> ref[3];
-  struct Run { std::string name; std::vector<cl::Kernel> k; std::vector<cl::NDRange> g, l; std::vector<double> meds; };
+  struct Run { std::string name; std::vector<cl::Kernel> k; std::vector<cl::NDRange> g, l; std::vector<double> meds, firsts; };
   std::vector<Run> runs;
   for (int a = 3; a < argc; a++) {
     std::vector<std::string> f; { std::stringstream ss (argv[a]); std::string t; while (std::getline (ss, t, '|')) f.push_back (t); }
     while (f.size () < 7) f.push_back ("");
     const int kind = f[1] == "camera" ? 0 : 1;
+    /* the sensor kernel's shape (sensor.cl's SENSOR_LX, SENSOR_STRIP, as
+     * the variant's options give them): column pairs down strips; "old"
+     * folders' kernels (before 2026-12-03): 8 x 2 blocks in 16 x 8 groups */
+    const auto option = [&] (const char *name, int dflt) {
+      const size_t at = f[5].find (std::string ("-D ") + name + "=");
+      return at == std::string::npos ? dflt : atoi (f[5].c_str () + at + strlen (name) + 4);
+    };
+    const int slx = option ("SENSOR_LX", 128), sstrip = option ("SENSOR_STRIP", 16);
+    const bool blocks_pass = f[6].find ("old") != std::string::npos;
     const int stats = atoi (f[2].c_str ()), defect = atoi (f[3].c_str ()), shade = atoi (f[4].c_str ());
     const bool corrected = kind != 0 && (defect || shade);
     /* LX=N, LY=N: work-groups of LX x LY (debayer_camera's CAMERA_LX and
@@ -139,9 +152,10 @@ int main (int argc, char **argv)
       run.k = { ks, kc };
     }
     for (size_t j = 0; j < run.k.size (); j++) {
-      /* the sensor pass's work-groups: sensor.cl's SENSOR_LX, SENSOR_LY */
-      run.g.push_back (blocks);
-      run.l.push_back (kind == 1 && j == 0 ? cl::NDRange (16, 8) : group);
+      const bool pass = kind == 1 && j == 0;
+      run.g.push_back (pass && !blocks_pass ? cl::NDRange ((W / 2 + slx - 1) / slx * slx,
+          (H + sstrip - 1) / sstrip) : blocks);
+      run.l.push_back (pass ? (blocks_pass ? cl::NDRange (16, 8) : cl::NDRange (slx, 1)) : group);
     }
     /* the first launch: the output and the statistics */
     q.enqueueFillBuffer (totals, (cl_uint) 0, 0, 16384);
@@ -150,7 +164,9 @@ int main (int argc, char **argv)
     std::vector<uint8_t> o8 ((size_t) W * H * 3 / 2); q.enqueueReadBuffer (out, CL_TRUE, 0, o8.size (), o8.data ());
     std::vector<cl_uint> tot (4096); q.enqueueReadBuffer (totals, CL_TRUE, 0, 16384, tot.data ());
     unsigned long cells = 0, hist = 0; for (int sl = 0; sl < 64; sl++) cells += tot[8 * sl + 6] + ((unsigned long) tot[8 * sl + 7] << 16);
-    for (int b = 0; b < 64 * 16; b++) hist += tot[512 + b];
+    unsigned long hsum = 0, zsum = 0;
+    for (int b = 0; b < 64 * 16; b++) { hist += tot[512 + b]; hsum += (unsigned long) tot[512 + b] * (b % 64); }
+    for (int z = 0; z < 192; z++) zsum += tot[1536 + 2 * z] + ((unsigned long) tot[1536 + 2 * z + 1] << 16);
     /* outputs compare with the first variant with the same corrections */
     const int slot = corrected ? 1 : 0;
     int maxd = 0; long nd = 0;
@@ -160,26 +176,33 @@ int main (int argc, char **argv)
         printf ("  (%zu, %zu): %d against %d\n", j % W, j / W, o8[j], ref[slot][j]);
       nd += d != 0; maxd = std::max (maxd, d); }
     else ref[slot] = o8;
-    printf ("%-24s vs first: max %d n %ld  cells %lu histogram %lu\n", f[0].c_str (), maxd, nd, cells, hist);
+    printf ("%-24s vs first: max %d n %ld  cells %lu histogram %lu (bins x counts %lu) zones %lu\n",
+        f[0].c_str (), maxd, nd, cells, hist, hsum, zsum);
     runs.push_back (run);
   }
   const int rounds = getenv ("ROUNDS") ? atoi (getenv ("ROUNDS")) : 3;
   for (int round = 0; round < rounds; round++)
     for (Run &run : runs) {
-      std::vector<double> t;
+      std::vector<double> t, first;
       for (int r = 0; r < reps + 5; r++) {
         q.enqueueFillBuffer (totals, (cl_uint) 0, 0, 16384);
         std::vector<cl::Event> e (run.k.size ());
         for (size_t j = 0; j < run.k.size (); j++) q.enqueueNDRangeKernel (run.k[j], cl::NullRange, run.g[j], run.l[j], nullptr, &e[j]);
         e.back ().wait ();
-        if (r >= 5) t.push_back ((e.back ().getProfilingInfo<CL_PROFILING_COMMAND_END> () - e.front ().getProfilingInfo<CL_PROFILING_COMMAND_START> ()) * 1e-6);
+        if (r >= 5) {
+          t.push_back ((e.back ().getProfilingInfo<CL_PROFILING_COMMAND_END> () - e.front ().getProfilingInfo<CL_PROFILING_COMMAND_START> ()) * 1e-6);
+          first.push_back ((e.front ().getProfilingInfo<CL_PROFILING_COMMAND_END> () - e.front ().getProfilingInfo<CL_PROFILING_COMMAND_START> ()) * 1e-6);
+        }
       }
       std::sort (t.begin (), t.end ());
+      std::sort (first.begin (), first.end ());
       run.meds.push_back (t[t.size () / 2]);
+      run.firsts.push_back (first[first.size () / 2]);
     }
   for (Run &run : runs) {
     printf ("%-24s median %.4f ms (rounds:", run.name.c_str (), *std::min_element (run.meds.begin (), run.meds.end ()));
     for (double m : run.meds) printf (" %.4f", m);
-    printf (")\n");
+    /* the first kernel alone (the sensor pass where there are two) */
+    printf ("), first kernel %.4f ms\n", *std::min_element (run.firsts.begin (), run.firsts.end ()));
   }
 }
