@@ -42,9 +42,10 @@ const Subject kCamera = { "cldebayer black-level=256 white-balance=manual red-ga
   "video/x-raw(memory:OpenCLMemory),format=NV12" };
 
 /* The same elements into system memory: the element hands a frame on as
- * soon as its kernels are queued and the frame before it is done (on a
- * unified device; docs/architecture.md, "Frames in flight"), so a host map
- * of the output waits for it. */
+ * soon as its kernels (and on a discrete device its download: the
+ * zerocopy-staging run) are queued and the frame before it is done
+ * (docs/architecture.md, "Frames in flight"), so a host map of the output
+ * waits for it. */
 const Subject kSobelSystem = { "clsobel", "GRAY8", false, 1, "video/x-raw,format=GRAY8" };
 const Subject kCameraSystem = { kCamera.desc, "rggb12le", true, 2, "video/x-raw,format=NV12" };
 

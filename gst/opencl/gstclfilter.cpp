@@ -627,6 +627,12 @@ gst_cl_filter_wait_previous_frame (GstClFilter * filter, GstClContext * context)
   *p->pending = cl::Event ();
 }
 
+gboolean
+gst_cl_filter_previous_frame_in_flight (GstClFilter * filter)
+{
+  return (*priv_of (filter)->pending) () != nullptr;
+}
+
 /* Drops what a stream left: the upload buffer and the caps that failed. */
 static void
 forget_stream (GstClFilterPrivate * p)

@@ -105,5 +105,10 @@ GST_CL_API guint gst_cl_filter_get_plan_count (GstClFilter * filter);
  * frame before: cldebayer's auto white balance and exposure. */
 GST_CL_API void gst_cl_filter_wait_previous_frame (GstClFilter * filter,
     GstClContext * context);
+/* Whether the frame that @filter handed on before is in flight (its
+ * download or map not yet waited for: system-memory output). An element
+ * that needs only part of that frame (results it read back first) may wait
+ * for that part instead of gst_cl_filter_wait_previous_frame (). */
+GST_CL_API gboolean gst_cl_filter_previous_frame_in_flight (GstClFilter * filter);
 
 G_END_DECLS

@@ -29,6 +29,8 @@ struct ClMemPriv {
   bool device_valid = true;
   bool zero_staging = false; /* cleared before the staging buffer existed: zero it */
   cl::Event host_busy;       /* last async copy that reads the staging area */
+  cl::Event reading;         /* a download into the staging area not yet waited for
+                              * (start_sync_to_host) */
   cl::Event mapping;         /* a host mapping not yet waited for (a wait that gave up) */
   cl::Event band_upload;     /* an upload in bands (gstclbands.hpp) not yet waited for on
                               * the context's queue */

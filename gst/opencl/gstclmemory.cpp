@@ -113,6 +113,19 @@ wait_read (ClMemPriv * p, const cl::Event & done)
   p->read_us = p->read_us ? (p->read_us + took) / 2 : took;
 }
 
+/* A download into the staging area queued without a wait (start_sync_to_host)
+ * is over: the host may read or write the staging area. */
+static void
+wait_reading (ClMemPriv * p)
+{
+  if (!p->reading ())
+    return;
+  /* (one already over costs nothing, and leaves the reads' pacing alone) */
+  if (p->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () != CL_COMPLETE)
+    wait_read (p, p->reading);
+  p->reading = cl::Event ();
+}
+
 /* The host mapping (staging or unified) is usable: its map has completed. */
 static void
 wait_mapped (ClMemPriv * p)
@@ -182,6 +195,7 @@ host_access (GstClMemory * m, bool write)
     return p->mapped_ptr;
   }
   ensure_staging (m);
+  wait_reading (p);
   if (!p->host_valid) {
     read_to_staging (q, p, size);
     count_download (&m->mem);
@@ -606,6 +620,7 @@ gst_cl_memory_clear (GstMemory * mem)
     if (p->staging_ptr) {
       if (p->host_busy ())
         wait_for (p, p->host_busy, "an upload");
+      wait_reading (p);
       std::memset (p->staging_ptr, 0, size);
     } else {
       p->zero_staging = true;
@@ -641,12 +656,23 @@ start_sync_to_host (GstMemory * mem)
 {
   cl::Event ready;
   locked_throwing (mem, [&] (GstClMemory * m) {
-    if (!m->priv->unified) {
-      host_access (m, false);   /* the download, waited for */
+    ClMemPriv *p = m->priv;
+    if (p->unified) {
+      queue_map (m);
+      ready = p->mapping;
       return;
     }
-    queue_map (m);
-    ready = m->priv->mapping;
+    /* the download queued, not waited for: a host map waits for it */
+    if (!p->host_valid) {
+      ensure_staging (m);
+      const cl::CommandQueue &q = gstcl::queue_of (p->context);
+      q.enqueueReadBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr, nullptr,
+          &p->reading);
+      q.flush ();
+      count_download (&m->mem);
+      p->host_valid = true;
+    }
+    ready = p->reading;
   });
   return ready;
 }
@@ -665,6 +691,7 @@ device_in_bands (GstMemory * mem, const void *data, gsize size, BandUpload * up)
       return;
     }
     sync_band_upload (p);
+    wait_reading (p);
     up->device = p->device;
     up->src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
     up->from_staging = !data;
@@ -729,6 +756,7 @@ start_band_download (GstMemory * mem, cl::Buffer * device)
     if (m->priv->unified)
       return;
     ensure_staging (m);
+    wait_reading (m->priv);   /* (a download of another frame's, on the kernels' queue) */
     *device = m->priv->device;
     staging = m->priv->staging_ptr;
   });

@@ -75,10 +75,10 @@ guint default_kernel_timeout ();
  * gstclmemory.h return FALSE instead): for elements, which report a
  * DeviceTimeout as such (gstcl::post_exception ()). */
 void sync_to_host (GstMemory *mem);
-/* sync_to_host that does not wait on a unified device: the buffer's map
- * for the host is queued behind the device's work and returned, to wait
- * for (a later host map of the memory waits for it too). On a discrete
- * device the download completes first (no event returned). */
+/* sync_to_host that does not wait: the buffer's map for the host (a
+ * unified device) or its download into the staging area (a discrete one)
+ * is queued behind the device's work and returned, to wait for; a later
+ * host map of the memory waits for it too. */
 cl::Event start_sync_to_host (GstMemory *mem);
 void sync_to_device (GstMemory *mem);
 void write_from_host (GstMemory *mem, const void *data, gsize size);

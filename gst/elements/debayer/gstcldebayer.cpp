@@ -376,11 +376,12 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   }
   const bool sensor = st->engine.sensor ();
   const bool loops = s.white_balance == WB_AUTO || (sensor && s.exposure == EXPOSURE_AUTO);
-  /* The auto loops take the statistics of the frame before: one handed on
-   * in flight is waited for first (its read back is then complete), so
-   * that they lag one frame and each frame gathers. */
-  if (loops)
-    gst_cl_filter_wait_previous_frame (filter, ctx);
+  /* The auto loops take the statistics of the frame before: where that
+   * frame was handed on in flight, their read back (queued after its
+   * kernels, before its download) is waited for first, so that they lag
+   * one frame and each frame gathers, while its download may still run. */
+  if (loops && gst_cl_filter_previous_frame_in_flight (filter))
+    st->stats.wait_newest ();
   update_gains (self);
   /* Which frames gather: every statistics-interval-th (a free set of
    * counters waited for if need be), and for the auto loops each frame

@@ -320,6 +320,17 @@ Statistics::wait_oldest ()
     gstcl::wait (queue_, oldest->reading, "the statistics");
 }
 
+void
+Statistics::wait_newest ()
+{
+  Set *newest = nullptr;
+  for (Set &set : sets_)
+    if (set.busy && (!newest || set.order > newest->order))
+      newest = &set;
+  if (newest && newest->reading ())
+    gstcl::wait (queue_, newest->reading, "the statistics");
+}
+
 bool
 Statistics::idle () const
 {

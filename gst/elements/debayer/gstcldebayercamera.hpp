@@ -228,6 +228,9 @@ public:
   /* Waits for the oldest read under way (a frame that must gather found no
    * free set). */
   void wait_oldest ();
+  /* Waits for the newest read under way (the frame before's, for the auto
+   * loops; the reads complete in order). */
+  void wait_newest ();
   /* Whether no read is under way. */
   bool idle () const;
   /* Makes the counters on first use; returns the set this frame gathers
