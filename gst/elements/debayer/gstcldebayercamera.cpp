@@ -266,10 +266,7 @@ pair_sum (const cl_uint * host, int at, int count, int stride)
 bool
 Statistics::take (Gathered * out, int cells_x, int cells_y)
 {
-  Set *oldest = nullptr;
-  for (Set &set : sets_)
-    if (set.busy && (!oldest || set.order < oldest->order))
-      oldest = &set;
+  Set *oldest = busy_end (false);
   if (!oldest || (oldest->reading () &&
           oldest->reading.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> () != CL_COMPLETE))
     return false;
@@ -309,26 +306,21 @@ Statistics::take (Gathered * out, int cells_x, int cells_y)
   return true;
 }
 
-void
-Statistics::wait_oldest ()
+Statistics::Set *
+Statistics::busy_end (bool last)
 {
-  Set *oldest = nullptr;
+  Set *end = nullptr;
   for (Set &set : sets_)
-    if (set.busy && (!oldest || set.order < oldest->order))
-      oldest = &set;
-  if (oldest && oldest->reading ())
-    gstcl::wait (queue_, oldest->reading, "the statistics");
+    if (set.busy && (!end || (last ? set.order > end->order : set.order < end->order)))
+      end = &set;
+  return end;
 }
 
 void
-Statistics::wait_newest ()
+Statistics::wait_for (Set * set)
 {
-  Set *newest = nullptr;
-  for (Set &set : sets_)
-    if (set.busy && (!newest || set.order > newest->order))
-      newest = &set;
-  if (newest && newest->reading ())
-    gstcl::wait (queue_, newest->reading, "the statistics");
+  if (set && set->reading ())
+    gstcl::wait (queue_, set->reading, "the statistics");
 }
 
 bool

@@ -226,11 +226,10 @@ public:
    * cells_y: the frame's 2 x 2 cells, for the zone means. */
   bool take (Gathered * out, int cells_x, int cells_y);
   /* Waits for the oldest read under way (a frame that must gather found no
-   * free set). */
-  void wait_oldest ();
-  /* Waits for the newest read under way (the frame before's, for the auto
-   * loops; the reads complete in order). */
-  void wait_newest ();
+   * free set), or the newest (the frame before's, for the auto loops; the
+   * reads complete in order). */
+  void wait_oldest () { wait_for (busy_end (false)); }
+  void wait_newest () { wait_for (busy_end (true)); }
   /* Whether no read is under way. */
   bool idle () const;
   /* Makes the counters on first use; returns the set this frame gathers
@@ -251,6 +250,9 @@ private:
     guint64 order = 0;
     Gathered tag;
   };
+  /* The busy set gathered first (or last), or null. */
+  Set *busy_end (bool last);
+  void wait_for (Set * set);
   Set sets_[kSets];
   guint64 next_order_ = 0;
   cl::CommandQueue queue_;
