@@ -597,10 +597,10 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   /* A wrapped input's owner gets it back when the kernels reading it have
    * completed, not now (gst_cl_allocator_wrap_buffer). */
   gst_memory_unref (in_mem);
-  /* On a unified device a system-memory neighbour gets the frame with its
-   * map queued behind the kernels, which its host map waits for (on a
-   * discrete one the download completes first). This thread waits for the
-   * frame before instead, so that at most two are on the device
+  /* A system-memory neighbour gets the frame with its map (a unified
+   * device) or its download (a discrete one) queued behind the kernels,
+   * which its host map waits for. This thread waits for the frame before
+   * instead, so that at most two are on the device
    * (docs/architecture.md, "Frames in flight"). The waits are bounded by
    * the watchdog (the element's kernel-timeout) and end when the element
    * flushes or stops. */
