@@ -79,28 +79,30 @@ wait_for (ClMemPriv * p, const cl::Event & event, const char *what,
       what, pacing);
 }
 
-/* The device's data into the staging area. A blocking read (and
- * clWaitForEvents) has NVIDIA's driver spin (sched_yield, clock_gettime)
- * for the transfer and the queue ahead of it: most of an element's CPU time
- * a frame in a camera farm (docs/scale.md), and no bound on a kernel that
- * never ends. So the read is queued, the thread sleeps for 3/4 of the time
- * this buffer's recent reads took (an over-sleep shortens the next one),
- * then looks at the event every 16th of that time (20 to 200 us) until the
- * read is over, with precise sleeps (GST_OPENCL_WAIT=spin: without
- * sleeping). */
-static void wait_read (ClMemPriv * p, const cl::Event & done);
-
+/* The device's data into the staging area (made beforehand), queued and
+ * not waited for: p->reading, which wait_reading waits for. A blocking
+ * read (and clWaitForEvents) has NVIDIA's driver spin (sched_yield,
+ * clock_gettime) for the transfer and the queue ahead of it: most of an
+ * element's CPU time a frame in a camera farm (docs/scale.md), and no bound
+ * on a kernel that never ends. So the read is queued, and a wait for it
+ * sleeps for 3/4 of the time this buffer's recent reads took (an over-sleep
+ * shortens the next one), then looks at the event every 16th of that time
+ * (20 to 200 us) until the read is over, with precise sleeps
+ * (GST_OPENCL_WAIT=spin: without sleeping). */
 static void
-read_to_staging (const cl::CommandQueue & q, ClMemPriv * p, size_t size)
+queue_download (GstClMemory * m)
 {
-  cl::Event done;
-  q.enqueueReadBuffer (p->device, CL_FALSE, 0, size, p->staging_ptr, nullptr, &done);
+  ClMemPriv *p = m->priv;
+  const cl::CommandQueue &q = gstcl::queue_of (p->context);
+  q.enqueueReadBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr, nullptr,
+      &p->reading);
   q.flush ();
-  wait_read (p, done);
+  count_download (&m->mem);
+  p->host_valid = true;
 }
 
 /* Waits for a read into the staging area, paced by the buffer's recent
- * reads (read_to_staging). */
+ * reads (queue_download). */
 static void
 wait_read (ClMemPriv * p, const cl::Event & done)
 {
@@ -186,8 +188,6 @@ static void *
 host_access (GstClMemory * m, bool write)
 {
   ClMemPriv *p = m->priv;
-  const cl::CommandQueue &q = gstcl::queue_of (p->context);
-  const size_t size = m->mem.maxsize;
   if (p->unified) {
     queue_map (m);
     wait_mapped (p);
@@ -195,14 +195,11 @@ host_access (GstClMemory * m, bool write)
     return p->mapped_ptr;
   }
   ensure_staging (m);
-  wait_reading (p);
-  if (!p->host_valid) {
-    read_to_staging (q, p, size);
-    count_download (&m->mem);
-    p->host_valid = true;
-  } else if (p->host_busy ()) {
+  if (!p->host_valid)
+    queue_download (m);
+  else if (p->host_busy ())
     wait_for (p, p->host_busy, "an upload");  /* it may still read the staging area */
-  }
+  wait_reading (p);
   /* Any host mapping may change the data: some producers write through a
    * read mapping (rgb2bayer 1.22 does). The cost is small: a kernel that
    * then overwrites the buffer maps it write-only, which uploads nothing. */
@@ -665,12 +662,7 @@ start_sync_to_host (GstMemory * mem)
     /* the download queued, not waited for: a host map waits for it */
     if (!p->host_valid) {
       ensure_staging (m);
-      const cl::CommandQueue &q = gstcl::queue_of (p->context);
-      q.enqueueReadBuffer (p->device, CL_FALSE, 0, m->mem.maxsize, p->staging_ptr, nullptr,
-          &p->reading);
-      q.flush ();
-      count_download (&m->mem);
-      p->host_valid = true;
+      queue_download (m);
     }
     ready = p->reading;
   });
