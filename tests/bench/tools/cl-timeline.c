@@ -161,17 +161,21 @@ kernel_name (cl_kernel k)
   return found;
 }
 
-cl_int
-clFlush (cl_command_queue q)
-{
-  static cl_int (*f) (cl_command_queue);
-  if (!f)
-    f = real ("clFlush");
-  unsigned long long t = now_ns ();
-  cl_int err = f (q);
-  keep_wait ("flush", t);
-  return err;
-}
+/* clFlush and clFinish: host waits (their wall time). */
+#define QUEUE_CALL(NAME, LABEL)                                              \
+  cl_int NAME (cl_command_queue q)                                           \
+  {                                                                          \
+    static cl_int (*f) (cl_command_queue);                                   \
+    if (!f)                                                                  \
+      f = real (#NAME);                                                      \
+    unsigned long long t = now_ns ();                                        \
+    cl_int err = f (q);                                                      \
+    keep_wait (LABEL, t);                                                    \
+    return err;                                                              \
+  }
+
+QUEUE_CALL (clFlush, "flush")
+QUEUE_CALL (clFinish, "finish")
 
 cl_command_queue
 clCreateCommandQueue (cl_context c, cl_device_id d, cl_command_queue_properties p, cl_int *e)
@@ -290,17 +294,6 @@ clEnqueueMapBuffer (cl_command_queue q, cl_mem m, cl_bool b, cl_map_flags fl, si
   return p;
 }
 
-cl_int
-clFinish (cl_command_queue q)
-{
-  static cl_int (*f) (cl_command_queue);
-  if (!f)
-    f = real ("clFinish");
-  unsigned long long t = now_ns ();
-  cl_int err = f (q);
-  keep_wait ("finish", t);
-  return err;
-}
 
 cl_int
 clWaitForEvents (cl_uint n, const cl_event *l)
