@@ -9,10 +9,13 @@
  * memories, which is always copied. Then a
  * source that reuses its two buffers as soon as they come back never sees
  * the device read one after it came back, also with system-memory output,
- * whose frames the element hands on before their kernels complete. */
+ * whose frames the element hands on before their kernels complete. Last,
+ * on the staging path, another user of a memory whose upload goes in row
+ * bands waits for the whole upload, also for one never queued. */
 #include "cltest.h"
 
 #include <gst/allocators/allocators.h>
+#include <gst/opencl/gstclbands.hpp>
 #include <gst/opencl/gstclmemory.h>
 #include <sys/mman.h>
 
@@ -381,6 +384,196 @@ GST_START_TEST (test_camera_source_reuses_buffers)
 }
 GST_END_TEST
 
+namespace {
+
+/* ---- another user of a memory whose upload goes in bands ---- */
+
+/* An upload in bands (gstclbands.hpp) is queued band by band on the
+ * context's upload queue while the device buffer is already handed out
+ * (device_in_bands); a user of the memory that comes meanwhile (a
+ * GST_MAP_CL map, sync_to_device) has the context's queue wait for the
+ * upload's gate, a user event that opens once the last band's write has
+ * completed (end_band_upload), or at once where nothing was queued (the
+ * device copy then stale). Only the staging path of discrete devices
+ * uploads in bands: on a unified one device_in_bands leaves nothing. */
+
+constexpr int kBandRows = 16, kBands = 4, kRowBytes = 1024;
+constexpr gsize kBandBytes = (gsize) kBandRows * kRowBytes, kSize = kBandBytes * kBands;
+
+std::vector<guint8> pattern (uint32_t seed)
+{
+  std::mt19937 rng (seed);
+  std::vector<guint8> v (kSize);
+  for (auto &b : v)
+    b = (guint8) (rng () >> 24);
+  return v;
+}
+
+/* A memory of the shared context whose device copy holds `old` and whose
+ * host copy (written through a host map) holds `now`, newer. */
+GstMemory *stale_on_device (GstAllocator * alloc, const std::vector<guint8> &old,
+    const std::vector<guint8> &now)
+{
+  GstMemory *mem = gst_allocator_alloc (alloc, kSize, nullptr);
+  fail_unless (mem != nullptr && gst_is_cl_memory (mem));
+  fail_unless (gst_cl_memory_write_from_host (mem, old.data (), kSize));
+  GstMapInfo map;
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  std::memcpy (map.data, now.data (), kSize);
+  gst_memory_unmap (mem, &map);
+  return mem;
+}
+
+/* The device buffer read into `into` on the context's queue, after what is
+ * queued there (as a kernel of another user would read it); not waited for. */
+cl::Event read_device (cl_mem device, std::vector<guint8> &into)
+{
+  into.assign (kSize, 0);
+  const cl::CommandQueue &q = gstcl::queue_of (shared_context ());
+  cl::Event done;
+  q.enqueueReadBuffer (cl::Buffer (device, true), CL_FALSE, 0, kSize, into.data (), nullptr,
+      &done);
+  q.flush ();
+  return done;
+}
+
+bool complete (const cl::Event & e)
+{
+  const cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS> ();
+  fail_if (status < 0, "a read of the device buffer failed (%d)", status);
+  return status == CL_COMPLETE;
+}
+
+/* Bounded (10 s): a gate never opened fails here, not at the suite's timeout. */
+void wait_complete (const cl::Event & e, const char *what)
+{
+  const gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!complete (e) && g_get_monotonic_time () < until)
+    g_usleep (1000);
+  fail_unless (complete (e), "%s: the read never completed (the upload's gate left closed?)",
+      what);
+}
+
+/* The shared context's device buffer for `mem` in bands, where the context
+ * uploads in bands; false on a unified device (checked: nothing left to
+ * upload, the data on the device), which the staging run must not be. */
+bool in_bands (GstMemory * mem, const std::vector<guint8> &now, gstcl::BandUpload * up,
+    cl_mem * device)
+{
+  if (!g_strcmp0 (g_getenv ("GST_OPENCL_MEMORY"), "staging"))
+    fail_if (unified (), "GST_OPENCL_MEMORY=staging, yet the context's memory is unified");
+  *device = gstcl::device_in_bands (mem, nullptr, 0, up);
+  fail_unless (*device != nullptr);
+  if (unified ()) {
+    fail_unless (up->src == nullptr && up->gate () == nullptr, "an upload left on a unified "
+        "device");
+    std::vector<guint8> seen;
+    wait_complete (read_device (*device, seen), "unified");
+    fail_unless (seen == now, "unified: the device buffer is not the host's data");
+    return false;
+  }
+  /* the host copy is the newer one: left to upload from the staging area */
+  fail_unless (up->src != nullptr && up->from_staging && up->gate () != nullptr);
+  return true;
+}
+
+gstcl::Bands bands_of (GstMemory * mem, gstcl::BandUpload up)
+{
+  std::vector<int> ends;
+  std::vector<size_t> bytes;
+  for (int i = 1; i <= kBands; i++) {
+    ends.push_back (i * kBandRows);
+    bytes.push_back (i * kBandBytes);
+  }
+  gstcl::Bands bands;
+  bands.set_input (mem, std::move (ends), std::move (bytes), std::move (up));
+  return bands;
+}
+
+}  // namespace
+
+/* A GST_MAP_CL map while only the first band is queued: a read of the
+ * buffer on the context's queue waits for the whole upload (neither the
+ * device's old data nor a part of the new), then sees the host's bytes. */
+GST_START_TEST (test_band_upload_gates_other_users)
+{
+  GstAllocator *alloc = gst_cl_allocator_new (shared_context ());
+  const std::vector<guint8> old = pattern (1), now = pattern (2);
+  GstMemory *mem = stale_on_device (alloc, old, now);
+  const GstClMemoryStats before = stats_now ();
+  gstcl::BandUpload up;
+  cl_mem device;
+  if (in_bands (mem, now, &up, &device)) {
+    gstcl::Bands bands = bands_of (mem, std::move (up));
+    /* the other user, before any band is queued */
+    GstMapInfo map;
+    fail_unless (gst_memory_map (mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)));
+    fail_unless ((cl_mem) map.data == device);
+    gst_memory_unmap (mem, &map);
+    std::vector<guint8> seen;
+    const cl::Event read = read_device (device, seen);
+    /* time for a read that did not wait to complete (it would see `old`) */
+    g_usleep (20 * 1000);
+    fail_if (complete (read), "a device read went ahead of an upload in bands not yet queued "
+        "(it saw the %s data)", seen == old ? "old" : seen == now ? "new" : "mixed");
+    /* the first band queued and waited for: the gate is still closed */
+    bands.wait_input (shared_context (), kBandRows);
+    fail_unless (bands.queued_upload () () != nullptr);
+    wait_complete (bands.queued_upload (), "the first band");
+    g_usleep (20 * 1000);
+    fail_if (complete (read), "a device read went ahead of an upload in bands with one band "
+        "queued");
+    /* the rest queued, the upload ended: the gate opens as the last band completes */
+    fail_unless (bands.finish_input (shared_context ()) () != nullptr);
+    wait_complete (read, "after the upload was queued");
+    fail_unless (seen == now, "the other user saw %s data, not the upload's",
+        seen == old ? "the old" : "other");
+    const GstClMemoryStats after = stats_now ();
+    fail_unless_equals_uint64 (after.uploads - before.uploads, 1);
+    fail_unless_equals_uint64 (after.band_uploads - before.band_uploads, 1);
+    /* the host copy still current: a host map neither downloads nor differs */
+    fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
+    fail_unless (std::memcmp (map.data, now.data (), kSize) == 0);
+    gst_memory_unmap (mem, &map);
+    fail_unless_equals_uint64 (stats_now ().downloads, after.downloads);
+  }
+  gst_memory_unref (mem);
+  gst_object_unref (alloc);
+}
+GST_END_TEST
+
+/* A frame that fails before any band of its upload is queued (Bands::clear
+ * () ends it with no event): another user that waits for the gate goes on,
+ * and the device copy is stale, so the next sync uploads the host's data. */
+GST_START_TEST (test_band_upload_never_queued)
+{
+  GstAllocator *alloc = gst_cl_allocator_new (shared_context ());
+  const std::vector<guint8> old = pattern (3), now = pattern (4);
+  GstMemory *mem = stale_on_device (alloc, old, now);
+  const GstClMemoryStats before = stats_now ();
+  gstcl::BandUpload up;
+  cl_mem device;
+  if (in_bands (mem, now, &up, &device)) {
+    gstcl::Bands bands = bands_of (mem, std::move (up));
+    gstcl::sync_to_device (mem);  /* the other user: nothing to upload, the gate waited for */
+    std::vector<guint8> seen;
+    const cl::Event read = read_device (device, seen);
+    g_usleep (20 * 1000);
+    fail_if (complete (read), "a device read went ahead of an upload in bands not yet queued");
+    bands.clear ();
+    wait_complete (read, "after an upload that was never queued");
+    fail_unless_equals_uint64 (stats_now ().uploads, before.uploads);
+    gstcl::sync_to_device (mem);
+    fail_unless_equals_uint64 (stats_now ().uploads - before.uploads, 1);
+    wait_complete (read_device (device, seen), "after a sync");
+    fail_unless (seen == now, "the device has %s data after a sync, not the host's",
+        seen == old ? "the old" : "other");
+  }
+  gst_memory_unref (mem);
+  gst_object_unref (alloc);
+}
+GST_END_TEST
+
 static Suite *
 zerocopy_suite (void)
 {
@@ -396,6 +589,8 @@ zerocopy_suite (void)
   tcase_add_test (tc, test_camera_system_out_source_reuses_buffers);
   tcase_add_test (tc, test_sobel_system_out_in_flight);
   tcase_add_test (tc, test_camera_system_out_in_flight);
+  tcase_add_test (tc, test_band_upload_gates_other_users);
+  tcase_add_test (tc, test_band_upload_never_queued);
   return s;
 }
 
