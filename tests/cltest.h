@@ -418,7 +418,8 @@ push_built (GstHarness * h, GstBuffer * in)
 /* A property change that rebuilds a program while a live source streams at
  * 30 frames/s: `pipeline` (a live source ! ... ! fakesink name=sink
  * sync=false) plays; after 10 frames `change` sets the property. Every frame
- * that reaches the sink is recorded (arrival time, first byte). Checks that
+ * that reaches the sink is recorded (arrival time, first byte; -2 where the
+ * first byte of its last row differs: a torn frame). Checks that
  * each frame shows `old_value` until the first one that shows `new_value`
  * and none after it, that at least `min_meanwhile` frames came out of the
  * old program after the change (the build did not hold them), that the new
@@ -446,13 +447,27 @@ inline void check_live_rebuild (const char *pipeline_desc,
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER,
-      [] (GstPad *, GstPadProbeInfo * info, gpointer data) -> GstPadProbeReturn {
+      [] (GstPad * pad, GstPadProbeInfo * info, gpointer data) -> GstPadProbeReturn {
         auto *f = (Frames *) data;
         GstMapInfo map;
         int v = -1;
+        /* the first byte of the last row too: the pictures are uniform, so
+         * a frame whose rows differ (rows read before their kernel wrote
+         * them, as frames in bands could) shows as neither value */
+        gsize last_row = 0;
+        if (GstCaps *caps = gst_pad_get_current_caps (pad)) {
+          GstVideoInfo vinfo;
+          if (gst_video_info_from_caps (&vinfo, caps))
+            last_row = GST_VIDEO_INFO_PLANE_OFFSET (&vinfo, 0) +
+                (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&vinfo, 0) *
+                (GST_VIDEO_INFO_HEIGHT (&vinfo) - 1);
+          gst_caps_unref (caps);
+        }
         /* (a frame is there once its kernel has run: mapping waits for it) */
         if (gst_buffer_map (GST_PAD_PROBE_INFO_BUFFER (info), &map, GST_MAP_READ)) {
           v = map.size ? map.data[0] : -1;
+          if (last_row < map.size && map.data[last_row] != v)
+            v = -2;   /* torn */
           gst_buffer_unmap (GST_PAD_PROBE_INFO_BUFFER (info), &map);
         }
         const gint64 now = g_get_monotonic_time ();
