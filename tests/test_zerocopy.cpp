@@ -490,6 +490,31 @@ gstcl::Bands bands_of (GstMemory * mem, gstcl::BandUpload up)
   return bands;
 }
 
+/* What both tests start from: a memory of patterns `seed` (on the device)
+ * and `seed + 1` (newer, on the host) handed out for an upload in bands. */
+struct BandCase {
+  GstAllocator *alloc = gst_cl_allocator_new (shared_context ());
+  const std::vector<guint8> old, now;
+  GstMemory *mem;
+  const GstClMemoryStats before;
+  gstcl::BandUpload up;
+  cl_mem device = nullptr;
+  const bool banded;
+  gstcl::Bands bands;   /* of 4 bands, where banded */
+  explicit BandCase (uint32_t seed)
+      : old (pattern (seed)), now (pattern (seed + 1)), mem (stale_on_device (alloc, old, now)),
+        before (stats_now ()), banded (in_bands (mem, now, &up, &device))
+  {
+    if (banded)
+      bands = bands_of (mem, std::move (up));
+  }
+  ~BandCase ()
+  {
+    gst_memory_unref (mem);
+    gst_object_unref (alloc);
+  }
+};
+
 }  // namespace
 
 /* A GST_MAP_CL map while only the first band is queued: a read of the
@@ -497,48 +522,40 @@ gstcl::Bands bands_of (GstMemory * mem, gstcl::BandUpload up)
  * device's old data nor a part of the new), then sees the host's bytes. */
 GST_START_TEST (test_band_upload_gates_other_users)
 {
-  GstAllocator *alloc = gst_cl_allocator_new (shared_context ());
-  const std::vector<guint8> old = pattern (1), now = pattern (2);
-  GstMemory *mem = stale_on_device (alloc, old, now);
-  const GstClMemoryStats before = stats_now ();
-  gstcl::BandUpload up;
-  cl_mem device;
-  if (in_bands (mem, now, &up, &device)) {
-    gstcl::Bands bands = bands_of (mem, std::move (up));
+  BandCase c (1);
+  if (c.banded) {
     /* the other user, before any band is queued */
     GstMapInfo map;
-    fail_unless (gst_memory_map (mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)));
-    fail_unless ((cl_mem) map.data == device);
-    gst_memory_unmap (mem, &map);
+    fail_unless (gst_memory_map (c.mem, &map, (GstMapFlags) (GST_MAP_READ | GST_MAP_CL)));
+    fail_unless ((cl_mem) map.data == c.device);
+    gst_memory_unmap (c.mem, &map);
     std::vector<guint8> seen;
-    const cl::Event read = read_device (device, seen);
+    const cl::Event read = read_device (c.device, seen);
     /* time for a read that did not wait to complete (it would see `old`) */
     g_usleep (20 * 1000);
     fail_if (complete (read), "a device read went ahead of an upload in bands not yet queued "
-        "(it saw the %s data)", seen == old ? "old" : seen == now ? "new" : "mixed");
+        "(it saw the %s data)", seen == c.old ? "old" : seen == c.now ? "new" : "mixed");
     /* the first band queued and waited for: the gate is still closed */
-    bands.wait_input (shared_context (), kBandRows);
-    fail_unless (bands.queued_upload () () != nullptr);
-    wait_complete (bands.queued_upload (), "the first band");
+    c.bands.wait_input (shared_context (), kBandRows);
+    fail_unless (c.bands.queued_upload () () != nullptr);
+    wait_complete (c.bands.queued_upload (), "the first band");
     g_usleep (20 * 1000);
     fail_if (complete (read), "a device read went ahead of an upload in bands with one band "
         "queued");
     /* the rest queued, the upload ended: the gate opens as the last band completes */
-    fail_unless (bands.finish_input (shared_context ()) () != nullptr);
+    fail_unless (c.bands.finish_input (shared_context ()) () != nullptr);
     wait_complete (read, "after the upload was queued");
-    fail_unless (seen == now, "the other user saw %s data, not the upload's",
-        seen == old ? "the old" : "other");
+    fail_unless (seen == c.now, "the other user saw %s data, not the upload's",
+        seen == c.old ? "the old" : "other");
     const GstClMemoryStats after = stats_now ();
-    fail_unless_equals_uint64 (after.uploads - before.uploads, 1);
-    fail_unless_equals_uint64 (after.band_uploads - before.band_uploads, 1);
+    fail_unless_equals_uint64 (after.uploads - c.before.uploads, 1);
+    fail_unless_equals_uint64 (after.band_uploads - c.before.band_uploads, 1);
     /* the host copy still current: a host map neither downloads nor differs */
-    fail_unless (gst_memory_map (mem, &map, GST_MAP_READ));
-    fail_unless (std::memcmp (map.data, now.data (), kSize) == 0);
-    gst_memory_unmap (mem, &map);
+    fail_unless (gst_memory_map (c.mem, &map, GST_MAP_READ));
+    fail_unless (std::memcmp (map.data, c.now.data (), kSize) == 0);
+    gst_memory_unmap (c.mem, &map);
     fail_unless_equals_uint64 (stats_now ().downloads, after.downloads);
   }
-  gst_memory_unref (mem);
-  gst_object_unref (alloc);
 }
 GST_END_TEST
 
@@ -547,30 +564,22 @@ GST_END_TEST
  * and the device copy is stale, so the next sync uploads the host's data. */
 GST_START_TEST (test_band_upload_never_queued)
 {
-  GstAllocator *alloc = gst_cl_allocator_new (shared_context ());
-  const std::vector<guint8> old = pattern (3), now = pattern (4);
-  GstMemory *mem = stale_on_device (alloc, old, now);
-  const GstClMemoryStats before = stats_now ();
-  gstcl::BandUpload up;
-  cl_mem device;
-  if (in_bands (mem, now, &up, &device)) {
-    gstcl::Bands bands = bands_of (mem, std::move (up));
-    gstcl::sync_to_device (mem);  /* the other user: nothing to upload, the gate waited for */
+  BandCase c (3);
+  if (c.banded) {
+    gstcl::sync_to_device (c.mem);  /* the other user: nothing to upload, the gate waited for */
     std::vector<guint8> seen;
-    const cl::Event read = read_device (device, seen);
+    const cl::Event read = read_device (c.device, seen);
     g_usleep (20 * 1000);
     fail_if (complete (read), "a device read went ahead of an upload in bands not yet queued");
-    bands.clear ();
+    c.bands.clear ();
     wait_complete (read, "after an upload that was never queued");
-    fail_unless_equals_uint64 (stats_now ().uploads, before.uploads);
-    gstcl::sync_to_device (mem);
-    fail_unless_equals_uint64 (stats_now ().uploads - before.uploads, 1);
-    wait_complete (read_device (device, seen), "after a sync");
-    fail_unless (seen == now, "the device has %s data after a sync, not the host's",
-        seen == old ? "the old" : "other");
+    fail_unless_equals_uint64 (stats_now ().uploads, c.before.uploads);
+    gstcl::sync_to_device (c.mem);
+    fail_unless_equals_uint64 (stats_now ().uploads - c.before.uploads, 1);
+    wait_complete (read_device (c.device, seen), "after a sync");
+    fail_unless (seen == c.now, "the device has %s data after a sync, not the host's",
+        seen == c.old ? "the old" : "other");
   }
-  gst_memory_unref (mem);
-  gst_object_unref (alloc);
 }
 GST_END_TEST
 
