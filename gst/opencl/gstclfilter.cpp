@@ -395,7 +395,7 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
  * element takes 4: a 4K isp frame on an H200 went at 1940 frames/s in 4
  * bands against 1750 in 8 and 1490 in one (cl-bands-gpu, which has no
  * GStreamer and fewer calls a band, found 8 best; 16 were slower there:
- * docs/benchmarks.md, "Frames in row bands, 4 a frame"). */
+ * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
 static const int kMaxBands = 4;
 
 /* GST_OPENCL_BANDS=1 turns bands on (read at each frame, as tests change
