@@ -22,8 +22,8 @@ using namespace camera_ref;
  * downloads each frame in row bands (gstclbands.hpp, at most 4 of whole
  * 16-row work-groups) where GST_OPENCL_BANDS=1 (only then): the output is
  * still the model's, at one band's height and at several (odd heights, the
- * last band short), with and without the sensor pass (whose bands run ahead of the camera kernel's),
- * for system-memory input (uploaded in bands from the buffer's map),
+ * last band short), with and without the sensor pass (whose bands run ahead
+ * of the camera kernel's), for system-memory input (uploaded in bands from the buffer's map),
  * OpenCL memory written by the host (from its staging area) and input on
  * the device (clupload: only the download in bands); the counters say how
  * many frames went in bands. */

@@ -388,16 +388,6 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
   g_atomic_int_inc ((gint *) &p->plans);
 }
 
-/* The rows at which the bands of a frame `height` rows high end: at most
- * kMaxBands, each a multiple of `rows` (0: one band). A band costs the
- * host about 100 us of enqueue calls on NVIDIA's driver (10-18 us each:
- * an upload, a barrier, the kernels, a marker, a read a plane), so the
- * element takes 4: a 4K isp frame on an H200 went at 1940 frames/s in 4
- * bands against 1750 in 8 and 1490 in one (cl-bands-gpu, which has no
- * GStreamer and fewer calls a band, found 8 best; 16 were slower there:
- * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
-static const int kMaxBands = 4;
-
 /* GST_OPENCL_BANDS=1 turns bands on (read at each frame, as tests change
  * it). Not the default yet: on an H200 with a cold kernel cache, a live
  * change's ~0.4 s wait for the new kernels' first launch delayed the last
@@ -409,6 +399,16 @@ bands_asked ()
 {
   return !g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "1");
 }
+
+/* The rows at which the bands of a frame `height` rows high end: at most
+ * kMaxBands, each a multiple of `rows` (0: one band). A band costs the
+ * host about 100 us of enqueue calls on NVIDIA's driver (10-18 us each:
+ * an upload, a barrier, the kernels, a marker, a read a plane), so the
+ * element takes 4: a 4K isp frame on an H200 went at 1940 frames/s in 4
+ * bands against 1750 in 8 and 1490 in one (cl-bands-gpu, which has no
+ * GStreamer and fewer calls a band, found 8 best; 16 were slower there:
+ * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
+static const int kMaxBands = 4;
 
 static std::vector<int>
 band_ends (int height, int rows)
@@ -568,8 +568,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
   /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side; for now only where asked for (GST_OPENCL_BANDS=1:
-   * docs/benchmarks.md, "Frames in row bands", says what is left). */
+   * memory on a side; for now only where asked for (bands_asked says why). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
       !gst_cl_context_has_unified_memory (ctx) && bands_asked () &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));

@@ -110,8 +110,8 @@ wait_read (ClMemPriv * p, const cl::Event & done)
   gstcl::watchdog::Pacing pacing;
   pacing.first_sleep_us = p->read_us >= 100 ? p->read_us * 3 / 4 : 0;
   /* after that sleep, steps of a 64th of the read (5 to 200 us): the
-   * next frame's upload waits for this wake-up (4K in bands on an H200: 3 % more
-   * frames/s than a 16th, 20 us at least); short reads, 20 us */
+   * next frame's upload waits for this wake-up (4K in bands on an H200:
+   * 3 % more frames/s than a 16th, 20 us at least); short reads, 20 us */
   pacing.step_us = pacing.first_sleep_us ? CLAMP (p->read_us / 64, 5, 200) : 20;
   wait_for (p, done, "the download", pacing);
   const gint64 took = g_get_monotonic_time () - start;
