@@ -5,7 +5,8 @@
  * CLTL_COUNT of them (default 3000), keep their events, and the host's
  * waits (clFinish, clWaitForEvents, blocking reads, writes and maps) their
  * wall times. At exit the events' QUEUED / SUBMIT / START / END times go to
- * CLTL_OUT (default cl-timeline.csv), one line a command:
+ * CLTL_OUT (default cl-timeline.csv; a "%p" in it: the process id, and no
+ * file for a process without commands), one line a command:
  *
  *   kind,queue,label,bytes,host_ns,call_ns,queued,submit,start,end
  *
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct {
   int wait;                     /* a host wait, not a command */
@@ -311,7 +313,17 @@ __attribute__ ((destructor)) static void
 write_out (void)
 {
   const char *path = getenv ("CLTL_OUT") ? getenv ("CLTL_OUT") : "cl-timeline.csv";
-  FILE *out = fopen (path, "w");
+  /* "%p" in the name: the process id (a test's forked children, a plugin
+   * scanner: each its own file) */
+  char name[4096];
+  const char *p = strstr (path, "%p");
+  if (p)
+    snprintf (name, sizeof name, "%.*s%ld%s", (int) (p - path), path, (long) getpid (), p + 2);
+  else
+    snprintf (name, sizeof name, "%s", path);
+  if (n_records == 0 && p)
+    return;   /* no commands: no file */
+  FILE *out = fopen (name, "w");
   if (!out)
     return;
   fprintf (out, "kind,queue,label,bytes,host_ns,call_ns,queued,submit,start,end\n");
