@@ -701,6 +701,34 @@ GST_START_TEST (test_parameters)
 }
 GST_END_TEST
 
+/* A background build compiles first in the device's warm context where
+ * asked (NVIDIA's default: its JIT holds a lock of the context, which would
+ * stall the stream), then in the element's; the frames meanwhile and after
+ * are right either way. */
+GST_START_TEST (test_background_build_warms_elsewhere)
+{
+  GstElement *k;
+  GstBus *bus;
+  GstHarness *h = gain_level_harness ("p, gain=(float)0.5, level=(int)10", &k, &bus);
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
+  check_gain_level (h, 0.5, 10, 1);
+  for (const char *asked : { "1", "0" }) {
+    g_setenv ("GST_OPENCL_WARM_BUILDS", asked, TRUE);
+    const unsigned warm = gstcl::warm_builds (), background = gstcl::background_builds ();
+    /* a new program (a comment no earlier run compiled) */
+    const std::string source = std::string ("/* ") + cltest::unique_tag () + asked + " */\n" +
+        GAIN_LEVEL;
+    g_object_set (k, "source", source.c_str (), nullptr);
+    check_gain_level (h, 0.5, 10, 2);
+    fail_unless_equals_int (gstcl::background_builds () - background, 1);
+    fail_unless_equals_int (gstcl::warm_builds () - warm, asked[0] == '1' ? 1 : 0);
+  }
+  g_unsetenv ("GST_OPENCL_WARM_BUILDS");
+  fail_unless_equals_int (pop_messages (bus, GST_MESSAGE_ERROR, ""), 0);
+  teardown (h, k, bus);
+}
+GST_END_TEST
+
 /* The parameters' child (GstChildProxy) has one controllable property per
  * parameter: a control binding changes the value frame by frame, with no
  * build; `parameters` and the child's properties read the values in force;
@@ -796,6 +824,7 @@ clkernel_suite (void)
   tcase_add_test (tc, test_hostile_build_options);
   tcase_add_test (tc, test_live_changes);
   tcase_add_test (tc, test_parameters);
+  tcase_add_test (tc, test_background_build_warms_elsewhere);
   tcase_add_test (tc, test_parameters_follow_a_controller);
   tcase_add_test (tc, test_caps_change_keeps_running_program);
   tcase_add_test (tc, test_location);

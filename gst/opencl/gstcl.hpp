@@ -120,6 +120,9 @@ bool tuned_for_gpu (GstClContext *ctx);
 
 /* Number of programs actually compiled in this process (for tests). */
 unsigned program_builds ();
+/* Number of background builds compiled first in a warm context (for tests;
+ * gstclcontext.cpp, warm_driver_cache). */
+unsigned warm_builds ();
 
 /* Number of program lookups in this process: calls of program() and
  * cached_program(), and BackgroundBuild::start() (one each, whether the

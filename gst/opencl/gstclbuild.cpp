@@ -22,6 +22,8 @@ cl::Program build_program (GstClContext *ctx, const std::string &source,
     const std::string &options, const std::string &what);
 cl::Program find_program (GstClContext *ctx, const std::string &source,
     const std::string &options);
+void warm_driver_cache (GstClContext *ctx, const std::string &source,
+    const std::string &options, const std::string &what);
 void count_program_lookup ();
 
 /* Builds of this process under way, for wait_for_background_builds(). */
@@ -60,6 +62,9 @@ struct BackgroundBuild::Job {
     const gint64 start_us = g_get_monotonic_time ();
     try {
       BuildScope quiet (nullptr);   /* announced by start() */
+      /* frames stream meanwhile: compiled first where no lock of theirs
+       * is held */
+      warm_driver_cache (ctx, source, options, what);
       program = build_program (ctx, source, options, what);
     } catch (...) {
       error = std::current_exception ();
