@@ -388,16 +388,16 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
   g_atomic_int_inc ((gint *) &p->plans);
 }
 
-/* GST_OPENCL_BANDS=1 turns bands on (read at each frame, as tests change
- * it). Not the default yet: on an H200 with a cold kernel cache, a live
- * change's ~0.4 s wait for the new kernels' first launch delayed the last
- * frame of the old variant in bands, the first of the new one without
- * (test_camera's test_live_change_does_not_stall allows only the latter);
- * why is not found. */
+/* Bands unless GST_OPENCL_BANDS=0 (read at each frame, as tests change it;
+ * the one-queue path stays for comparison). They waited for a live
+ * change's build until background builds compiled first in a context of
+ * their own (gstcl::warm_driver_cache): NVIDIA's driver held the calls of
+ * the streaming thread 0.4-0.6 s while it compiled in the element's
+ * context, which in bands delayed the last frame of the old variant. */
 static bool
 bands_asked ()
 {
-  return !g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "1");
+  return g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "0") != 0;
 }
 
 /* The rows at which the bands of a frame `height` rows high end: at most
@@ -568,7 +568,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
   /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side; for now only where asked for (bands_asked says why). */
+   * memory on a side (bands_asked). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
       !gst_cl_context_has_unified_memory (ctx) && bands_asked () &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
