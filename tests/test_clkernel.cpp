@@ -655,13 +655,21 @@ gain_level_harness (const char *params, GstElement ** k, GstBus ** bus)
   return h;
 }
 
+/* gain_level_harness at gain 0.5, level 10, its first frame checked. */
+static GstHarness *
+running_gain_level (GstElement ** k, GstBus ** bus)
+{
+  GstHarness *h = gain_level_harness ("p, gain=(float)0.5, level=(int)10", k, bus);
+  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
+  check_gain_level (h, 0.5, 10, 1);
+  return h;
+}
+
 GST_START_TEST (test_parameters)
 {
   GstElement *k;
   GstBus *bus;
-  GstHarness *h = gain_level_harness ("p, gain=(float)0.5, level=(int)10", &k, &bus);
-  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
-  check_gain_level (h, 0.5, 10, 1);
+  GstHarness *h = running_gain_level (&k, &bus);
 
   /* New values: the next frame, no build of any kind. */
   const unsigned builds = gstcl::program_builds (), background = gstcl::background_builds ();
@@ -709,9 +717,7 @@ GST_START_TEST (test_background_build_warms_elsewhere)
 {
   GstElement *k;
   GstBus *bus;
-  GstHarness *h = gain_level_harness ("p, gain=(float)0.5, level=(int)10", &k, &bus);
-  gst_harness_set_src_caps_str (h, caps_string ("RGBA", 13, 5).c_str ());
-  check_gain_level (h, 0.5, 10, 1);
+  GstHarness *h = running_gain_level (&k, &bus);
   for (const char *asked : { "1", "0" }) {
     g_setenv ("GST_OPENCL_WARM_BUILDS", asked, TRUE);
     const unsigned warm = gstcl::warm_builds (), background = gstcl::background_builds ();
