@@ -20,7 +20,8 @@ using namespace camera_ref;
 
 /* On the staging path of discrete GPUs the GPU shape uploads, computes and
  * downloads each frame in row bands (gstclbands.hpp, at most 4 of whole
- * 16-row work-groups) by default (GST_OPENCL_BANDS=0: never): the output is
+ * 16-row work-groups) for input frames of 8 MB or more by default, at any
+ * size with GST_OPENCL_BANDS=1 (here), never with =0: the output is
  * still the model's, at one band's height and at several (odd heights, the
  * last band short), with and without the sensor pass (whose bands run ahead
  * of the camera kernel's), for system-memory input (uploaded in bands from the buffer's map),
@@ -30,7 +31,7 @@ using namespace camera_ref;
 GST_START_TEST (test_frames_in_bands)
 {
   g_setenv ("GST_OPENCL_MEMORY", "staging", TRUE);
-  g_unsetenv ("GST_OPENCL_BANDS");
+  g_setenv ("GST_OPENCL_BANDS", "1", TRUE);
   use_tuning ("gpu");
   static const int sizes[][2] = { {37, 15}, {37, 23}, {61, 149} };
   uint32_t seed = 900;
@@ -75,20 +76,26 @@ GST_START_TEST (test_frames_in_bands)
       }
   fail_unless (up == 10 && down == 7, "%" G_GUINT64_FORMAT " frames up and %" G_GUINT64_FORMAT
       " down in bands", up, down);
-  /* none with GST_OPENCL_BANDS=0 */
-  {
-    g_setenv ("GST_OPENCL_BANDS", "0", TRUE);
-    const Stages st = all_stages (4095);
-    Camera cam (format_caps ("NV12"));
-    cam.set (st);
-    GstClMemoryStats before, after;
-    gst_cl_memory_get_stats (&before);
-    cam.check (random_mosaic (61, 149, 2, 12, seed), 6, MALVAR, st, nullptr,
-        "GST_OPENCL_BANDS=0");
-    gst_cl_memory_get_stats (&after);
-    fail_unless_equals_uint64 (after.band_uploads - before.band_uploads, 0);
-    fail_unless_equals_uint64 (after.band_downloads - before.band_downloads, 0);
-  }
+  /* by default only from 8 MB of input (2048 x 3907 8-bit: 8.0 MB, one
+   * byte short of a row less), never with GST_OPENCL_BANDS=0 */
+  for (const char *env : { (const char *) nullptr, "0" })
+    for (int height : { 3907, 3906 }) {
+      if (env)
+        g_setenv ("GST_OPENCL_BANDS", env, TRUE);
+      else
+        g_unsetenv ("GST_OPENCL_BANDS");
+      Camera cam (format_caps ("NV12"));
+      cam.set (Stages ());
+      GstClMemoryStats before, after;
+      gst_cl_memory_get_stats (&before);
+      GstCaps *caps;
+      gst_buffer_unref (cam.push (random_mosaic (2048, height, 0, 8, seed++), 0, &caps));
+      gst_caps_unref (caps);
+      gst_cl_memory_get_stats (&after);
+      const bool banded = !env && height == 3907;
+      fail_unless_equals_uint64 (after.band_uploads - before.band_uploads, banded);
+      fail_unless_equals_uint64 (after.band_downloads - before.band_downloads, banded);
+    }
   g_unsetenv ("GST_OPENCL_MEMORY");
   g_unsetenv ("GST_OPENCL_BANDS");
 }

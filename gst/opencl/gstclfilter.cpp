@@ -388,16 +388,28 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
   g_atomic_int_inc ((gint *) &p->plans);
 }
 
-/* Bands unless GST_OPENCL_BANDS=0 (read at each frame, as tests change it;
- * the one-queue path stays for comparison). They waited for a live
- * change's build until background builds compiled first in a context of
- * their own (gstcl::warm_driver_cache): NVIDIA's driver held the calls of
- * the streaming thread 0.4-0.6 s while it compiled in the element's
- * context, which in bands delayed the last frame of the old variant. */
+/* Bands for input frames of kBandsMinBytes or more; GST_OPENCL_BANDS=1
+ * takes them at any size (tests), =0 never (for comparison); read at each
+ * frame, as tests change it. A band costs the host about 100 us of
+ * NVIDIA's enqueue calls (below), which a frame pays back only where its
+ * copies take longer than that: 4K 12-bit isp frames went from 1493 to
+ * 1960 frames/s on an H200 in 4 bands, while the 1080p camera farm with
+ * bands on an H200 spent 0.34 ms of the element's CPU a frame (0.14 on
+ * one queue on an H100) and moved 6 % fewer frames unpaced (docs/benchmarks.md, "A live
+ * change on a cold NVIDIA cache, and bands by default"). Bands waited for
+ * the opt-in until background builds compiled first in a context of their
+ * own (gstcl::warm_driver_cache): NVIDIA's driver held the streaming
+ * thread's calls 0.4-0.6 s while it compiled in the element's context,
+ * which in bands delayed the last frame of the old variant. */
+static const gsize kBandsMinBytes = 8000000;   /* a 4K 8-bit raw frame: 8.3 MB */
+
 static bool
-bands_asked ()
+bands_for (gsize input_bytes)
 {
-  return g_strcmp0 (g_getenv ("GST_OPENCL_BANDS"), "0") != 0;
+  const gchar *asked = g_getenv ("GST_OPENCL_BANDS");
+  if (!g_strcmp0 (asked, "0"))
+    return false;
+  return !g_strcmp0 (asked, "1") || input_bytes >= kBandsMinBytes;
 }
 
 /* The rows at which the bands of a frame `height` rows high end: at most
@@ -568,9 +580,9 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
   /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side (bands_asked). */
+   * memory on a side, a large frame (bands_for). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
-      !gst_cl_context_has_unified_memory (ctx) && bands_asked () &&
+      !gst_cl_context_has_unified_memory (ctx) && bands_for (gst_buffer_get_size (inbuf)) &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
   HeldInput held;
   GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);
