@@ -27,6 +27,12 @@
 #pragma GCC visibility push(default)
 namespace gstcl {
 
+/* Whether a frame of `input_bytes` goes in bands (where a side crosses
+ * the bus; GST_OPENCL_BANDS), and the rows at which its bands end: at most
+ * 4, each a multiple of `rows` (0: one band). */
+bool bands_for (gsize input_bytes);
+std::vector<int> band_ends (int height, int rows);
+
 /* What device_in_bands leaves to upload: `src` (null: nothing) to
  * `device`, after `after`; `gate` stands for the upload until it is all
  * queued (end_band_upload). */

@@ -388,54 +388,6 @@ plan_if_needed (GstClFilter * self, GstClContext * ctx, const GstClFrame * in,
   g_atomic_int_inc ((gint *) &p->plans);
 }
 
-/* Bands for input frames of kBandsMinBytes or more; GST_OPENCL_BANDS=1
- * takes them at any size (tests), =0 never (for comparison); read at each
- * frame, as tests change it. A band costs the host about 100 us of
- * NVIDIA's enqueue calls (below), which a frame pays back only where its
- * copies take longer than that: 4K 12-bit isp frames went from 1493 to
- * 1960 frames/s on an H200 in 4 bands, while the 1080p camera farm with
- * bands on an H200 spent 0.34 ms of the element's CPU a frame (0.14 on
- * one queue on an H100) and moved 6 % fewer frames unpaced (docs/benchmarks.md, "A live
- * change on a cold NVIDIA cache, and bands by default"). Bands waited for
- * the opt-in until background builds compiled first in a context of their
- * own (gstcl::warm_driver_cache): NVIDIA's driver held the streaming
- * thread's calls 0.4-0.6 s while it compiled in the element's context,
- * which in bands delayed the last frame of the old variant. */
-static const gsize kBandsMinBytes = 8000000;   /* a 4K 8-bit raw frame: 8.3 MB */
-
-static bool
-bands_for (gsize input_bytes)
-{
-  const gchar *asked = g_getenv ("GST_OPENCL_BANDS");
-  if (!g_strcmp0 (asked, "0"))
-    return false;
-  return !g_strcmp0 (asked, "1") || input_bytes >= kBandsMinBytes;
-}
-
-/* The rows at which the bands of a frame `height` rows high end: at most
- * kMaxBands, each a multiple of `rows` (0: one band). A band costs the
- * host about 100 us of enqueue calls on NVIDIA's driver (10-18 us each:
- * an upload, a barrier, the kernels, a marker, a read a plane), so the
- * element takes 4: a 4K isp frame on an H200 went at 1940 frames/s in 4
- * bands against 1750 in 8 and 1490 in one (cl-bands-gpu, which has no
- * GStreamer and fewer calls a band, found 8 best; 16 were slower there:
- * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
-static const int kMaxBands = 4;
-
-static std::vector<int>
-band_ends (int height, int rows)
-{
-  if (rows <= 0)
-    return { height };
-  const int wanted = (height + kMaxBands - 1) / kMaxBands;
-  const int band = std::max (rows, (wanted + rows - 1) / rows * rows);
-  std::vector<int> ends;
-  for (int end = band; end < height; end += band)
-    ends.push_back (end);
-  ends.push_back (height);
-  return ends;
-}
-
 /* The plane rows above frame row `row` (chroma planes: fewer, rounded up). */
 static gsize
 plane_rows (const GstVideoInfo * info, guint plane, int row)
@@ -486,7 +438,7 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     shift_offsets (&in->info, in_mem->offset);
     shift_offsets (&out->info, out_mem->offset);
     plan_if_needed (self, ctx, in, out);
-    const std::vector<int> ends = band_ends (height,
+    const std::vector<int> ends = gstcl::band_ends (height,
         GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0);
     /* the bands' bytes: the rows of the first plane, in the device buffer
      * (held data goes to its start) */
@@ -580,9 +532,9 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
   /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side, a large frame (bands_for). */
+   * memory on a side, a large frame (gstcl::bands_for). */
   const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
-      !gst_cl_context_has_unified_memory (ctx) && bands_for (gst_buffer_get_size (inbuf)) &&
+      !gst_cl_context_has_unified_memory (ctx) && gstcl::bands_for (gst_buffer_get_size (inbuf)) &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
   HeldInput held;
   GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);
