@@ -15,11 +15,11 @@ namespace gstcl {
  * bands on an H200 spent 0.34 ms of the element's CPU a frame (0.14 on
  * one queue on an H100) and moved 6 % fewer frames unpaced (docs/
  * benchmarks.md, "A live change on a cold NVIDIA cache, and bands by
- * default"). Bands waited for
- * the opt-in until background builds compiled first in a context of their
- * own (gstcl::warm_driver_cache): NVIDIA's driver held the streaming
- * thread's calls 0.4-0.6 s while it compiled in the element's context,
- * which in bands delayed the last frame of the old variant. */
+ * default"). Bands waited for the opt-in until background builds compiled
+ * first in a context of their own (gstcl::warm_driver_cache): NVIDIA's
+ * driver held the streaming thread's calls 0.4-0.6 s while it compiled in
+ * the element's context, which in bands delayed the last frame of the old
+ * variant. */
 static const gsize kBandsMinBytes = 8000000;   /* a 4K 8-bit raw frame: 8.3 MB */
 
 bool

@@ -7,8 +7,8 @@
  * on the download queue as the kernels finish its rows, so that the PCIe
  * copies of both directions and the kernels of one frame overlap (a 4K isp
  * frame on an H200: 0.43 against 0.65 ms in cl-bands-gpu; docs/
- * benchmarks.md, "Frames in row bands"; the default, GST_OPENCL_BANDS=0
- * turns them off).
+ * benchmarks.md, "Frames in row bands"; taken for large frames:
+ * bands_for).
  *
  * GstClFilter makes the input's bands for a subclass with a band_rows hook
  * (gstclfilter.h) and hands them to its filter hook (gst_cl_filter_bands

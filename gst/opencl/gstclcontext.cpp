@@ -572,9 +572,10 @@ cl::Program cached_program (GstClContext *ctx, const std::string &source,
  * that the build in the context itself, which follows, finds the machine
  * code in the driver's cache. NVIDIA's driver holds a lock of the context
  * while it compiles a program's PTX into machine code, which stalls the
- * streaming threads' calls on that context (a 3 KB upload waited 0.36-0.49
- * s of a 1.0-1.2 s build with an empty ~/.nv/ComputeCache: docs/
- * architecture.md, "Programs"); the warm context's lock stalls nobody.
+ * streaming threads' calls on that context (a 3 KB upload waited 0.36-0.60
+ * s of a 0.9-1.4 s build with an empty ~/.nv/ComputeCache: docs/
+ * architecture.md, "Kernels and programs"); the warm context's lock
+ * stalls nobody.
  * Failures are left to the real build to report. */
 void warm_driver_cache (GstClContext *ctx, const std::string &source,
     const std::string &options, const std::string &what)
