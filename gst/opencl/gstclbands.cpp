@@ -7,8 +7,8 @@
 namespace gstcl {
 
 /* Bands for input frames of kBandsMinBytes or more; GST_OPENCL_BANDS=1
- * takes them at any size (tests), =0 never (for comparison); read at each
- * frame, as tests change it. A band costs the host about 100 us of
+ * takes them at any size (tests), =0 never (for comparison); asked at each
+ * set_caps, as tests change it between elements. A band costs the host about 100 us of
  * NVIDIA's enqueue calls (below), which a frame pays back only where its
  * copies take longer than that: 4K 12-bit isp frames went from 1493 to
  * 1960 frames/s on an H200 in 4 bands, while the 1080p camera farm with

@@ -61,6 +61,9 @@ struct GstClFilterPrivate {
   /* the frame's bands (GstClFilterClass::band_rows), while @filter runs */
   gstcl::Bands *bands;
   gboolean banding;
+  /* set_caps: frames of these caps go in bands where a side crosses the
+   * bus (a filter with band_rows, a discrete device, large frames) */
+  gboolean bands_for_caps;
 };
 
 /* A system-memory input to upload in bands: the buffer stays mapped until
@@ -207,6 +210,9 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
     p->in_info = in_info;
     p->out_info = out_info;
     p->out_cl = has_cl_feature (outcaps, 0);
+    p->bands_for_caps = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
+        !gst_cl_context_has_unified_memory (ctx) &&
+        gstcl::bands_for (GST_VIDEO_INFO_SIZE (&in_info));
     p->planned = FALSE;   /* the first frame plans for these caps */
     release_upload (p);
     GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
@@ -531,10 +537,9 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
 
   GstClContext *ctx = gst_cl_base_transform_get_context (GST_CL_BASE_TRANSFORM (self));
   GstFlowReturn ret = GST_FLOW_ERROR;
-  /* In bands where a side goes through PCIe: a discrete device, system
-   * memory on a side, a large frame (gstcl::bands_for). */
-  const bool banded = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
-      !gst_cl_context_has_unified_memory (ctx) && gstcl::bands_for (gst_buffer_get_size (inbuf)) &&
+  /* In bands where the caps allow them and a side of this frame goes
+   * through PCIe: system memory in or out. */
+  const bool banded = p->bands_for_caps &&
       (!p->out_cl || !gst_cl_buffer_is_on_context (inbuf, ctx));
   HeldInput held;
   GstMemory *in_mem = input_memory (self, ctx, inbuf, &in.info, &ret, banded ? &held : nullptr);
