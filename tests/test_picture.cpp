@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/opencl/gstclmemory.h>
 
 using clpicture::Cube;
 
@@ -404,6 +405,42 @@ GST_START_TEST (test_debayer_runs_the_stages)
 }
 GST_END_TEST;
 
+/* On the staging path of a discrete GPU cldebayer's raw denoise, camera
+ * kernel, blur and finish take a frame in row bands (gstclbands.hpp), each
+ * band's passes over the rows their input allows: the bytes are those of
+ * the frame on one queue, and the output comes down in bands (a frame of
+ * 300 rows: the denoise's 64-row work-groups and the blur's reach of 9
+ * rows leave whole output rows before the last band). */
+GST_START_TEST (test_debayer_stages_in_bands)
+{
+  g_setenv ("GST_OPENCL_MEMORY", "staging", TRUE);
+  cltest::use_tuning ("gpu");
+  const Cube c = make_cube (5, smooth);
+  const std::string lut = write_cube (c, "bands");
+  for (const char *fmt : { "NV12", "BGRx", "I420" })
+    for (int height : { 149, 300 }) {
+      const std::string desc = "videotestsrc num-buffers=1 pattern=pinwheel ! "
+          "video/x-bayer,format=rggb,width=67,height=" + std::to_string (height) +
+          " ! cldebayer transfer=srgb denoise=0.5 sharpen=1.5 sharpen-radius=3 lut3d-file=" +
+          lut + " ! video/x-raw,format=" + fmt;
+      g_setenv ("GST_OPENCL_BANDS", "0", TRUE);
+      const std::vector<guint8> one = frame_of (desc);
+      g_setenv ("GST_OPENCL_BANDS", "1", TRUE);
+      GstClMemoryStats before, after;
+      gst_cl_memory_get_stats (&before);
+      fail_unless (frame_of (desc) == one, "%s, %d rows: not the frame of one queue", fmt,
+          height);
+      gst_cl_memory_get_stats (&after);
+      fail_unless_equals_uint64 (after.band_uploads - before.band_uploads, 1);
+      fail_unless_equals_uint64 (after.band_downloads - before.band_downloads, height > 256);
+    }
+  g_unlink (lut.c_str ());
+  cltest::use_tuning (nullptr);
+  g_unsetenv ("GST_OPENCL_BANDS");
+  g_unsetenv ("GST_OPENCL_MEMORY");
+}
+GST_END_TEST;
+
 /* PSNR of two 8-bit frames of the same size. */
 static double
 psnr (const std::vector<guint8> & a, const std::vector<guint8> & b)
@@ -483,6 +520,7 @@ picture_suite (void)
   tcase_add_test (tc, test_new_file_while_playing);
   tcase_add_test (tc, test_defaults_bit_exact);
   tcase_add_test (tc, test_debayer_runs_the_stages);
+  tcase_add_test (tc, test_debayer_stages_in_bands);
   tcase_add_test (tc, test_denoise);
   tcase_add_test (tc, test_denoise_shapes);
   return s;

@@ -398,10 +398,11 @@ gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFram
   }
   const CameraLaunch launch = { &st->params, set >= 0, &st->stats.counters (set),
     s.camera_stages (), &st->sensor, &st->shading, &st->denoise };
-  /* in bands on a discrete device; the output's rows are the camera pass's
-   * unless the picture stages follow */
-  st->engine.run (ctx, in, camera_out, &launch, gst_cl_filter_bands (filter), camera_out == out);
-  st->picture.run (ctx, out);
+  /* in bands on a discrete device, the picture stages (if any) following
+   * the camera kernel band by band */
+  clpicture::Pass::Progress progress;
+  st->engine.run (ctx, in, camera_out, &launch, gst_cl_filter_bands (filter), true,
+      [&] (int rows) { return st->picture.run_rows (ctx, out, rows, &progress); });
   /* 8 KiB read back without waiting; the next frames use them. */
   if (set >= 0) {
     Gathered tag;

@@ -7,6 +7,7 @@
 #include <gst/opencl/gstclvideo.h>
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_debayer_debug);
@@ -333,35 +334,66 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
       (end + kSensorStrip - 1) / kSensorStrip, kSensorLx, 1, profile);
 }
 
-/* debayer_denoise_prep, then debayer_denoise into the denoised words. */
-void
-Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p)
+/* debayer_denoise_prep, then debayer_denoise into the denoised words, over
+ * what `ready` rows of the raw frame allow (all of it once `ready` is its
+ * height), after the plane rows and cell rows that *planes and *cells say
+ * are done (a frame in bands calls it for each band); returns the rows of
+ * denoised words complete. The planes' row c + kDenoiseMargin holds cell
+ * row c, the rows above it mirror cells 1 .. kDenoiseMargin and those
+ * below the last cells (so only a whole frame completes them); a cell
+ * reads the planes' rows kDenoiseMargin around its own. Launches end on
+ * whole work-groups of rows but for the last. */
+int
+Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p,
+    int ready, int * planes, int * cells)
 {
   Kernels &slot = kernels_[running_.kind][running_.aligned];
   const int width = GST_VIDEO_INFO_WIDTH (&in->info), height = GST_VIDEO_INFO_HEIGHT (&in->info);
-  gstcl::set_args (slot.prep, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
-      (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16, planes_mem_,
-      (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height, p.maxv, p.black,
-      p.ustep);
-  if (format_.cpu)   /* 8 cells of a row a work-item */
-    gstcl::enqueue_2d (ctx, slot.prep, (planes_w_ + 7) / 8, planes_h_, kDenoiseCpuLx, 1);
-  else
-    gstcl::enqueue_2d (ctx, slot.prep, planes_w_, planes_h_, 16, 8);
-  gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
-      denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
-      (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
-  const int cw = (width + 1) / 2, runs = ((height + 1) / 2 + kDenoiseRun - 1) / kDenoiseRun;
-  if (format_.cpu)
-    gstcl::enqueue_2d (ctx, slot.denoise, (cw + kDenoiseCpuW - 1) / kDenoiseCpuW, runs,
-        kDenoiseCpuLx, 1);
-  else
-    gstcl::enqueue_2d (ctx, slot.denoise, cw, runs, kDenoiseLx, kDenoiseLy);
+  const int cw = (width + 1) / 2, ch = (height + 1) / 2;
+  const bool cpu = format_.cpu;
+  const int prep_ly = cpu ? 1 : 8, run_ly = cpu ? 1 : kDenoiseLy;
+  const int ready_cells = ready / 2;
+  int to = ready >= height ? planes_h_ : ready_cells > kDenoiseMargin ?
+      (ready_cells + kDenoiseMargin) / prep_ly * prep_ly : 0;
+  if (to > *planes) {
+    gstcl::set_args (slot.prep, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
+        (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16,
+        planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height,
+        p.maxv, p.black, p.ustep);
+    if (cpu)   /* 8 cells of a row a work-item */
+      gstcl::enqueue_2d_rows (ctx, slot.prep, (planes_w_ + 7) / 8, *planes, to, kDenoiseCpuLx,
+          1);
+    else
+      gstcl::enqueue_2d_rows (ctx, slot.prep, planes_w_, *planes, to, 16, 8);
+    *planes = to;
+  }
+  const int group = kDenoiseRun * run_ly;
+  to = *planes >= planes_h_ ? ch : std::max (0, *planes - 2 * kDenoiseMargin) / group * group;
+  if (to > *cells) {
+    gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
+        denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
+        (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
+    const int runs = (to + kDenoiseRun - 1) / kDenoiseRun;
+    if (cpu)
+      gstcl::enqueue_2d_rows (ctx, slot.denoise, (cw + kDenoiseCpuW - 1) / kDenoiseCpuW,
+          *cells / kDenoiseRun, runs, kDenoiseCpuLx, 1);
+    else
+      gstcl::enqueue_2d_rows (ctx, slot.denoise, cw, *cells / kDenoiseRun, runs, kDenoiseLx,
+          kDenoiseLy);
+    *cells = to;
+  }
+  return *cells >= ch ? height : 2 * *cells;
 }
 
 int
 Engine::band_rows () const
 {
-  return running_.denoise ? 0 : row_of (running_.kind).band_rows;
+  const int rows = row_of (running_.kind).band_rows;
+  /* with the denoise: whole work-groups of its rows too (kDenoiseRun x
+   * kDenoiseLy cells) */
+  const int denoise_rows = 2 * kDenoiseRun * kDenoiseLy;
+  static_assert (2 * kDenoiseRun * kDenoiseLy % 16 == 0, "bands of whole camera rows");
+  return running_.denoise && rows > 0 ? std::max (rows, denoise_rows) : rows;
 }
 
 /* The rows below `ready` rows of a pass's input that a pass of 2 rows of
@@ -375,22 +407,24 @@ rows_from (int ready, int height, int rows)
 
 void
 Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
-    const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output)
+    const CameraLaunch * camera, gstcl::Bands * bands, bool marks_output,
+    const std::function<int (int)> &after)
 {
   const int height = GST_VIDEO_INFO_HEIGHT (&in->info);
-  /* bands for the camera kernel (and its sensor pass) only; else the whole
-   * input first, and the frame as one band */
+  /* bands for the camera kernel (and the passes around it) only; else the
+   * whole input first, and the frame as one band */
   const int rows = camera ? band_rows () : 0;
   if (bands && rows == 0)
     bands->wait_input (ctx, height);
   const std::vector<int> whole { height };
   const std::vector<int> &ends = bands && rows > 0 ? bands->input_ends () : whole;
-  if (running_.denoise && camera && camera->denoise) {
-    run_denoise (ctx, in, *camera->denoise);
+  const GstClFrame *raw = in;
+  const bool denoise = running_.denoise && camera && camera->denoise;
+  if (denoise)
     in = &denoised_frame_;
-  }
-  /* each band: the sensor pass over the rows it can correct, then the
-   * camera kernel over the rows whose corrected words are complete */
+  /* each band: the denoise over the rows it can take, the sensor pass over
+   * the rows it can correct, the camera kernel over the rows whose input is
+   * complete, then what follows it (`after`) */
   const bool pass = running_.sensor && !running_.inside && camera && camera->sensor;
   CameraLaunch c = camera ? *camera : CameraLaunch ();
   if (pass)
@@ -398,11 +432,13 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
   const Row &row = row_of (running_.kind);
   /* the camera arguments' full scale: the words' where corrected */
   const bool corrected = reads_corrected (running_);
-  int corrected_rows = pass ? 0 : height, done = 0;
+  int corrected_rows = pass ? 0 : height, done = 0, planes = 0, cells = 0;
   for (int end : ends) {
     if (ends.size () > 1)
       bands->wait_input (ctx, end);
     int ready = end;
+    if (denoise)
+      ready = run_denoise (ctx, raw, *camera->denoise, ready, &planes, &cells);
     if (pass) {
       const int to = rows_from (ready, height, rows);
       if (to > corrected_rows) {
@@ -420,11 +456,12 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
         running_.corrected ? words_ : base (running_), running_,
         corrected ? &corrected_frame_ : in, out, camera ? &c : nullptr);
     done = to;
+    const int complete = after ? after (done) : done;
     /* the last band's reads come after what the element queues after the
      * kernels (the statistics' read back: the next frame may wait for it,
      * as it did with the frame's download on one queue) */
-    if (bands && marks_output && done < height)
-      bands->done (ctx, done);
+    if (bands && marks_output && complete > 0 && complete < height)
+      bands->done (ctx, complete);
   }
 }
 

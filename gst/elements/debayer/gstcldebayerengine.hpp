@@ -14,6 +14,7 @@
 #include <gst/opencl/gstcl.hpp>
 #include <gst/opencl/gstclbands.hpp>
 
+#include <functional>
 #include <string>
 
 namespace cldebayer {
@@ -156,10 +157,12 @@ public:
   /* Enqueues the running variant; `camera` for camera variants. With
    * `bands` (a frame in bands, gstclbands.hpp) each band's launches wait
    * for its input rows, and with `marks_output` mark the output rows they
-   * complete. */
+   * complete: `after`, given the rows of `out` complete (the frame's
+   * height at the last), enqueues what follows over them and returns the
+   * output's rows complete (none: `out` is the output). */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       const CameraLaunch * camera, gstcl::Bands * bands = nullptr,
-      bool marks_output = false);
+      bool marks_output = false, const std::function<int (int)> &after = nullptr);
   /* The rows of the bands the running variant takes (0: whole frames). */
   int band_rows () const;
   /* Waits for a build under way and drops it (stop, finalize). */
@@ -198,7 +201,8 @@ private:
   void use (const Variant & v, const cl::Program & program);
   void ensure_corrected (GstClContext * ctx);
   void ensure_denoised (GstClContext * ctx);
-  void run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p);
+  int run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p,
+      int ready, int * planes, int * cells);
   void run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunch * c,
       int row_begin = 0, int row_end = -1);
   /* what the sensor pass and the camera kernel take as their input: the

@@ -225,7 +225,8 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   }
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
-  int radius = 0;
+  int &radius = radius_;
+  radius = 0;
   if (sharpen_) {
     radius = std::min (9, (int) std::ceil (3 * s.sharpen_radius));
     double sum = 0;
@@ -301,22 +302,56 @@ Pass::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out)
   } else if (denoise_) {
     gstcl::enqueue_2d (ctx, denoise_k_, width_, height_, 16, 8);
   }
+  Progress whole;
+  blur_and_finish (ctx, in, out, height_, &whole);
+}
+
+int
+Pass::run_rows (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int ready,
+    Progress * progress)
+{
+  if (!active_)
+    return ready;
+  if (!denoise_)
+    return blur_and_finish (ctx, in, out, ready, progress);
+  if (ready < height_)
+    return 0;
+  run (ctx, in, out);
+  return height_;
+}
+
+/* The blur and the finish over what `ready` rows allow (Pass::run_rows). */
+int
+Pass::blur_and_finish (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+    int ready, Progress * progress)
+{
   const int spans = (width_ + kCpuSpan - 1) / kCpuSpan;
-  if (sharpen_) {
+  ready = std::min (ready, height_);
+  if (sharpen_ && ready > progress->blurred) {
+    /* a row's blur reads that row */
     set_frame (blur_rows_, 0, in);
     if (cpu_)
-      gstcl::enqueue_2d (ctx, blur_rows_, spans, height_, 1, 1);
+      gstcl::enqueue_2d_rows (ctx, blur_rows_, spans, progress->blurred, ready, 1, 1);
     else
-      gstcl::enqueue_2d (ctx, blur_rows_, width_, height_, 64, 1);
+      gstcl::enqueue_2d_rows (ctx, blur_rows_, width_, progress->blurred, ready, 64, 1);
+    progress->blurred = ready;
   }
+  /* a row's finish reads the blur's rows `radius_` around it; rows of
+   * whole work-groups (of row pairs for 4:2:0) but the last */
+  const int unit = (yuv420_ ? 2 : 1) * (cpu_ ? 1 : 8);
+  const int to = ready >= height_ ? height_ : std::max (0, ready - radius_) / unit * unit;
+  if (to <= progress->finished)
+    return progress->finished;
   set_frame (finish_, set_frame (finish_, 1, in), out);
   gstcl::set_args (finish_, 0, work_arg_);
+  const int pair = yuv420_ ? 2 : 1;
+  const int first = progress->finished / pair, last = (to + pair - 1) / pair;
   if (cpu_)
-    gstcl::enqueue_2d (ctx, finish_, spans, yuv420_ ? (height_ + 1) / 2 : height_, 1, 1);
-  else if (yuv420_)
-    gstcl::enqueue_2d (ctx, finish_, (width_ + 1) / 2, (height_ + 1) / 2);
+    gstcl::enqueue_2d_rows (ctx, finish_, spans, first, last, 1, 1);
   else
-    gstcl::enqueue_2d (ctx, finish_, width_, height_);
+    gstcl::enqueue_2d_rows (ctx, finish_, (width_ + pair - 1) / pair, first, last, 16, 8);
+  progress->finished = to;
+  return to;
 }
 
 void

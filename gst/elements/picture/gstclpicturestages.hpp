@@ -78,8 +78,18 @@ public:
   /* in -> out (same format and size); in and out may be the same frame
    * only when the pass is inactive (nothing runs). */
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out);
+  /* The same for a frame in row bands (gstclbands.hpp): the rows that
+   * `ready` rows of `in` allow (all once `ready` is the height), after
+   * those of the calls before for this frame (*progress, zero at its
+   * first); returns the rows of `out` complete. The blur and the finish
+   * only: with the denoise (clpicture) the whole frame once it is ready. */
+  struct Progress { int blurred = 0, finished = 0; };
+  int run_rows (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int ready,
+      Progress * progress);
 
 private:
+  int blur_and_finish (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
+      int ready, Progress * progress);
   /* pixels of a row a work-item of the CPU shape's blur and finish */
   static constexpr int kCpuSpan = 128;
   std::string options_;
@@ -88,6 +98,7 @@ private:
   int width_ = 0, height_ = 0;
   bool yuv420_ = false;
   bool active_ = false, denoise_ = false, sharpen_ = false;
+  int radius_ = 0;                    /* the blur's reach, rows */
   bool cpu_ = false;                  /* denoise's CPU shape (planes, float8) */
   int pstride_ = 0, pheight_ = 0;     /* its padded planes */
   cl::Kernel unpack_, denoise_k_, planes_k_, denoise_cpu_, blur_rows_, finish_;
@@ -125,6 +136,17 @@ public:
   {
     pass_.run (ctx, &frame_, out);
     pass_.count_frame ();
+  }
+  /* In bands: Pass::run_rows from the kernel's frame (the output's rows
+   * complete; the rows of the kernel's frame while inactive). */
+  int run_rows (GstClContext * ctx, const GstClFrame * out, int ready, Pass::Progress * progress)
+  {
+    if (!pass_.active ())
+      return ready;
+    const int rows = pass_.run_rows (ctx, &frame_, out, ready, progress);
+    if (ready >= GST_VIDEO_INFO_HEIGHT (&out->info))
+      pass_.count_frame ();
+    return rows;
   }
   void cancel () { pass_.cancel (); }
 
