@@ -101,6 +101,69 @@ GST_START_TEST (test_frames_in_bands)
 }
 GST_END_TEST
 
+/* Frames in bands back to back (the harness hands each frame on once its
+ * work is queued): a frame's upload may run while the frame before is
+ * computed (system memory goes up into two buffers in turn; a buffer of
+ * OpenCL memory waits for the end of its own last use only), yet every
+ * output is that of the same frames on one queue, with the sensor pass,
+ * the denoise and the picture stages. */
+GST_START_TEST (test_bands_back_to_back)
+{
+  g_setenv ("GST_OPENCL_MEMORY", "staging", TRUE);
+  use_tuning ("gpu");
+  const int n = 6;
+  std::vector<Mosaic> frames;
+  for (int i = 0; i < n; i++)
+    frames.push_back (random_mosaic (321, 600, 0, 12, 700 + i));
+  for (int input : { 0, 2 }) {
+    std::vector<std::vector<guint8>> out[2];
+    for (int banded : { 0, 1 }) {
+      g_setenv ("GST_OPENCL_BANDS", banded ? "1" : "0", TRUE);
+      Camera cam (format_caps ("NV12"));
+      cam.cl_memory = input == 2;
+      Stages st = all_stages (4095);
+      st.defect = true;
+      cam.set (st);
+      g_object_set (cam.element, "denoise", 0.5, "sharpen", 1.0, nullptr);
+      GstClMemoryStats before, after;
+      gst_cl_memory_get_stats (&before);
+      /* the first frame alone (the build), then the rest without a wait */
+      GstCaps *caps;
+      std::vector<GstBuffer *> pulled { cam.push (frames[0], 6, &caps) };
+      gst_caps_unref (caps);
+      for (int i = 1; i < n; i++) {
+        GstBuffer *in = mosaic_buffer (frames[i], 6);
+        if (cam.cl_memory)
+          in = Camera::on_device_memory (in);
+        fail_unless_equals_int (gst_harness_push (cam.h, in), GST_FLOW_OK);
+      }
+      for (int i = 1; i < n; i++)
+        pulled.push_back (gst_harness_pull (cam.h));
+      for (GstBuffer *b : pulled) {
+        fail_unless (b != nullptr);
+        GstMapInfo map;
+        gst_buffer_map (b, &map, GST_MAP_READ);
+        out[banded].emplace_back (map.data, map.data + map.size);
+        gst_buffer_unmap (b, &map);
+        gst_buffer_unref (b);
+      }
+      gst_cl_memory_get_stats (&after);
+      fail_unless_equals_uint64 (after.band_uploads - before.band_uploads,
+          banded ? n : 0);
+      fail_unless_equals_uint64 (after.band_downloads - before.band_downloads,
+          banded ? n : 0);
+    }
+    for (int i = 0; i < n; i++)
+      fail_unless (out[0][i] == out[1][i], "input %d, frame %d: not the one queue's bytes",
+          input, i);
+    fail_unless (out[0][0] != out[0][1]);
+  }
+  use_tuning (nullptr);
+  g_unsetenv ("GST_OPENCL_BANDS");
+  g_unsetenv ("GST_OPENCL_MEMORY");
+}
+GST_END_TEST
+
 /* ---- each stage alone, all together ---- */
 
 GST_START_TEST (test_each_stage_alone)
@@ -562,6 +625,7 @@ camera_suite (void)
   TCase *tc = tuning_tcase (s);
   tcase_add_test (tc, test_each_stage_alone);
   tcase_add_test (tc, test_frames_in_bands);
+  tcase_add_test (tc, test_bands_back_to_back);
   tcase_add_test (tc, test_every_format_8_12bit);
   tcase_add_test (tc, test_every_format_10_16bit);
   tcase_add_test (tc, test_every_format_other_shape);

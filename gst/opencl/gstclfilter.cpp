@@ -43,7 +43,11 @@ struct GstClFilterPrivate {
   GstVideoInfo out_info;
   gboolean out_cl;              /* downstream negotiated memory:OpenCLMemory */
   GstAllocator *upload_allocator;
-  GstMemory *upload_mem;        /* device copy of system-memory input */
+  /* device copies of system-memory input: the first for frames on one
+   * queue; frames in bands take turns, so that a frame's upload overlaps
+   * the kernels of the frame before (gstcl::note_band_input_use) */
+  GstMemory *upload_mem[2];
+  guint upload_turn;
   GByteArray *repacked;         /* misaligned input rows, repacked for upload_mem */
   GstCaps *failed_in, *failed_out;  /* the caps set_info last failed on */
   /* The plan (GstClFilterClass::plan). Atomic: `settings_generation` (bumped
@@ -154,9 +158,11 @@ gst_cl_filter_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
 static void
 release_upload (GstClFilterPrivate * p)
 {
-  if (p->upload_mem)
-    gst_memory_unref (p->upload_mem);
-  p->upload_mem = nullptr;
+  for (GstMemory *&mem : p->upload_mem) {
+    if (mem)
+      gst_memory_unref (mem);
+    mem = nullptr;
+  }
   if (p->upload_allocator)
     gst_object_unref (p->upload_allocator);
   p->upload_allocator = nullptr;
@@ -280,17 +286,18 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
       return wrapped;
 
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
-  if (p->upload_mem && p->upload_mem->maxsize < size) {
-    gst_memory_unref (p->upload_mem);
-    p->upload_mem = nullptr;
+  GstMemory *&upload_mem = p->upload_mem[held ? (p->upload_turn++ & 1) : 0];
+  if (upload_mem && upload_mem->maxsize < size) {
+    gst_memory_unref (upload_mem);
+    upload_mem = nullptr;
   }
-  if (!p->upload_mem) {
+  if (!upload_mem) {
     if (!p->upload_allocator)
       p->upload_allocator = gst_cl_allocator_new (ctx);
-    p->upload_mem = gst_allocator_alloc (p->upload_allocator, size, nullptr);
+    upload_mem = gst_allocator_alloc (p->upload_allocator, size, nullptr);
   }
   GstMapInfo map;
-  if (!p->upload_mem || !gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
+  if (!upload_mem || !gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not upload the input frame"),
         ("%" G_GSIZE_FORMAT " bytes", size));
     return nullptr;
@@ -307,24 +314,24 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
         held->data = p->repacked->data;
         held->size = p->repacked->len;
         gst_buffer_unmap (inbuf, &map);
-        return gst_memory_ref (p->upload_mem);
+        return gst_memory_ref (upload_mem);
       }
-      gstcl::write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
+      gstcl::write_from_host (upload_mem, p->repacked->data, p->repacked->len);
     } else if (held) {
       held->buffer = inbuf;
       held->map = map;
       held->data = map.data;
       held->size = map.size;
-      return gst_memory_ref (p->upload_mem);
+      return gst_memory_ref (upload_mem);
     } else {
-      gstcl::write_from_host (p->upload_mem, map.data, map.size);
+      gstcl::write_from_host (upload_mem, map.data, map.size);
     }
   } catch (...) {
     *ret = post_current_exception (self, "uploading the input frame");
     ok = false;
   }
   gst_buffer_unmap (inbuf, &map);
-  return ok ? gst_memory_ref (p->upload_mem) : nullptr;
+  return ok ? gst_memory_ref (upload_mem) : nullptr;
 }
 
 static void
@@ -475,8 +482,10 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     ret = klass->filter (self, ctx, in, out);
     p->banding = FALSE;
     uploaded = p->bands->finish_input (ctx);
-    if (ret == GST_FLOW_OK)
+    if (ret == GST_FLOW_OK) {
       p->bands->done (ctx, height);
+      gstcl::note_band_input_use (in_mem, ctx);
+    }
     gstcl::queue_of (ctx).flush ();
   } catch (...) {
     p->banding = FALSE;
@@ -501,13 +510,20 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     if (held->buffer)
       gst_buffer_unmap (held->buffer, &held->map);
   }
+  /* As on one queue (gst_cl_filter_transform): the frame goes on with its
+   * reads queued, once the frame before has completed, so that the next
+   * frame's first band goes up while this one's last is computed and read
+   * (4K picture frames on an H200: ... frames/s against ...) */
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
-      if (p->bands->last_read () ())
-        gstcl::end_band_download (out_mem, p->bands->last_read (), p->bands->bands_read () > 1);
+      cl::Event ready = p->bands->last_read ();
+      if (ready ())
+        gstcl::end_band_download (out_mem, ready, p->bands->bands_read () > 1);
       else
-        gstcl::sync_to_host (out_mem);
+        ready = gstcl::start_sync_to_host (out_mem);
+      gst_cl_filter_wait_previous_frame (self, ctx);
+      *p->pending = ready;
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
     }

@@ -217,6 +217,7 @@ device_access (GstClMemory * m, bool write, bool discard = false)
 {
   ClMemPriv *p = m->priv;
   const cl::CommandQueue &q = gstcl::queue_of (p->context);
+  p->device_use = cl::Event ();   /* a user whose end is not known */
   if (p->unified) {
     if (p->mapped_ptr) {
       q.enqueueUnmapMemObject (p->device, p->mapped_ptr);   /* after the map: in order */
@@ -416,8 +417,16 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
   } else {
     try {
       const cl::CommandQueue &q = gstcl::queue_of (p->context);
+      /* after the copies of the staging area on the copy queues that
+       * nothing waited for (a frame in bands handed on with its reads
+       * queued, an upload in bands): in order on the kernels' queue only */
+      std::vector<cl::Event> copies;
+      for (const cl::Event *e : { &p->reading, &p->band_upload })
+        if ((*e) ())
+          copies.push_back (*e);
       if (p->staging_ptr)
-        q.enqueueUnmapMemObject (p->staging, p->staging_ptr);
+        q.enqueueUnmapMemObject (p->staging, p->staging_ptr, copies.empty () ? nullptr :
+            &copies);
       if (p->mapped_ptr)
         q.enqueueUnmapMemObject (p->device, p->mapped_ptr);
     } catch (const cl::Error & e) {
@@ -691,8 +700,14 @@ device_in_bands (GstMemory * mem, const void *data, gsize size, BandUpload * up)
     up->src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
     up->from_staging = !data;
     /* after the work queued on the buffer so far (the frame before may
-     * still read it) */
-    gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &up->after);
+     * still read it): the end of its last use where a frame in bands noted
+     * it, so that this upload may overlap the kernels of another buffer's
+     * frame; else everything queued so far */
+    if (p->device_use ())
+      up->after = p->device_use;
+    else
+      gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &up->after);
+    p->device_use = cl::Event ();
     /* until the bands are queued, another user of the memory waits for a
      * gate that opens when the last one completes */
     up->gate = cl::UserEvent (gstcl::context_of (p->context));
@@ -743,6 +758,17 @@ end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, bool 
       }, open);
 }
 
+void
+note_band_input_use (GstMemory * mem, GstClContext * ctx)
+{
+  cl::Event end;
+  queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &end);
+  locked_throwing (mem, [&] (GstClMemory * m) {
+    if (!m->priv->unified && m->priv->context == ctx)
+      m->priv->device_use = end;
+  });
+}
+
 void *
 start_band_download (GstMemory * mem, cl::Buffer * device)
 {
@@ -764,7 +790,7 @@ end_band_download (GstMemory * mem, const cl::Event & last, bool bands)
   locked_throwing (mem, [&] (GstClMemory * m) {
     ClMemPriv *p = m->priv;
     gstcl::queue_of (p->context).flush ();
-    wait_read (p, last);
+    p->reading = last;   /* a host map waits for it (wait_reading) */
     count_download (&m->mem);
     if (bands)
       stat_band_downloads++;
