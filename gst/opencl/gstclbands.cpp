@@ -11,11 +11,10 @@ namespace gstcl {
  * set_caps, as tests change it between elements. A band costs the host about 100 us of
  * NVIDIA's enqueue calls (below), which a frame pays back only where its
  * copies take longer than that: 4K 12-bit isp frames went from 1493 to
- * 1960 frames/s on an H200 in 4 bands, while the 1080p camera farm with
- * bands on an H200 spent 0.34 ms of the element's CPU a frame (0.14 on
- * one queue on an H100) and moved 6 % fewer frames unpaced (docs/
- * benchmarks.md, "A live change on a cold NVIDIA cache, and bands by
- * default"). Bands waited for the opt-in until background builds compiled
+ * 1960 frames/s on an H200 in 4 bands, while the 1080p camera farm on an
+ * H200 spent 0.47 ms of the element's CPU a frame in bands against 0.069
+ * on one queue and moved 11 % fewer frames unpaced (docs/benchmarks.md,
+ * "The picture stages in bands"). Bands waited for the opt-in until background builds compiled
  * first in a context of their own (gstcl::warm_driver_cache): NVIDIA's
  * driver held the streaming thread's calls 0.4-0.6 s while it compiled in
  * the element's context, which in bands delayed the last frame of the old
