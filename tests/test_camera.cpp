@@ -101,12 +101,11 @@ GST_START_TEST (test_frames_in_bands)
 }
 GST_END_TEST
 
-/* Frames in bands back to back (the harness hands each frame on once its
- * work is queued): a frame's upload may run while the frame before is
- * computed (system memory goes up into two buffers in turn; a buffer of
- * OpenCL memory waits for the end of its own last use only), yet every
- * output is that of the same frames on one queue, with the sensor pass,
- * the denoise and the picture stages. */
+/* Frames in bands back to back: each is handed on with its last band's
+ * reads queued (the harness takes the next while it is read), yet every
+ * output, mapped later, is that of the same frames on one queue, with the
+ * sensor pass, the denoise and the picture stages, from system memory and
+ * from OpenCL memory written by the host. */
 GST_START_TEST (test_bands_back_to_back)
 {
   g_setenv ("GST_OPENCL_MEMORY", "staging", TRUE);

@@ -559,53 +559,6 @@ GST_START_TEST (test_band_upload_gates_other_users)
 }
 GST_END_TEST
 
-/* The next upload in bands into a buffer whose last use a frame in bands
- * noted (gstcl::note_band_input_use: its kernels) waits for that use, and
- * not for what the context's queue took after it (the next frame's kernels,
- * on another buffer): a read queued before the note, held back by a user
- * event, holds the upload back and sees the data before it; a command
- * queued after the note and held back does not hold the upload. */
-GST_START_TEST (test_band_upload_after_noted_use)
-{
-  BandCase c (5);
-  if (c.banded) {
-    GstClContext *ctx = shared_context ();
-    wait_complete (c.bands.finish_input (ctx), "the first upload");
-    const cl::CommandQueue &q = gstcl::queue_of (ctx);
-    const cl::Context &context = gstcl::context_of (ctx);
-    /* the frame's use of the buffer, held back, then noted */
-    cl::UserEvent hold (context), later (context);
-    const std::vector<cl::Event> wait_hold { hold }, wait_later { later };
-    q.enqueueBarrierWithWaitList (&wait_hold);
-    std::vector<guint8> seen;
-    const cl::Event read = read_device (c.device, seen);
-    gstcl::note_band_input_use (c.mem, ctx);
-    /* the next frame's kernels, held back */
-    q.enqueueBarrierWithWaitList (&wait_later);
-    q.flush ();
-    /* new data from the host, uploaded in bands */
-    const std::vector<guint8> next = pattern (99);
-    GstMapInfo map;
-    fail_unless (gst_memory_map (c.mem, &map, GST_MAP_WRITE));
-    std::memcpy (map.data, next.data (), kSize);
-    gst_memory_unmap (c.mem, &map);
-    gstcl::BandUpload up;
-    fail_unless (gstcl::device_in_bands (c.mem, nullptr, 0, &up) == c.device);
-    gstcl::Bands bands = bands_of (c.mem, std::move (up));
-    const cl::Event uploaded = bands.finish_input (ctx);
-    g_usleep (20 * 1000);
-    fail_if (complete (uploaded), "the upload went ahead of the buffer's noted use");
-    hold.setStatus (CL_COMPLETE);
-    wait_complete (read, "the noted use");
-    wait_complete (uploaded, "the upload after the noted use (it waited for a later command?)");
-    later.setStatus (CL_COMPLETE);
-    fail_unless (seen == c.now, "the noted use saw %s data, not the data before the upload",
-        seen == next ? "the next upload's" : "other");
-    q.finish ();
-  }
-}
-GST_END_TEST
-
 /* A frame that fails before any band of its upload is queued (Bands::clear
  * () ends it with no event): another user that waits for the gate goes on,
  * and the device copy is stale, so the next sync uploads the host's data. */
@@ -647,7 +600,6 @@ zerocopy_suite (void)
   tcase_add_test (tc, test_camera_system_out_in_flight);
   tcase_add_test (tc, test_band_upload_gates_other_users);
   tcase_add_test (tc, test_band_upload_never_queued);
-  tcase_add_test (tc, test_band_upload_after_noted_use);
   return s;
 }
 

@@ -105,12 +105,6 @@ cl_mem device_in_bands (GstMemory *mem, const void *data, gsize size, BandUpload
 /* The upload of *up is queued (its last command `last`; none: nothing was
  * queued, the device copy is stale again); `bands`: in more than one. */
 void end_band_upload (GstMemory *mem, BandUpload *up, const cl::Event &last, bool bands);
-/* The commands queued so far on the context's queue are the last to use
- * the input `mem` of a frame in bands (its kernels): the next upload into
- * it waits for them only, not for what is queued after them (the next
- * frame's kernels on another buffer), until another use of it on the
- * device, whose end is not known. */
-void note_band_input_use (GstMemory *mem, GstClContext *ctx);
 /* The memory's staging area (made if need be), for reads in bands from
  * *device; null on a unified device. */
 void *start_band_download (GstMemory *mem, cl::Buffer *device);

@@ -43,11 +43,7 @@ struct GstClFilterPrivate {
   GstVideoInfo out_info;
   gboolean out_cl;              /* downstream negotiated memory:OpenCLMemory */
   GstAllocator *upload_allocator;
-  /* device copies of system-memory input: the first for frames on one
-   * queue; frames in bands take turns, so that a frame's upload overlaps
-   * the kernels of the frame before (gstcl::note_band_input_use) */
-  GstMemory *upload_mem[2];
-  guint upload_turn;
+  GstMemory *upload_mem;        /* device copy of system-memory input */
   GByteArray *repacked;         /* misaligned input rows, repacked for upload_mem */
   GstCaps *failed_in, *failed_out;  /* the caps set_info last failed on */
   /* The plan (GstClFilterClass::plan). Atomic: `settings_generation` (bumped
@@ -158,11 +154,9 @@ gst_cl_filter_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
 static void
 release_upload (GstClFilterPrivate * p)
 {
-  for (GstMemory *&mem : p->upload_mem) {
-    if (mem)
-      gst_memory_unref (mem);
-    mem = nullptr;
-  }
+  if (p->upload_mem)
+    gst_memory_unref (p->upload_mem);
+  p->upload_mem = nullptr;
   if (p->upload_allocator)
     gst_object_unref (p->upload_allocator);
   p->upload_allocator = nullptr;
@@ -286,7 +280,7 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
       return wrapped;
 
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
-  GstMemory *&upload_mem = p->upload_mem[held ? (p->upload_turn++ & 1) : 0];
+  GstMemory *&upload_mem = p->upload_mem;
   if (upload_mem && upload_mem->maxsize < size) {
     gst_memory_unref (upload_mem);
     upload_mem = nullptr;
@@ -482,10 +476,8 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     ret = klass->filter (self, ctx, in, out);
     p->banding = FALSE;
     uploaded = p->bands->finish_input (ctx);
-    if (ret == GST_FLOW_OK) {
+    if (ret == GST_FLOW_OK)
       p->bands->done (ctx, height);
-      gstcl::note_band_input_use (in_mem, ctx);
-    }
     gstcl::queue_of (ctx).flush ();
   } catch (...) {
     p->banding = FALSE;
@@ -511,9 +503,9 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
       gst_buffer_unmap (held->buffer, &held->map);
   }
   /* As on one queue (gst_cl_filter_transform): the frame goes on with its
-   * reads queued, once the frame before has completed, so that the next
-   * frame's first band goes up while this one's last is computed and read
-   * (4K picture frames on an H200: ... frames/s against ...) */
+   * reads queued, once the frame before has completed, so that the
+   * streaming thread takes the next frame while this one's last band is
+   * computed and read */
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));

@@ -34,9 +34,6 @@ struct ClMemPriv {
   cl::Event mapping;         /* a host mapping not yet waited for (a wait that gave up) */
   cl::Event band_upload;     /* an upload in bands (gstclbands.hpp) not yet waited for on
                               * the context's queue */
-  cl::Event device_use;      /* the end of the last use on the device, as a frame in
-                              * bands noted it (note_band_input_use); none: unknown
-                              * (any command queued so far may use the buffer) */
   gint64 read_us = 0;        /* how long recent reads into staging took */
   /* unified */
   void *mapped_ptr = nullptr;

@@ -217,7 +217,6 @@ device_access (GstClMemory * m, bool write, bool discard = false)
 {
   ClMemPriv *p = m->priv;
   const cl::CommandQueue &q = gstcl::queue_of (p->context);
-  p->device_use = cl::Event ();   /* a user whose end is not known */
   if (p->unified) {
     if (p->mapped_ptr) {
       q.enqueueUnmapMemObject (p->device, p->mapped_ptr);   /* after the map: in order */
@@ -700,14 +699,8 @@ device_in_bands (GstMemory * mem, const void *data, gsize size, BandUpload * up)
     up->src = static_cast<const guint8 *> (data ? data : p->staging_ptr);
     up->from_staging = !data;
     /* after the work queued on the buffer so far (the frame before may
-     * still read it): the end of its last use where a frame in bands noted
-     * it, so that this upload may overlap the kernels of another buffer's
-     * frame; else everything queued so far */
-    if (p->device_use ())
-      up->after = p->device_use;
-    else
-      gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &up->after);
-    p->device_use = cl::Event ();
+     * still read it) */
+    gstcl::queue_of (p->context).enqueueMarkerWithWaitList (nullptr, &up->after);
     /* until the bands are queued, another user of the memory waits for a
      * gate that opens when the last one completes */
     up->gate = cl::UserEvent (gstcl::context_of (p->context));
@@ -756,17 +749,6 @@ end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, bool 
         g->setStatus (CL_COMPLETE);
         delete g;
       }, open);
-}
-
-void
-note_band_input_use (GstMemory * mem, GstClContext * ctx)
-{
-  cl::Event end;
-  queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &end);
-  locked_throwing (mem, [&] (GstClMemory * m) {
-    if (!m->priv->unified && m->priv->context == ctx)
-      m->priv->device_use = end;
-  });
 }
 
 void *
