@@ -559,6 +559,31 @@ GST_START_TEST (test_band_upload_gates_other_users)
 }
 GST_END_TEST
 
+/* A frame's bands: at most 4 by default, each a multiple of the rows asked
+ * for and the last ending at the height; GST_OPENCL_BAND_COUNT (2..16)
+ * sets another count, other values leave 4. */
+GST_START_TEST (test_band_count)
+{
+  auto check = [] (const char *count, int height, int rows, std::vector<int> want) {
+    if (count)
+      g_setenv ("GST_OPENCL_BAND_COUNT", count, TRUE);
+    else
+      g_unsetenv ("GST_OPENCL_BAND_COUNT");
+    const std::vector<int> ends = gstcl::band_ends (height, rows);
+    fail_unless (ends == want, "GST_OPENCL_BAND_COUNT=%s, %d rows of %d: %zu bands, the "
+        "first ending at %d", count ? count : "(unset)", height, rows, ends.size (), ends[0]);
+  };
+  check (nullptr, 2160, 16, { 544, 1088, 1632, 2160 });
+  check (nullptr, 2160, 64, { 576, 1152, 1728, 2160 });
+  check (nullptr, 2160, 0, { 2160 });
+  check ("2", 2160, 64, { 1088, 2160 });
+  check ("8", 2160, 16, { 272, 544, 816, 1088, 1360, 1632, 1904, 2160 });
+  check ("1", 2160, 16, { 544, 1088, 1632, 2160 });
+  check ("17", 2160, 16, { 544, 1088, 1632, 2160 });
+  g_unsetenv ("GST_OPENCL_BAND_COUNT");
+}
+GST_END_TEST
+
 /* A frame that fails before any band of its upload is queued (Bands::clear
  * () ends it with no event): another user that waits for the gate goes on,
  * and the device copy is stale, so the next sync uploads the host's data. */
@@ -600,6 +625,7 @@ zerocopy_suite (void)
   tcase_add_test (tc, test_camera_system_out_in_flight);
   tcase_add_test (tc, test_band_upload_gates_other_users);
   tcase_add_test (tc, test_band_upload_never_queued);
+  tcase_add_test (tc, test_band_count);
   return s;
 }
 

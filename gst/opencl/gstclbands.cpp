@@ -3,6 +3,7 @@
 #include "gstcl.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace gstcl {
 
@@ -40,12 +41,24 @@ bands_for (gsize input_bytes)
  * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
 static const int kMaxBands = 4;
 
+/* kMaxBands, or GST_OPENCL_BAND_COUNT (2..16), for measurements: a frame
+ * whose bands take many passes (cldebayer's picture stages: about 12 calls
+ * a band) may go faster in fewer */
+static int
+max_bands ()
+{
+  const gchar *asked = g_getenv ("GST_OPENCL_BAND_COUNT");
+  const int n = asked ? atoi (asked) : 0;
+  return n >= 2 && n <= 16 ? n : kMaxBands;
+}
+
 std::vector<int>
 band_ends (int height, int rows)
 {
   if (rows <= 0)
     return { height };
-  const int wanted = (height + kMaxBands - 1) / kMaxBands;
+  const int count = max_bands ();
+  const int wanted = (height + count - 1) / count;
   const int band = std::max (rows, (wanted + rows - 1) / rows * rows);
   std::vector<int> ends;
   for (int end = band; end < height; end += band)
