@@ -280,18 +280,17 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
       return wrapped;
 
   gsize size = misaligned ? GST_VIDEO_INFO_SIZE (&p->in_info) : gst_buffer_get_size (inbuf);
-  GstMemory *&upload_mem = p->upload_mem;
-  if (upload_mem && upload_mem->maxsize < size) {
-    gst_memory_unref (upload_mem);
-    upload_mem = nullptr;
+  if (p->upload_mem && p->upload_mem->maxsize < size) {
+    gst_memory_unref (p->upload_mem);
+    p->upload_mem = nullptr;
   }
-  if (!upload_mem) {
+  if (!p->upload_mem) {
     if (!p->upload_allocator)
       p->upload_allocator = gst_cl_allocator_new (ctx);
-    upload_mem = gst_allocator_alloc (p->upload_allocator, size, nullptr);
+    p->upload_mem = gst_allocator_alloc (p->upload_allocator, size, nullptr);
   }
   GstMapInfo map;
-  if (!upload_mem || !gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
+  if (!p->upload_mem || !gst_buffer_map (inbuf, &map, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Could not upload the input frame"),
         ("%" G_GSIZE_FORMAT " bytes", size));
     return nullptr;
@@ -308,24 +307,24 @@ input_memory (GstClFilter * self, GstClContext * ctx, GstBuffer * inbuf, GstVide
         held->data = p->repacked->data;
         held->size = p->repacked->len;
         gst_buffer_unmap (inbuf, &map);
-        return gst_memory_ref (upload_mem);
+        return gst_memory_ref (p->upload_mem);
       }
-      gstcl::write_from_host (upload_mem, p->repacked->data, p->repacked->len);
+      gstcl::write_from_host (p->upload_mem, p->repacked->data, p->repacked->len);
     } else if (held) {
       held->buffer = inbuf;
       held->map = map;
       held->data = map.data;
       held->size = map.size;
-      return gst_memory_ref (upload_mem);
+      return gst_memory_ref (p->upload_mem);
     } else {
-      gstcl::write_from_host (upload_mem, map.data, map.size);
+      gstcl::write_from_host (p->upload_mem, map.data, map.size);
     }
   } catch (...) {
     *ret = post_current_exception (self, "uploading the input frame");
     ok = false;
   }
   gst_buffer_unmap (inbuf, &map);
-  return ok ? gst_memory_ref (upload_mem) : nullptr;
+  return ok ? gst_memory_ref (p->upload_mem) : nullptr;
 }
 
 static void
