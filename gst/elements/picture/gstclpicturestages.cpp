@@ -225,14 +225,13 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   }
   /* sharpen: the Gaussian's weights of offsets 0..radius, normalised */
   cl_float16 gauss {};
-  int &radius = radius_;
-  radius = 0;
+  radius_ = 0;
   if (sharpen_) {
-    radius = std::min (9, (int) std::ceil (3 * s.sharpen_radius));
+    radius_ = std::min (9, (int) std::ceil (3 * s.sharpen_radius));
     double sum = 0;
-    for (int i = -radius; i <= radius; i++)
+    for (int i = -radius_; i <= radius_; i++)
       sum += std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius));
-    for (int i = 0; i <= radius; i++)
+    for (int i = 0; i <= radius_; i++)
       gauss.s[i] = (float) (std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius)) / sum);
     if (rows_bytes_ < sizeof (cl_float) * width_ * height_) {
       rows_bytes_ = sizeof (cl_float) * width_ * height_;
@@ -247,7 +246,7 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   work_arg_ = denoise_ ? work_[1] : rows_;
   if (sharpen_)
     gstcl::set_args (blur_rows_, 7, work_arg_, (cl_int) !denoise_, rows_, (cl_int) width_,
-        (cl_int) height_, gauss, (cl_int) radius, order_, k_);
+        (cl_int) height_, gauss, (cl_int) radius_, order_, k_);
   /* the LUT, uploaded when another */
   const bool lut = s.lut && s.lut_strength > 0;
   if (lut && s.lut != lut_of_) {
@@ -269,7 +268,7 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     offset.s[c] = (float) (-s.lut->domain_min[c] * (n - 1) / span);
   }
   /* after the frames' 14 arguments */
-  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius,
+  gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius_,
       (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,
       (cl_int) (lut ? 1 + s.interpolation : 0), scale, offset, (cl_float) s.lut_strength,
       (cl_int) !denoise_, rows_, gauss);
