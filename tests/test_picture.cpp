@@ -330,6 +330,48 @@ GST_START_TEST (test_new_file_while_playing)
 }
 GST_END_TEST;
 
+/* cldebayer playing without the picture stages, then sharpen set: the
+ * pass's program is built off the streaming thread while the frames go on
+ * as they were, and a later frame is sharpened. */
+GST_START_TEST (test_debayer_stage_turned_on_while_playing)
+{
+  GstElement *e;
+  GstHarness *h = cltest::debayer_harness (false, &e);
+  gst_harness_set_src_caps_str (h, "video/x-bayer,format=rggb,width=64,height=48,"
+      "framerate=30/1");
+  /* (NV12: the camera path) */
+  gst_harness_set_sink_caps_str (h, "video/x-raw,format=NV12,width=64,height=48");
+  GstBuffer *in = gst_buffer_new_allocate (nullptr, 64 * 48, nullptr);
+  GstMapInfo map;
+  gst_buffer_map (in, &map, GST_MAP_WRITE);
+  std::mt19937 rng (34);
+  for (gsize i = 0; i < map.size; i++)
+    map.data[i] = (guint8) (rng () >> 24);
+  gst_buffer_unmap (in, &map);
+  auto frame = [&] () {
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_copy (in)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull (h);
+    fail_unless (out != nullptr);
+    gst_buffer_map (out, &map, GST_MAP_READ);
+    std::vector<guint8> bytes (map.data, map.data + map.size);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    return bytes;
+  };
+  const std::vector<guint8> plain = frame ();
+  fail_unless (frame () == plain);
+  g_object_set (e, "sharpen", 2.0, nullptr);
+  const unsigned builds = gstcl::background_builds ();
+  fail_unless (frame () == plain, "the frame after the change waited for the stages' build");
+  fail_unless_equals_int (gstcl::background_builds (), builds + 1);
+  gstcl::wait_for_background_builds ();
+  fail_unless (frame () != plain, "sharpen changed nothing");
+  gst_buffer_unref (in);
+  gst_object_unref (e);
+  gst_harness_teardown (h);
+}
+GST_END_TEST;
+
 /* The frame that `desc` (a bin: a source of one frame into the element)
  * makes, as bytes. */
 static std::vector<guint8>
@@ -521,6 +563,7 @@ picture_suite (void)
   tcase_add_test (tc, test_defaults_bit_exact);
   tcase_add_test (tc, test_debayer_runs_the_stages);
   tcase_add_test (tc, test_debayer_stages_in_bands);
+  tcase_add_test (tc, test_debayer_stage_turned_on_while_playing);
   tcase_add_test (tc, test_denoise);
   tcase_add_test (tc, test_denoise_shapes);
   return s;

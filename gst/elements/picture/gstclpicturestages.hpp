@@ -141,11 +141,9 @@ public:
    * complete; the rows of the kernel's frame while inactive). */
   int run_rows (GstClContext * ctx, const GstClFrame * out, int ready, Pass::Progress * progress)
   {
-    if (!pass_.active ())
-      return ready;
     const int rows = pass_.run_rows (ctx, &frame_, out, ready, progress);
     if (ready >= GST_VIDEO_INFO_HEIGHT (&out->info))
-      pass_.count_frame ();
+      pass_.count_frame ();   /* (inactive too: a stage turned on later builds aside) */
     return rows;
   }
   void cancel () { pass_.cancel (); }
