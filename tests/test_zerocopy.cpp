@@ -569,7 +569,7 @@ GST_START_TEST (test_band_count)
       g_setenv ("GST_OPENCL_BAND_COUNT", count, TRUE);
     else
       g_unsetenv ("GST_OPENCL_BAND_COUNT");
-    const std::vector<int> ends = gstcl::band_ends (height, rows);
+    const std::vector<int> ends = gstcl::band_ends (height, rows, gstcl::band_count ());
     fail_unless (ends == want, "GST_OPENCL_BAND_COUNT=%s, %d rows of %d: %zu bands, the "
         "first ending at %d", count ? count : "(unset)", height, rows, ends.size (), ends[0]);
   };

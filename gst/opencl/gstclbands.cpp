@@ -44,8 +44,8 @@ static const int kMaxBands = 4;
 /* kMaxBands, or GST_OPENCL_BAND_COUNT (2..16), for measurements: a frame
  * whose bands take many passes (cldebayer's picture stages: about 12 calls
  * a band) may go faster in fewer */
-static int
-max_bands ()
+int
+band_count ()
 {
   const gchar *asked = g_getenv ("GST_OPENCL_BAND_COUNT");
   const int n = asked ? atoi (asked) : 0;
@@ -53,11 +53,10 @@ max_bands ()
 }
 
 std::vector<int>
-band_ends (int height, int rows)
+band_ends (int height, int rows, int count)
 {
   if (rows <= 0)
     return { height };
-  const int count = max_bands ();
   const int wanted = (height + count - 1) / count;
   const int band = std::max (rows, (wanted + rows - 1) / rows * rows);
   std::vector<int> ends;

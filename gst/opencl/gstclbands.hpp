@@ -28,10 +28,12 @@
 namespace gstcl {
 
 /* Whether a frame of `input_bytes` goes in bands (where a side crosses
- * the bus; GST_OPENCL_BANDS), and the rows at which its bands end: at most
- * 4, each a multiple of `rows` (0: one band). */
+ * the bus; GST_OPENCL_BANDS), how many at most (4, or GST_OPENCL_BAND_COUNT
+ * for measurements), both asked at set_caps; and the rows at which its
+ * bands end: at most `count`, each a multiple of `rows` (0: one band). */
 bool bands_for (gsize input_bytes);
-std::vector<int> band_ends (int height, int rows);
+int band_count ();
+std::vector<int> band_ends (int height, int rows, int count);
 
 /* What device_in_bands leaves to upload: `src` (null: nothing) to
  * `device`, after `after`; `gate` stands for the upload until it is all

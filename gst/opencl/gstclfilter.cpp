@@ -64,6 +64,7 @@ struct GstClFilterPrivate {
   /* set_caps: frames of these caps go in bands where a side crosses the
    * bus (a filter with band_rows, a discrete device, large frames) */
   gboolean bands_for_caps;
+  int band_count;               /* gstcl::band_count (), asked at set_caps */
 };
 
 /* A system-memory input to upload in bands: the buffer stays mapped until
@@ -213,6 +214,7 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
     p->bands_for_caps = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
         !gst_cl_context_has_unified_memory (ctx) &&
         gstcl::bands_for (GST_VIDEO_INFO_SIZE (&in_info));
+    p->band_count = gstcl::band_count ();
     p->planned = FALSE;   /* the first frame plans for these caps */
     release_upload (p);
     GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
@@ -421,6 +423,17 @@ row_bytes (const void *data, int top, int bottom, size_t limit)
   return ranges;
 }
 
+/* The frame goes on with its transfer to the host queued (`ready`: a host
+ * map of the output waits for it) once the frame before has completed, so
+ * that at most two are on the device (docs/architecture.md, "Frames in
+ * flight"). */
+static void
+hand_on (GstClFilter * self, GstClContext * ctx, const cl::Event & ready)
+{
+  gst_cl_filter_wait_previous_frame (self, ctx);
+  *priv_of (self)->pending = ready;
+}
+
 /* gst_cl_filter_transform for a filter with band_rows on a discrete device
  * (gstclbands.hpp): the plan, then @filter with the input's uploads and
  * the output's reads queued band by band as it goes. */
@@ -445,7 +458,8 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     shift_offsets (&out->info, out_mem->offset);
     plan_if_needed (self, ctx, in, out);
     const std::vector<int> ends = gstcl::band_ends (height,
-        GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0);
+        GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0,
+        p->band_count);
     /* the bands' bytes: the rows of the first plane, in the device buffer
      * (held data goes to its start) */
     std::vector<size_t> bytes;
@@ -501,10 +515,7 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     if (held->buffer)
       gst_buffer_unmap (held->buffer, &held->map);
   }
-  /* As on one queue (gst_cl_filter_transform): the frame goes on with its
-   * reads queued, once the frame before has completed, so that the
-   * streaming thread takes the next frame while this one's last band is
-   * computed and read */
+  /* as on one queue (gst_cl_filter_transform), with the bands' reads */
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
@@ -513,8 +524,7 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
         gstcl::end_band_download (out_mem, ready, p->bands->bands_read () > 1);
       else
         ready = gstcl::start_sync_to_host (out_mem);
-      gst_cl_filter_wait_previous_frame (self, ctx);
-      *p->pending = ready;
+      hand_on (self, ctx, ready);
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
     }
@@ -598,9 +608,7 @@ gst_cl_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer 
   if (ret == GST_FLOW_OK && !p->out_cl) {
     try {
       gstcl::BuildScope scope (GST_ELEMENT (self));
-      cl::Event ready = gstcl::start_sync_to_host (out_mem);
-      gst_cl_filter_wait_previous_frame (self, ctx);
-      *p->pending = ready;
+      hand_on (self, ctx, gstcl::start_sync_to_host (out_mem));
     } catch (...) {
       ret = post_current_exception (self, "downloading the output frame");
     }

@@ -416,11 +416,11 @@ gst_cl_allocator_free (GstAllocator *, GstMemory * mem)
   } else {
     try {
       const cl::CommandQueue &q = gstcl::queue_of (p->context);
-      /* after the copies of the staging area on the copy queues that
-       * nothing waited for (a frame in bands handed on with its reads
-       * queued, an upload in bands): in order on the kernels' queue only */
+      /* after the copies into and out of the staging area that nothing
+       * waited for, which may be on the copy queues (a frame in bands
+       * handed on with its reads queued, an upload in bands from it) */
       std::vector<cl::Event> copies;
-      for (const cl::Event *e : { &p->reading, &p->band_upload })
+      for (const cl::Event *e : { &p->reading, &p->host_busy })
         if ((*e) ())
           copies.push_back (*e);
       if (p->staging_ptr)

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <stdexcept>
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cl_debayer_debug);
@@ -209,6 +210,8 @@ Engine::ensure_corrected (GstClContext * ctx)
  * groups need, which covers the CPU's work-items. */
 static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
 static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
+/* debayer_denoise_prep's work-groups (GPUs; on CPUs kDenoiseCpuLx x 1) */
+static const int kDenoisePrepLx = 16, kDenoisePrepLy = 8;
 
 /* The denoise's words and planes: x and u of every work-item's cells and
  * their margin (denoise.cl). */
@@ -351,7 +354,7 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
   const int width = GST_VIDEO_INFO_WIDTH (&in->info), height = GST_VIDEO_INFO_HEIGHT (&in->info);
   const int cw = (width + 1) / 2, ch = (height + 1) / 2;
   const bool cpu = format_.cpu;
-  const int prep_ly = cpu ? 1 : 8, run_ly = cpu ? 1 : kDenoiseLy;
+  const int prep_ly = cpu ? 1 : kDenoisePrepLy, run_ly = cpu ? 1 : kDenoiseLy;
   const int ready_cells = ready / 2;
   int to = ready >= height ? planes_h_ : ready_cells > kDenoiseMargin ?
       (ready_cells + kDenoiseMargin) / prep_ly * prep_ly : 0;
@@ -364,7 +367,8 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
       gstcl::enqueue_2d_rows (ctx, slot.prep, (planes_w_ + 7) / 8, *planes, to, kDenoiseCpuLx,
           1);
     else
-      gstcl::enqueue_2d_rows (ctx, slot.prep, planes_w_, *planes, to, 16, 8);
+      gstcl::enqueue_2d_rows (ctx, slot.prep, planes_w_, *planes, to, kDenoisePrepLx,
+          kDenoisePrepLy);
     *planes = to;
   }
   const int group = kDenoiseRun * run_ly;
@@ -390,10 +394,8 @@ Engine::band_rows () const
 {
   const int rows = row_of (running_.kind).band_rows;
   /* with the denoise: whole work-groups of its rows too (kDenoiseRun x
-   * kDenoiseLy cells) */
-  const int denoise_rows = 2 * kDenoiseRun * kDenoiseLy;
-  static_assert (2 * kDenoiseRun * kDenoiseLy % 16 == 0, "bands of whole camera rows");
-  return running_.denoise && rows > 0 ? std::max (rows, denoise_rows) : rows;
+   * kDenoiseLy cells of 2 rows) */
+  return running_.denoise && rows > 0 ? std::lcm (rows, 2 * kDenoiseRun * kDenoiseLy) : rows;
 }
 
 /* The rows below `ready` rows of a pass's input that a pass of 2 rows of

@@ -336,19 +336,19 @@ Pass::blur_and_finish (GstClContext * ctx, const GstClFrame * in, const GstClFra
     progress->blurred = ready;
   }
   /* a row's finish reads the blur's rows `radius_` around it; rows of
-   * whole work-groups (of row pairs for 4:2:0) but the last */
-  const int unit = (yuv420_ ? 2 : 1) * (cpu_ ? 1 : 8);
-  const int to = ready >= height_ ? height_ : std::max (0, ready - radius_) / unit * unit;
+   * whole work-groups (of row pairs for 4:2:0: `pair`) but the last */
+  const int pair = yuv420_ ? 2 : 1, ly = cpu_ ? 1 : 8;
+  const int to = ready >= height_ ? height_ :
+      std::max (0, ready - radius_) / (pair * ly) * (pair * ly);
   if (to <= progress->finished)
     return progress->finished;
   set_frame (finish_, set_frame (finish_, 1, in), out);
   gstcl::set_args (finish_, 0, work_arg_);
-  const int pair = yuv420_ ? 2 : 1;
   const int first = progress->finished / pair, last = (to + pair - 1) / pair;
   if (cpu_)
-    gstcl::enqueue_2d_rows (ctx, finish_, spans, first, last, 1, 1);
+    gstcl::enqueue_2d_rows (ctx, finish_, spans, first, last, 1, ly);
   else
-    gstcl::enqueue_2d_rows (ctx, finish_, (width_ + pair - 1) / pair, first, last, 16, 8);
+    gstcl::enqueue_2d_rows (ctx, finish_, (width_ + pair - 1) / pair, first, last, 16, ly);
   progress->finished = to;
   return to;
 }
