@@ -9,12 +9,12 @@
  *                    2 x 2 pixels (only before the denoise)
  *   picture_denoise  non-local means, working picture to working picture
  *                    (CPUs: picture_planes, then picture_denoise_cpu)
- *   picture_blur_rows  the unsharp mask's Gaussian of Y' along the rows,
- *                    into a plane of floats
- *   picture_finish   the Gaussian down the columns of that plane, unsharp
- *                    mask on Y', the 3D LUT on R'G'B', and the frame out
- *                    (4:2:0 chroma: the mean of its 2 x 2 pixels'); the
- *                    fourth sample (alpha) copied from the input frame
+ *   picture_finish_tiled  the unsharp mask's Gaussian of Y' (in local
+ *                    memory), unsharp mask on Y', the 3D LUT on R'G'B',
+ *                    and the frame out (4:2:0 chroma: the mean of its
+ *                    2 x 2 pixels'); the fourth sample (alpha) copied from
+ *                    the input frame (CPUs: picture_blur_rows_cpu into a
+ *                    plane of floats, then picture_finish_cpu)
  *
  * Without the denoise (`direct`) there is no working picture: the blur and
  * the finish unpack the input frame's pixels where they read them.
@@ -320,26 +320,11 @@ __kernel void picture_denoise_cpu (__global const float * planes, int pstride, i
 #define GAUSS_TAPS TAP (1, gauss.s1); TAP (2, gauss.s2); TAP (3, gauss.s3); TAP (4, gauss.s4); \
     TAP (5, gauss.s5); TAP (6, gauss.s6); TAP (7, gauss.s7); TAP (8, gauss.s8); TAP (9, gauss.s9)
 
-/* The unsharp mask's Gaussian G * Y' in two passes: rows (Y' of the frame
- * or of the working picture into `rows`), then columns (in picture_finish,
- * blur_down); `gauss` the weights of offsets 0..radius. Borders replicate
- * the edge pixel. */
-__kernel void picture_blur_rows (IN_FRAME, __global const float4 * work, int direct,
-    __global float * rows, int width, int height, float16 gauss, int radius, int4 order,
-    float8 k)
-{
-  const int x = get_global_id (0), y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-#define LUMA(px) luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work, direct, px, y, \
-    width, order, k)
-  float sum = gauss.s0 * LUMA (x);
-#define TAP(i, g) if (radius >= i) sum += g * (LUMA (max (x - i, 0)) + LUMA (min (x + i, width - 1)))
-  GAUSS_TAPS;
-#undef TAP
-#undef LUMA
-  rows[y * width + x] = sum;
-}
+/* The unsharp mask's Gaussian G * Y' (`gauss` the weights of offsets
+ * 0..radius; borders replicate the edge pixel): on GPUs inside the finish
+ * (picture_finish_tiled), on CPUs in two passes, the rows (Y' of the frame
+ * or of the working picture into `rows`: picture_blur_rows_cpu), then the
+ * columns in the finish (blur_down). */
 
 /* G * Y' at (x, y): the rows' sums down the column */
 inline float blur_down (__global const float * rows, int x, int y, int width, int height,
@@ -439,9 +424,10 @@ inline float3 looked_up (float3 c, __global const float4 * lut, int n, int inter
     out_o2, out_s0, out_s1, out_s2, width, height, order, k, radius, amount, threshold, lut, \
     n, interp, lut_scale, lut_offset, strength, direct, rows, gauss
 
-/* The work-item (x, y) of picture_finish: pixel (x, y), or the 2 x 2
- * block (x, y) for 4:2:0 */
-inline void finish_item (FINISH_PARAMS, int x, int y)
+/* The work-item (x, y) of the finish: pixel (x, y), or the 2 x 2 block
+ * (x, y) for 4:2:0; `blur` G * Y' of its pixels (i + 2 j for pixel (i, j)
+ * of a block), read where radius > 0 */
+inline void finish_core (FINISH_PARAMS, int x, int y, const float * blur)
 {
 #define PIXEL(px, py) (direct ? UNPACKED (px, py) : work[(py) * width + (px)])
   const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
@@ -458,7 +444,7 @@ inline void finish_item (FINISH_PARAMS, int x, int y)
         continue;
       float4 v = PIXEL (px, py);
       if (radius) {
-        v.w = blur_down (rows, px, py, width, height, gauss, radius);
+        v.w = blur[i + 2 * j];
         v.x = sharpened (v, amount, threshold);
       }
       if (interp)
@@ -484,7 +470,7 @@ inline void finish_item (FINISH_PARAMS, int x, int y)
     return;
   float4 v = PIXEL (x, y);
   if (radius)
-    v.w = blur_down (rows, x, y, width, height, gauss, radius);
+    v.w = blur[0];
   const float ys = radius ? sharpened (v, amount, threshold) : v.x;
 #if PX_CH == 1
   float3 c = (float3) (clamp (ys, 0.0f, 1.0f));
@@ -507,9 +493,80 @@ inline void finish_item (FINISH_PARAMS, int x, int y)
 #undef PIXEL
 }
 
-__kernel void picture_finish (FINISH_PARAMS)
+#if PX_420
+#define FT_PAIR 2
+#else
+#define FT_PAIR 1
+#endif
+
+/* finish_core with the blur from picture_blur_rows_cpu's rows (the CPU
+ * shape's vectors cut by the frame's edge) */
+inline void finish_item (FINISH_PARAMS, int x, int y)
 {
-  finish_item (FINISH_ARGS, get_global_id (0), get_global_id (1));
+  float blur[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  for (int j = 0; j < FT_PAIR && radius; j++)
+    for (int i = 0; i < FT_PAIR; i++) {
+      const int px = FT_PAIR * x + i, py = FT_PAIR * y + j;
+      if (px < width && py < height)
+        blur[i + 2 * j] = blur_down (rows, px, py, width, height, gauss, radius);
+    }
+  finish_core (FINISH_ARGS, x, y, blur);
+}
+
+/* The GPU shape of the finish, with the unsharp mask's Gaussian in it: a
+ * work-group of FT_LX x FT_LY items (pixels, or 2 x 2 blocks for 4:2:0)
+ * loads its tile's Y' and `radius` around it (the edge pixels repeated)
+ * into local memory, blurs the tile's rows along x, then each item its
+ * pixels down the columns, in the order of the CPU shape's two passes.
+ * One launch and no plane of floats in global memory: the two kernels it
+ * replaced took 0.083 + 0.122 ms a 4K frame on an H200. Rows: the item
+ * rows [y, ...) read Y' rows up to `radius` past their pixels. */
+#define FT_LX 16
+#define FT_LY 8
+#define FT_TW (FT_LX * FT_PAIR)
+#define FT_TH (FT_LY * FT_PAIR)
+#define FT_LW (FT_TW + 2 * 9)     /* the taps reach 9 pixels at most */
+#define FT_LH (FT_TH + 2 * 9)
+
+__kernel __attribute__ ((reqd_work_group_size (FT_LX, FT_LY, 1)))
+void picture_finish_tiled (FINISH_PARAMS)
+{
+  __local float luma[FT_LH * FT_LW];
+  __local float across[FT_LH * FT_TW];
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int x = get_global_id (0), y = get_global_id (1);
+  const int x0 = (x - lx) * FT_PAIR, y0 = (y - ly) * FT_PAIR;
+  float blur[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+  if (radius) {
+    const int w = FT_TW + 2 * radius, h = FT_TH + 2 * radius;
+    for (int ty = ly; ty < h; ty += FT_LY) {
+      const int py = clamp (y0 - radius + ty, 0, height - 1);
+      for (int tx = lx; tx < w; tx += FT_LX)
+        luma[ty * FT_LW + tx] = luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work,
+            direct, clamp (x0 - radius + tx, 0, width - 1), py, width, order, k);
+    }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int ty = ly; ty < h; ty += FT_LY)
+      for (int tx = lx; tx < FT_TW; tx += FT_LX) {
+        __local const float *c = luma + ty * FT_LW + tx + radius;
+        float sum = gauss.s0 * c[0];
+#define TAP(i, g) if (radius >= i) sum += g * (c[-i] + c[i])
+        GAUSS_TAPS;
+#undef TAP
+        across[ty * FT_TW + tx] = sum;
+      }
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < FT_PAIR; j++)
+      for (int i = 0; i < FT_PAIR; i++) {
+        __local const float *c = across + (FT_PAIR * ly + j + radius) * FT_TW + FT_PAIR * lx + i;
+        float sum = gauss.s0 * c[0];
+#define TAP(d, g) if (radius >= d) sum += g * (c[-d * FT_TW] + c[d * FT_TW])
+        GAUSS_TAPS;
+#undef TAP
+        blur[i + 2 * j] = sum;
+      }
+  }
+  finish_core (FINISH_ARGS, x, y, blur);
 }
 
 /* The CPU shape of the blur and the finish (GST_OPENCL_TUNING,

@@ -197,11 +197,13 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     denoise_k_ = cl::Kernel (program, "picture_denoise");
     planes_k_ = cl::Kernel (program, "picture_planes");
     denoise_cpu_ = cl::Kernel (program, "picture_denoise_cpu");
-    /* the blur and the finish: a pixel a work-item, or on CPUs float8
-     * lanes along kCpuSpan pixels of a row (a row pair for 4:2:0); the same
-     * arguments */
-    blur_rows_ = cl::Kernel (program, cpu_ ? "picture_blur_rows_cpu" : "picture_blur_rows");
-    finish_ = cl::Kernel (program, cpu_ ? "picture_finish_cpu" : "picture_finish");
+    /* the finish: on GPUs a pixel (a 4:2:0 block) a work-item with the
+     * blur inside, a tile's in local memory; on CPUs the blur's own pass
+     * into a plane of floats first, then float8 lanes along kCpuSpan
+     * pixels of a row (a row pair for 4:2:0); the same arguments */
+    if (cpu_)
+      blur_rows_ = cl::Kernel (program, "picture_blur_rows_cpu");
+    finish_ = cl::Kernel (program, cpu_ ? "picture_finish_cpu" : "picture_finish_tiled");
   }
   /* a working picture only for the denoise: otherwise the blur and the
    * finish read the frame's pixels themselves */
@@ -233,7 +235,7 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
       sum += std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius));
     for (int i = 0; i <= radius_; i++)
       gauss.s[i] = (float) (std::exp (-i * i / (2 * s.sharpen_radius * s.sharpen_radius)) / sum);
-    if (rows_bytes_ < sizeof (cl_float) * width_ * height_) {
+    if (cpu_ && rows_bytes_ < sizeof (cl_float) * width_ * height_) {
       rows_bytes_ = sizeof (cl_float) * width_ * height_;
       rows_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE, rows_bytes_);
     }
@@ -244,7 +246,7 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   }
   /* the working picture, or any buffer for it (`direct`) */
   work_arg_ = denoise_ ? work_[1] : rows_;
-  if (sharpen_)
+  if (sharpen_ && cpu_)
     gstcl::set_args (blur_rows_, 7, work_arg_, (cl_int) !denoise_, rows_, (cl_int) width_,
         (cl_int) height_, gauss, (cl_int) radius_, order_, k_);
   /* the LUT, uploaded when another */
@@ -326,17 +328,15 @@ Pass::blur_and_finish (GstClContext * ctx, const GstClFrame * in, const GstClFra
 {
   const int spans = (width_ + kCpuSpan - 1) / kCpuSpan;
   ready = std::min (ready, height_);
-  if (sharpen_ && ready > progress->blurred) {
+  if (sharpen_ && cpu_ && ready > progress->blurred) {
     /* a row's blur reads that row */
     set_frame (blur_rows_, 0, in);
-    if (cpu_)
-      gstcl::enqueue_2d_rows (ctx, blur_rows_, spans, progress->blurred, ready, 1, 1);
-    else
-      gstcl::enqueue_2d_rows (ctx, blur_rows_, width_, progress->blurred, ready, 64, 1);
+    gstcl::enqueue_2d_rows (ctx, blur_rows_, spans, progress->blurred, ready, 1, 1);
     progress->blurred = ready;
   }
-  /* a row's finish reads the blur's rows `radius_` around it; rows of
-   * whole work-groups (of row pairs for 4:2:0: `pair`) but the last */
+  /* a row's finish reads the frame's rows (the blur's, on CPUs) `radius_`
+   * around it; rows of whole work-groups (of row pairs for 4:2:0: `pair`)
+   * but the last */
   const int pair = yuv420_ ? 2 : 1, ly = cpu_ ? 1 : 8;
   const int to = ready >= height_ ? height_ :
       std::max (0, ready - radius_) / (pair * ly) * (pair * ly);

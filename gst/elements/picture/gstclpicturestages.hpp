@@ -83,7 +83,7 @@ public:
    * those of the calls before for this frame (*progress, zero at its
    * first); returns the rows of `out` complete. The blur and the finish
    * only: with the denoise (clpicture) the whole frame once it is ready. */
-  struct Progress { int blurred = 0, finished = 0; };
+  struct Progress { int blurred = 0, finished = 0; };   /* blurred: CPUs' rows pass */
   int run_rows (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out, int ready,
       Progress * progress);
 
@@ -99,13 +99,13 @@ private:
   bool yuv420_ = false;
   bool active_ = false, denoise_ = false, sharpen_ = false;
   int radius_ = 0;                    /* the blur's reach, rows */
-  bool cpu_ = false;                  /* denoise's CPU shape (planes, float8) */
+  bool cpu_ = false;                  /* the CPU shapes (planes, float8, a blur pass) */
   int pstride_ = 0, pheight_ = 0;     /* its padded planes */
   cl::Kernel unpack_, denoise_k_, planes_k_, denoise_cpu_, blur_rows_, finish_;
   cl::Buffer planes_;
   cl::Buffer work_[2];                /* the working picture (denoise only) */
   cl::Buffer work_arg_;               /* finish's: work_[1], or any buffer */
-  cl::Buffer rows_;                   /* the blur's rows pass */
+  cl::Buffer rows_;                   /* the blur's rows pass (CPUs) */
   size_t rows_bytes_ = 0;
   cl::Buffer lut_;
   std::shared_ptr<const Cube> lut_of_;   /* the LUT in lut_ */
