@@ -126,13 +126,14 @@ Bands::set_output (const cl::Buffer &device, void *staging, RowBytes plan, const
 }
 
 void
-Bands::done (GstClContext *ctx, int rows)
+Bands::done (GstClContext *ctx, int rows, const cl::Event &after)
 {
   /* nothing to read (output on the device): no marker either */
   if (rows <= rows_done_ || !staging_)
     return;
-  std::vector<cl::Event> marker (1);
-  queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &marker[0]);
+  std::vector<cl::Event> marker { after };
+  if (!after ())
+    queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &marker[0]);
   queue_of (ctx).flush ();
   const cl::CommandQueue &down = copy_queue (ctx, COPY_DOWN);
   for (const auto &range : plan_ (out_info_, rows_done_, rows, out_limit_))

@@ -66,9 +66,10 @@ public:
   void set_output (const cl::Buffer &device, void *staging, RowBytes plan, const void *info,
       size_t limit);
   /* Output rows [0, rows) are complete once the context's queue reaches
-   * here (rows grow from call to call): their reads are queued (nothing
-   * without set_output). */
-  void done (GstClContext *ctx, int rows);
+   * here, or once `after` (if given: gstcl::take_last_launch ()) is over
+   * (rows grow from call to call): their reads are queued (nothing without
+   * set_output). */
+  void done (GstClContext *ctx, int rows, const cl::Event &after = cl::Event ());
   /* Queues what is left of the input's upload and ends it (the memory's
    * bookkeeping); the last upload's event. Idempotent. */
   cl::Event finish_input (GstClContext *ctx);

@@ -440,6 +440,12 @@ void profile_command (GstClContext *ctx, const char *name, cl_event event)
     track_command (name, owned);
 }
 
+/* record_launches () */
+static thread_local struct {
+  bool on = false;
+  cl::Event last;
+} launches;
+
 void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h,
     size_t lw, size_t lh, const char *profile_suffix)
 {
@@ -460,6 +466,23 @@ void enqueue_2d_rows (GstClContext *ctx, const cl::Kernel &kernel, size_t w, siz
   if (ctx->priv->profiling)
     track_kernel (kernel, event, profile_suffix);
   watchdog::after_launch (*ctx->priv->watch, kernel, profile_suffix, event);
+  if (launches.on)
+    launches.last = std::move (event);
+}
+
+void
+record_launches (bool on)
+{
+  launches.on = on;
+  launches.last = cl::Event ();
+}
+
+cl::Event
+take_last_launch ()
+{
+  cl::Event last = std::move (launches.last);
+  launches.last = cl::Event ();
+  return last;
 }
 
 /* The element that announces this thread's builds (BuildScope). */

@@ -463,7 +463,7 @@ Engine::run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
      * kernels (the statistics' read back: the next frame may wait for it,
      * as it did with the frame's download on one queue) */
     if (bands && marks_output && complete > 0 && complete < height)
-      bands->done (ctx, complete);
+      bands->done (ctx, complete, gstcl::take_last_launch ());
   }
 }
 
