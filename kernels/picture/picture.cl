@@ -338,61 +338,72 @@ inline float blur_down (__global const float * rows, int x, int y, int width, in
   return sum;
 }
 
-/* The LUT at R'G'B' `c` (lut: n^3 float4, red fastest; g = c * lut_scale +
- * lut_offset on the grid, clamped), trilinear (interp 1) or tetrahedral
- * (2); interp 0: no LUT. */
+/* The LUT at R'G'B' `c` (lut: n^3 entries, red fastest; g = c *
+ * scale.xyz + offset.xyz on the grid, clamped), trilinear (interp 1) or
+ * tetrahedral (2); interp 0: no LUT. An entry is 16 bytes: with
+ * LUT_PACKED (the host's choice for outputs of up to 10 bits) the corners
+ * (r, g, b) and (r + 1, g, b) as unorm16 of the table's range (lanes 0-2
+ * and 4-6; a value offset.w + scale.w q), so that trilinear reads 4
+ * entries, not 8: the finish's gathers are most of its time on a GPU,
+ * where colours change from pixel to pixel; else (r, g, b) as float4. */
 /* mix (a, b, t) as its formula, for float3 and float8 alike */
 #define LERP(a, b, t) ((a) + ((b) - (a)) * (t))
-inline float3 lut_at (__global const float4 * lut, int n, int r, int g, int b)
-{
-  return lut[r + n * (g + n * b)].xyz;
-}
+#if LUT_PACKED
+#define LUT_ENTRY(r, g, b) convert_float8 (as_ushort8 (lut[(r) + n * ((g) + n * (b))]))
+#define LUT_VALUE(q, scale, offset) ((offset).w + (scale).w * (q))
+#else
+#define LUT_ENTRY(r, g, b) lut[(r) + n * ((g) + n * (b))]
+#define LUT_VALUE(q, scale, offset) (q)
+#endif
 
 inline float3 lut_apply (__global const float4 * lut, int n, int interp, float3 c,
-    float3 scale, float3 offset)
+    float4 scale, float4 offset)
 {
-  const float3 gp = clamp (c * scale + offset, 0.0f, (float) (n - 1));
+  const float3 gp = clamp (c * scale.xyz + offset.xyz, 0.0f, (float) (n - 1));
   const int3 i = min (convert_int3 (gp), (int3) (n - 2));
   const float3 f = gp - convert_float3 (i);
+  /* corner (dx, dy, dz) of the cell */
+#if LUT_PACKED
+  const float8 e00 = LUT_ENTRY (i.x, i.y, i.z), e10 = LUT_ENTRY (i.x, i.y + 1, i.z);
+  const float8 e01 = LUT_ENTRY (i.x, i.y, i.z + 1), e11 = LUT_ENTRY (i.x, i.y + 1, i.z + 1);
+#define C(dx, dy, dz) ((dx) ? e##dy##dz.s456 : e##dy##dz.s012)
+#else
+#define C(dx, dy, dz) LUT_ENTRY (i.x + dx, i.y + dy, i.z + dz).xyz
+#endif
   if (interp == 1) {
-  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z), c100 = lut_at (lut, n, i.x + 1, i.y, i.z);
-  const float3 c010 = lut_at (lut, n, i.x, i.y + 1, i.z), c110 = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
-  const float3 c001 = lut_at (lut, n, i.x, i.y, i.z + 1), c101 = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
-  const float3 c011 = lut_at (lut, n, i.x, i.y + 1, i.z + 1),
-      c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
-  const float3 c00 = LERP (c000, c100, f.x), c10 = LERP (c010, c110, f.x);
-  const float3 c01 = LERP (c001, c101, f.x), c11 = LERP (c011, c111, f.x);
-  return LERP (LERP (c00, c10, f.y), LERP (c01, c11, f.y), f.z);
+    const float3 c00 = LERP (C (0, 0, 0), C (1, 0, 0), f.x), c10 = LERP (C (0, 1, 0), C (1, 1, 0), f.x);
+    const float3 c01 = LERP (C (0, 0, 1), C (1, 0, 1), f.x), c11 = LERP (C (0, 1, 1), C (1, 1, 1), f.x);
+    return LUT_VALUE (LERP (LERP (c00, c10, f.y), LERP (c01, c11, f.y), f.z), scale, offset);
   }
   /* the tetrahedron of the cell's main diagonal that holds the point */
-  const float3 c000 = lut_at (lut, n, i.x, i.y, i.z);
-  const float3 c111 = lut_at (lut, n, i.x + 1, i.y + 1, i.z + 1);
+  const float3 c000 = C (0, 0, 0), c111 = C (1, 1, 1);
   float3 a, b;
   float fa, fb, fc, fd;
   if (f.x >= f.y) {
     if (f.y >= f.z) {
-      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      a = C (1, 0, 0); b = C (1, 1, 0);
       fa = 1 - f.x; fb = f.x - f.y; fc = f.y - f.z; fd = f.z;
     } else if (f.x >= f.z) {
-      a = lut_at (lut, n, i.x + 1, i.y, i.z); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      a = C (1, 0, 0); b = C (1, 0, 1);
       fa = 1 - f.x; fb = f.x - f.z; fc = f.z - f.y; fd = f.y;
     } else {
-      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x + 1, i.y, i.z + 1);
+      a = C (0, 0, 1); b = C (1, 0, 1);
       fa = 1 - f.z; fb = f.z - f.x; fc = f.x - f.y; fd = f.y;
     }
   } else {
     if (f.x >= f.z) {
-      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x + 1, i.y + 1, i.z);
+      a = C (0, 1, 0); b = C (1, 1, 0);
       fa = 1 - f.y; fb = f.y - f.x; fc = f.x - f.z; fd = f.z;
     } else if (f.y >= f.z) {
-      a = lut_at (lut, n, i.x, i.y + 1, i.z); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      a = C (0, 1, 0); b = C (0, 1, 1);
       fa = 1 - f.y; fb = f.y - f.z; fc = f.z - f.x; fd = f.x;
     } else {
-      a = lut_at (lut, n, i.x, i.y, i.z + 1); b = lut_at (lut, n, i.x, i.y + 1, i.z + 1);
+      a = C (0, 0, 1); b = C (0, 1, 1);
       fa = 1 - f.z; fb = f.z - f.y; fc = f.y - f.x; fd = f.x;
     }
   }
-  return fa * c000 + fb * a + fc * b + fd * c111;
+#undef C
+  return LUT_VALUE (fa * c000 + fb * a + fc * b + fd * c111, scale, offset);
 }
 
 /* Sharpen (radius > 0): Y'' = Y' + amount (Y' - G * Y') where
@@ -410,7 +421,7 @@ inline float sharpened (float4 v, float amount, float threshold)
 
 /* R'G'B' after the LUT (or unchanged) */
 inline float3 looked_up (float3 c, __global const float4 * lut, int n, int interp,
-    float3 scale, float3 offset, float strength)
+    float4 scale, float4 offset, float strength)
 {
   return interp ? LERP (c, lut_apply (lut, n, interp, c, scale, offset), strength) : c;
 }
@@ -430,7 +441,7 @@ inline float3 looked_up (float3 c, __global const float4 * lut, int n, int inter
 inline void finish_core (FINISH_PARAMS, int x, int y, const float * blur)
 {
 #define PIXEL(px, py) (direct ? UNPACKED (px, py) : work[(py) * width + (px)])
-  const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
+  const float4 ls = lut_scale, lo = lut_offset;
 #if PX_420
   const int x0 = 2 * x, y0 = 2 * y;
   if (x0 >= width || y0 >= height)
@@ -723,18 +734,29 @@ inline float8 blur_down8 (__global const float * rows, int x, int y, int width, 
   return sum;
 }
 
-/* 8 entries of one channel of the LUT (its floats, 4 an entry) */
-inline float8 lut_lanes (__global const float * t, int8 i)
+/* The LUT's samples (LUT_UNIT an entry; corner r + 1 four after corner r
+ * in both layouts: the next float4, or the entry's upper half) */
+#if LUT_PACKED
+typedef ushort lut_sample;
+#define LUT_UNIT 8
+#else
+typedef float lut_sample;
+#define LUT_UNIT 4
+#endif
+
+/* 8 samples of one channel of the LUT */
+inline float8 lut_lanes (__global const lut_sample * t, int8 i)
 {
-  return (float8) (t[i.s0], t[i.s1], t[i.s2], t[i.s3], t[i.s4], t[i.s5], t[i.s6], t[i.s7]);
+  return (float8) ((float) t[i.s0], (float) t[i.s1], (float) t[i.s2], (float) t[i.s3],
+      (float) t[i.s4], (float) t[i.s5], (float) t[i.s6], (float) t[i.s7]);
 }
 
-/* lut_apply's trilinear interpolation of one channel c at 8 lanes: the
- * cells' first corners' floats i, their fractions f */
-inline float8 trilinear_lanes (__global const float * t, int8 i, int n, float8 fx, float8 fy,
-    float8 fz)
+/* lut_apply's trilinear interpolation of one channel c at 8 lanes (before
+ * LUT_VALUE): the cells' first corners' samples i, their fractions f */
+inline float8 trilinear_lanes (__global const lut_sample * t, int8 i, int n, float8 fx,
+    float8 fy, float8 fz)
 {
-  const int dy = 4 * n, dz = 4 * n * n;
+  const int dy = LUT_UNIT * n, dz = LUT_UNIT * n * n;
   const float8 c00 = LERP (lut_lanes (t, i), lut_lanes (t, i + 4), fx);
   const float8 c10 = LERP (lut_lanes (t, i + dy), lut_lanes (t, i + dy + 4), fx);
   const float8 c01 = LERP (lut_lanes (t, i + dz), lut_lanes (t, i + dz + 4), fx);
@@ -745,7 +767,7 @@ inline float8 trilinear_lanes (__global const float * t, int8 i, int n, float8 f
 /* looked_up of 8 pixels' R'G'B': trilinear in lanes, tetrahedral (its
  * tetrahedron a branch) a lane at a time */
 inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float4 * lut, int n,
-    int interp, float3 scale, float3 offset, float strength)
+    int interp, float4 scale, float4 offset, float strength)
 {
   if (interp == 1) {
     const float top = (float) (n - 1);
@@ -756,11 +778,13 @@ inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float
     const int8 iz = min (convert_int8 (gz), n - 2);
     const float8 fx = gx - convert_float8 (ix), fy = gy - convert_float8 (iy);
     const float8 fz = gz - convert_float8 (iz);
-    const int8 i = 4 * (ix + n * (iy + n * iz));
-    __global const float *t = (__global const float *) lut;
-    *r = LERP (*r, trilinear_lanes (t, i, n, fx, fy, fz), strength);
-    *g = LERP (*g, trilinear_lanes (t + 1, i, n, fx, fy, fz), strength);
-    *b = LERP (*b, trilinear_lanes (t + 2, i, n, fx, fy, fz), strength);
+    const int8 i = LUT_UNIT * (ix + n * (iy + n * iz));
+    __global const lut_sample *t = (__global const lut_sample *) lut;
+    *r = LERP (*r, LUT_VALUE (trilinear_lanes (t, i, n, fx, fy, fz), scale, offset), strength);
+    *g = LERP (*g, LUT_VALUE (trilinear_lanes (t + 1, i, n, fx, fy, fz), scale, offset),
+        strength);
+    *b = LERP (*b, LUT_VALUE (trilinear_lanes (t + 2, i, n, fx, fy, fz), scale, offset),
+        strength);
     return;
   }
   float rs[8], gs[8], bs[8];
@@ -791,7 +815,7 @@ inline void finish8 (FINISH_PARAMS, int x, int y, float8 * cb_out, float8 * cr_o
     const float8 d = yv - blur_down8 (rows, x, y, width, height, gauss, radius);
     ys = select (yv, yv + amount * d, fabs (d) >= threshold);
   }
-  const float3 ls = lut_scale.xyz, lo = lut_offset.xyz;
+  const float4 ls = lut_scale, lo = lut_offset;
 #if PX_420
   if (interp) {
     float8 r = YCBCR_RED (k, ys, cr), b = YCBCR_BLUE (k, ys, cb);

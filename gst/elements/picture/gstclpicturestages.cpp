@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -135,6 +136,40 @@ settle (GstClBaseTransform * element, guint id, guint first, GParamSpec * pspec,
         "The previous LUT stays in force.");
 }
 
+/* The LUT's entries for the kernels (kernels/picture/picture.cl): (r, g,
+ * b) as float4, or (packed_table) corners (r, g, b) and (r + 1, g, b) as
+ * unorm16 of the table's range, `*base` + `*step` q, in 16 bytes. */
+static std::vector<cl_float4>
+float_table (const Cube & c)
+{
+  std::vector<cl_float4> table ((size_t) c.size * c.size * c.size);
+  for (size_t i = 0; i < table.size (); i++)
+    table[i] = cl_float4 { { c.rgb[3 * i], c.rgb[3 * i + 1], c.rgb[3 * i + 2], 0 } };
+  return table;
+}
+
+static std::vector<cl_float4>
+packed_table (const Cube & c, float *base, float *step)
+{
+  const auto range = std::minmax_element (c.rgb.begin (), c.rgb.end ());
+  const double lo = *range.first, span = *range.second - lo;
+  *base = (float) lo;
+  *step = (float) (span / 65535);
+  auto code = [&] (double v) {
+    return (cl_ushort) (span > 0 ? std::lround ((v - lo) / span * 65535) : 0);
+  };
+  std::vector<cl_float4> table ((size_t) c.size * c.size * c.size);
+  for (size_t i = 0; i < table.size (); i++) {
+    /* the next red's corner; the last red's is never read */
+    const size_t next = (int) (i % c.size) + 1 < c.size ? i + 1 : i;
+    const cl_ushort q[8] = { code (c.rgb[3 * i]), code (c.rgb[3 * i + 1]),
+        code (c.rgb[3 * i + 2]), 0, code (c.rgb[3 * next]), code (c.rgb[3 * next + 1]),
+        code (c.rgb[3 * next + 2]), 0 };
+    memcpy (&table[i], q, sizeof q);
+  }
+  return table;
+}
+
 void
 Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
 {
@@ -150,7 +185,11 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
   width_ = GST_VIDEO_INFO_WIDTH (info);
   height_ = GST_VIDEO_INFO_HEIGHT (info);
   cpu_ = !gstcl::tuned_for_gpu (ctx);
-  program_options_ = px.shape_options ("PX") + " -D PC_SPAN=" + std::to_string (kCpuSpan);
+  /* the LUT as unorm16 pairs where its quantisation (1/65535 of its
+   * range) stays far below an output code (kernels/picture/picture.cl) */
+  packed_lut_ = px.depth <= 10;
+  program_options_ = px.shape_options ("PX") + " -D PC_SPAN=" + std::to_string (kCpuSpan) +
+      " -D LUT_PACKED=" + (packed_lut_ ? "1" : "0");
   /* the CPU shape's planes: 4 pixels of halo (the denoise's reach), rows
    * whole float8s and 8 more (its loads past the last pixel) */
   pstride_ = (width_ + 7) / 8 * 8 + 8;
@@ -252,12 +291,10 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
   /* the LUT, uploaded when another */
   const bool lut = s.lut && s.lut_strength > 0;
   if (lut && s.lut != lut_of_) {
-    const Cube &c = *s.lut;
-    std::vector<cl_float4> table ((size_t) c.size * c.size * c.size);
-    for (size_t i = 0; i < table.size (); i++)
-      table[i] = cl_float4 { { c.rgb[3 * i], c.rgb[3 * i + 1], c.rgb[3 * i + 2], 0 } };
+    const std::vector<cl_float4> table = packed_lut_ ? packed_table (*s.lut, &lut_base_,
+        &lut_step_) : float_table (*s.lut);
     lut_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-        sizeof (cl_float4) * table.size (), table.data ());
+        sizeof (cl_float4) * table.size (), (void *) table.data ());
     lut_of_ = s.lut;
   }
   if (!lut_ ())   /* an argument even without a LUT */
@@ -269,6 +306,8 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     scale.s[c] = (float) ((n - 1) / span);
     offset.s[c] = (float) (-s.lut->domain_min[c] * (n - 1) / span);
   }
+  scale.s[3] = lut_step_;   /* a packed entry's value: base + step q */
+  offset.s[3] = lut_base_;
   /* after the frames' 14 arguments */
   gstcl::set_args (finish_, 15, (cl_int) width_, (cl_int) height_, order_, k_, (cl_int) radius_,
       (cl_float) s.sharpen, (cl_float) s.sharpen_threshold, lut_, (cl_int) n,

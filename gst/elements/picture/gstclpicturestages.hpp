@@ -109,6 +109,8 @@ private:
   size_t rows_bytes_ = 0;
   cl::Buffer lut_;
   std::shared_ptr<const Cube> lut_of_;   /* the LUT in lut_ */
+  bool packed_lut_ = false;              /* lut_ as unorm16 pairs (LUT_PACKED) */
+  float lut_base_ = 0, lut_step_ = 0;    /* their values: base + step q */
   std::string program_options_;        /* built when a stage is first on */
   gstcl::BackgroundBuild build_;
   guint64 frames_ = 0;                 /* since the caps */
