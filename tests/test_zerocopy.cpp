@@ -559,24 +559,31 @@ GST_START_TEST (test_band_upload_gates_other_users)
 }
 GST_END_TEST
 
-/* A frame's bands: at most 4 by default, each a multiple of the rows asked
- * for and the last ending at the height; GST_OPENCL_BAND_COUNT (2..16)
- * sets another count, other values leave 4. */
+/* A frame's bands: at most 4 by default, 3 for bands of 4 launches or
+ * more, each a multiple of the rows asked for and the last ending at the
+ * height; GST_OPENCL_BAND_COUNT (2..16) sets another count whatever the
+ * launches, other values leave the default. */
 GST_START_TEST (test_band_count)
 {
-  auto check = [] (const char *count, int height, int rows, std::vector<int> want) {
+  auto check = [] (const char *count, int height, int rows, std::vector<int> want,
+      int launches = 2) {
     if (count)
       g_setenv ("GST_OPENCL_BAND_COUNT", count, TRUE);
     else
       g_unsetenv ("GST_OPENCL_BAND_COUNT");
-    const std::vector<int> ends = gstcl::band_ends (height, rows, gstcl::band_count ());
-    fail_unless (ends == want, "GST_OPENCL_BAND_COUNT=%s, %d rows of %d: %zu bands, the "
-        "first ending at %d", count ? count : "(unset)", height, rows, ends.size (), ends[0]);
+    const std::vector<int> ends = gstcl::band_ends (height, rows,
+        gstcl::band_count (gstcl::band_count_asked (), launches));
+    fail_unless (ends == want, "GST_OPENCL_BAND_COUNT=%s, %d rows of %d, %d launches: %zu "
+        "bands, the first ending at %d", count ? count : "(unset)", height, rows, launches,
+        ends.size (), ends[0]);
   };
   check (nullptr, 2160, 16, { 544, 1088, 1632, 2160 });
   check (nullptr, 2160, 64, { 576, 1152, 1728, 2160 });
   check (nullptr, 2160, 0, { 2160 });
+  check (nullptr, 2160, 64, { 576, 1152, 1728, 2160 }, 3);
+  check (nullptr, 2160, 64, { 768, 1536, 2160 }, 4);
   check ("2", 2160, 64, { 1088, 2160 });
+  check ("4", 2160, 64, { 576, 1152, 1728, 2160 }, 5);
   check ("8", 2160, 16, { 272, 544, 816, 1088, 1360, 1632, 1904, 2160 });
   check ("1", 2160, 16, { 544, 1088, 1632, 2160 });
   check ("17", 2160, 16, { 544, 1088, 1632, 2160 });

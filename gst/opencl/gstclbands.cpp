@@ -41,15 +41,23 @@ bands_for (gsize input_bytes)
  * docs/benchmarks.md, "Where a 4K frame's time goes, and bands of 4"). */
 static const int kMaxBands = 4;
 
-/* kMaxBands, or GST_OPENCL_BAND_COUNT (2..16), for measurements: a frame
- * whose bands take many passes (cldebayer's picture stages: about 12 calls
- * a band) may go faster in fewer */
 int
-band_count ()
+band_count_asked ()
 {
   const gchar *asked = g_getenv ("GST_OPENCL_BAND_COUNT");
   const int n = asked ? atoi (asked) : 0;
-  return n >= 2 && n <= 16 ? n : kMaxBands;
+  return n >= 2 && n <= 16 ? n : 0;
+}
+
+/* Bands of 4 or more launches (cldebayer's raw denoise, camera kernel and
+ * picture finish: about 11 enqueue calls a band) cost the host more than
+ * a fourth band saves: the 4K picture case on an H200 went at 1510, 1467
+ * and 1495 frames/s in 3 bands against 1469, 1411 and 1419 in 4
+ * (docs/benchmarks.md, "Fewer launches a band"). */
+int
+band_count (int asked, int launches)
+{
+  return asked ? asked : launches >= 4 ? 3 : kMaxBands;
 }
 
 std::vector<int>
@@ -149,7 +157,7 @@ Bands::finish_input (GstClContext *ctx)
 {
   if (upload_.src) {
     upload_to (ctx, bytes_.size () - 1);
-    end_band_upload (in_, &upload_, ready_.back (), ready_.size () > 1);
+    end_band_upload (in_, &upload_, ready_.back (), ready_.size ());
     upload_.src = nullptr;
   }
   return ready_.empty () ? cl::Event () : ready_.back ();
@@ -163,7 +171,7 @@ Bands::clear ()
      * copy is stale (uploads queue in order: the next one comes after
      * what was queued) */
     try {
-      end_band_upload (in_, &upload_, cl::Event (), false);
+      end_band_upload (in_, &upload_, cl::Event (), 0);
     } catch (...) {
     }
   }

@@ -28,11 +28,14 @@
 namespace gstcl {
 
 /* Whether a frame of `input_bytes` goes in bands (where a side crosses
- * the bus; GST_OPENCL_BANDS), how many at most (4, or GST_OPENCL_BAND_COUNT
- * for measurements), both asked at set_caps; and the rows at which its
- * bands end: at most `count`, each a multiple of `rows` (0: one band). */
+ * the bus; GST_OPENCL_BANDS) and GST_OPENCL_BAND_COUNT (2..16, for
+ * measurements; 0 unset), both asked at set_caps; how many bands at most
+ * (band_count: `asked` where set, else by the kernel launches a band
+ * takes); and the rows at which a frame's bands end: at most `count`, each
+ * a multiple of `rows` (0: one band). */
 bool bands_for (gsize input_bytes);
-int band_count ();
+int band_count_asked ();
+int band_count (int asked, int launches);
 std::vector<int> band_ends (int height, int rows, int count);
 
 /* What device_in_bands leaves to upload: `src` (null: nothing) to
@@ -106,8 +109,8 @@ private:
  * mapped here, nothing left). Throws cl::Error. */
 cl_mem device_in_bands (GstMemory *mem, const void *data, gsize size, BandUpload *up);
 /* The upload of *up is queued (its last command `last`; none: nothing was
- * queued, the device copy is stale again); `bands`: in more than one. */
-void end_band_upload (GstMemory *mem, BandUpload *up, const cl::Event &last, bool bands);
+ * queued, the device copy is stale again), in `bands` bands. */
+void end_band_upload (GstMemory *mem, BandUpload *up, const cl::Event &last, size_t bands);
 /* The memory's staging area (made if need be), for reads in bands from
  * *device; null on a unified device. */
 void *start_band_download (GstMemory *mem, cl::Buffer *device);

@@ -64,7 +64,7 @@ struct GstClFilterPrivate {
   /* set_caps: frames of these caps go in bands where a side crosses the
    * bus (a filter with band_rows, a discrete device, large frames) */
   gboolean bands_for_caps;
-  int band_count;               /* gstcl::band_count (), asked at set_caps */
+  int band_count;               /* gstcl::band_count_asked (), asked at set_caps */
 };
 
 /* A system-memory input to upload in bands: the buffer stays mapped until
@@ -214,7 +214,7 @@ gst_cl_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * ou
     p->bands_for_caps = GST_CL_FILTER_GET_CLASS (self)->band_rows &&
         !gst_cl_context_has_unified_memory (ctx) &&
         gstcl::bands_for (GST_VIDEO_INFO_SIZE (&in_info));
-    p->band_count = gstcl::band_count ();
+    p->band_count = gstcl::band_count_asked ();
     p->planned = FALSE;   /* the first frame plans for these caps */
     release_upload (p);
     GST_DEBUG_OBJECT (self, "%" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps);
@@ -457,9 +457,10 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     shift_offsets (&in->info, in_mem->offset);
     shift_offsets (&out->info, out_mem->offset);
     plan_if_needed (self, ctx, in, out);
+    const int count = gstcl::band_count (p->band_count,
+        klass->band_launches ? klass->band_launches (self) : 1);
     const std::vector<int> ends = gstcl::band_ends (height,
-        GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0,
-        p->band_count);
+        GST_VIDEO_INFO_N_PLANES (&in->info) == 1 ? klass->band_rows (self) : 0, count);
     /* the bands' bytes: the rows of the first plane, in the device buffer
      * (held data goes to its start) */
     std::vector<size_t> bytes;

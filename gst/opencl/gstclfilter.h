@@ -53,6 +53,9 @@ typedef struct {
  *     them and marks the output rows it completes through
  *     gst_cl_filter_bands () (0: the base class waits for the whole input
  *     first).
+ * @band_launches: (optional) the kernel launches a band of the plan takes
+ *     (without: 1); a frame of bands with many launches goes in fewer bands,
+ *     as each costs the host its enqueue calls (gstcl::band_count ()).
  *
  * @set_info, @plan and @filter are C++ and may throw cl::Error or
  * gstcl::BuildError: the base class catches them and posts an element error
@@ -71,8 +74,9 @@ struct _GstClFilterClass {
   void (*plan) (GstClFilter * filter, GstClContext * context, const GstClFrame * in,
       const GstClFrame * out);
   gint (*band_rows) (GstClFilter * filter);
+  gint (*band_launches) (GstClFilter * filter);
 
-  gpointer _reserved[GST_PADDING - 2];
+  gpointer _reserved[GST_PADDING - 3];
 };
 
 /* Pad templates for a filter: `sink_caps` and `src_caps` (without features)

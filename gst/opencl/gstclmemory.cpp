@@ -18,7 +18,8 @@ G_DEFINE_TYPE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR)
 
 static std::atomic<guint64> stat_allocations{0}, stat_uploads{0}, stat_downloads{0},
     stat_upload_bytes{0}, stat_download_bytes{0}, stat_live_buffers{0}, stat_live_bytes{0},
-    stat_wrapped{0}, stat_wrapped_bytes{0}, stat_band_uploads{0}, stat_band_downloads{0};
+    stat_wrapped{0}, stat_wrapped_bytes{0}, stat_band_uploads{0}, stat_band_downloads{0},
+    stat_band_upload_bands{0};
 static std::atomic<guint> fail_countdown{0};
 
 void
@@ -34,6 +35,7 @@ gst_cl_memory_get_stats (GstClMemoryStats * stats)
   stats->wrapped = stat_wrapped.load ();
   stats->wrapped_bytes = stat_wrapped_bytes.load ();
   stats->band_uploads = stat_band_uploads.load ();
+  stats->band_upload_bands = stat_band_upload_bands.load ();
   stats->band_downloads = stat_band_downloads.load ();
 }
 
@@ -712,7 +714,7 @@ device_in_bands (GstMemory * mem, const void *data, gsize size, BandUpload * up)
 }
 
 void
-end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, bool bands)
+end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, size_t bands)
 {
   if (!up->gate ())
     return;
@@ -730,8 +732,10 @@ end_band_upload (GstMemory * mem, BandUpload * up, const cl::Event & last, bool 
   bool taken = false;
   locked_throwing (mem, [&] (GstClMemory * m) {
     count_upload (&m->mem);
-    if (bands)
+    if (bands > 1) {
       stat_band_uploads++;
+      stat_band_upload_bands += bands;
+    }
     if (up->from_staging)
       m->priv->host_busy = last;
     taken = m->priv->band_upload () != gate ();

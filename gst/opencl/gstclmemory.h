@@ -72,6 +72,7 @@ typedef struct {
   guint64 wrapped_bytes;
   guint64 band_uploads;     /* frames uploaded in more than one band, and */
   guint64 band_downloads;   /* downloaded (gstclbands.hpp; counted above too) */
+  guint64 band_upload_bands;   /* the bands of those uploads, in all */
 } GstClMemoryStats;
 GST_CL_API void gst_cl_memory_get_stats (GstClMemoryStats * stats);
 

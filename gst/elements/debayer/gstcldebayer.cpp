@@ -355,6 +355,14 @@ gst_cl_debayer_band_rows (GstClFilter * filter)
   return GST_CL_DEBAYER (filter)->priv->state.engine.band_rows ();
 }
 
+/* ... and their launches: the engine's and the picture pass's finish */
+static gint
+gst_cl_debayer_band_launches (GstClFilter * filter)
+{
+  const auto &st = GST_CL_DEBAYER (filter)->priv->state;
+  return st.engine.band_launches () + (st.picture.active () ? 1 : 0);
+}
+
 static GstFlowReturn
 gst_cl_debayer_filter (GstClFilter * filter, GstClContext * ctx, const GstClFrame * in,
     const GstClFrame * out)
@@ -742,6 +750,7 @@ gst_cl_debayer_class_init (GstClDebayerClass * klass)
   filter_class->plan = gst_cl_debayer_plan;
   filter_class->filter = gst_cl_debayer_filter;
   filter_class->band_rows = gst_cl_debayer_band_rows;
+  filter_class->band_launches = gst_cl_debayer_band_launches;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_debayer_debug, "cldebayer", 0, "OpenCL Bayer demosaic");
   gst_type_mark_as_plugin_api (GST_TYPE_CL_DEBAYER_METHOD, (GstPluginAPIFlags) 0);

@@ -398,6 +398,12 @@ Engine::band_rows () const
   return running_.denoise && rows > 0 ? std::lcm (rows, 2 * kDenoiseRun * kDenoiseLy) : rows;
 }
 
+int
+Engine::band_launches () const
+{
+  return 1 + (running_.sensor && !running_.inside ? 1 : 0) + (running_.denoise ? 2 : 0);
+}
+
 /* The rows below `ready` rows of a pass's input that a pass of 2 rows of
  * margin (the 5 x 5 window of the demosaic and of the defect test) can
  * compute, in whole bands of `rows`: all where the input is whole. */

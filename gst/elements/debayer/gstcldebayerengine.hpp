@@ -163,8 +163,11 @@ public:
   void run (GstClContext * ctx, const GstClFrame * in, const GstClFrame * out,
       const CameraLaunch * camera, gstcl::Bands * bands = nullptr,
       bool marks_output = false, const std::function<int (int)> &after = nullptr);
-  /* The rows of the bands the running variant takes (0: whole frames). */
+  /* The rows of the bands the running variant takes (0: whole frames),
+   * and its launches a band (the denoise's two, the sensor pass, the
+   * camera kernel). */
   int band_rows () const;
+  int band_launches () const;
   /* Waits for a build under way and drops it (stop, finalize). */
   void cancel () { build_.cancel (); }
 

@@ -130,6 +130,7 @@ public:
   }
   void plan (GstElement * element, GstClContext * ctx, const Settings & s,
       const GstClFrame * out);
+  bool active () const { return pass_.active (); }
   const GstClFrame *target (const GstClFrame * out) const
   {
     return pass_.active () ? &frame_ : out;
