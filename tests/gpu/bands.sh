@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Frames in row bands on a GPU host (docs/benchmarks.md, "The picture
 # stages in bands"): the 4K system-memory cases of cldebayer on one queue
-# (GST_OPENCL_BANDS=0) and in 2, 3, 4 (the default) and 6 bands
-# (GST_OPENCL_BAND_COUNT), alternating, in one call: the frames/s, their
+# (GST_OPENCL_BANDS=0) and in 2, 3, 4 and 6 bands (GST_OPENCL_BAND_COUNT;
+# the default: 4, or 3 for bands of 4 launches or more, as the picture
+# case's), alternating, in one call: the frames/s, their
 # share of the transfer limit and the kernels' time a frame, medians of 3
 # runs of 300 frames. Needs the bundle's env.sh or the build tree
 # (gst-opencl-bench on PATH or in BUILD_DIR).
