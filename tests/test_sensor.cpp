@@ -536,12 +536,15 @@ noisy_mosaic (const std::vector<Rgb> &image, int w, int h, int pattern, int bits
 
 /* The denoise against the model (denoised_mosaic): alone and with every
  * camera stage, strengths 0.25 to 1 on noise of their sigma, 8 to 16-bit
- * input, tiny, odd and larger frames, padded rows, every pattern, 8- and
+ * input, tiny, odd and larger frames (taller than a GPU work-group's
+ * tile), padded rows, every pattern, 8- and
  * 16-bit outputs, both kernel shapes; and it does average (the output
  * differs from the frame's without it). */
 GST_START_TEST (test_denoise_model)
 {
-  static const int sizes[][2] = { {2, 2}, {3, 5}, {37, 23}, {70, 41} };
+  /* 45 x 150: 75 cell rows, three of the GPU's work-group tiles (32 cells
+   * high) and their margins */
+  static const int sizes[][2] = { {2, 2}, {3, 5}, {37, 23}, {70, 41}, {45, 150} };
   static const int depths[] = { 8, 10, 12, 16 };
   static const double strengths[] = { 0.25, 0.5, 1 };
   uint32_t seed = 300;
@@ -550,7 +553,7 @@ GST_START_TEST (test_denoise_model)
     for (const OutFormat *f : { &RGBA, &RGBA64 }) {
       for (int all = 0; all < 2; all++) {
         Camera cam (format_caps (f->name));
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 5; i++) {
           const int bits = f->wide ? depths[1 + (i + all) % 3] : depths[(i + all) % 4];
           const int maxv = (1 << bits) - 1;
           Stages st = all ? all_stages (maxv) : Stages ();
