@@ -217,7 +217,8 @@ Pass::plan (GstElement * element, GstClContext * ctx, const Settings & s)
     return;
   if (!finish_ ()) {
     static const std::string source = std::string (gst_cl_kernel_common) +
-        gst_cl_kernel_color + gst_cl_kernel_picture_picture;
+        gst_cl_kernel_color + gst_cl_kernel_picture_picture +
+        gst_cl_kernel_picture_picture_cpu;
     cl::Program program;
     if (build_.pending () && build_.ready ())
       program = build_.take ();
