@@ -150,14 +150,20 @@ void enqueue_2d (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t h
 void enqueue_2d_rows (GstClContext *ctx, const cl::Kernel &kernel, size_t w, size_t y0,
     size_t y1, size_t lw = 16, size_t lh = 8, const char *profile_suffix = nullptr);
 
-/* While the calling thread records (record_launches (true): a frame in
- * bands), its launches through enqueue_2d and enqueue_2d_rows keep the
- * last one's event, which take_last_launch () hands over (none: nothing
- * launched since the last take); on an in-order queue its end is the end
- * of everything queued before it too, so a band's reads wait on it
- * instead of a marker (an enqueue call less a band). Off drops the event,
- * so that nothing holds a context's objects past its frame. */
-void record_launches (bool on);
+/* While a LaunchRecord lives (a frame in bands), the calling thread's
+ * launches through enqueue_2d and enqueue_2d_rows keep the last one's
+ * event, which take_last_launch () hands over (none: nothing launched
+ * since the last take); on an in-order queue its end is the end of
+ * everything queued before it too, so a band's reads wait on it instead of
+ * a marker (an enqueue call less a band). Its end drops the event, so that
+ * nothing holds a context's objects past its frame. */
+class LaunchRecord {
+public:
+  LaunchRecord ();
+  ~LaunchRecord ();
+  LaunchRecord (const LaunchRecord &) = delete;
+  LaunchRecord &operator= (const LaunchRecord &) = delete;
+};
 cl::Event take_last_launch ();
 
 /* Commands other than kernels that a frame takes (a plane copy): enqueue

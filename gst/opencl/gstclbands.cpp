@@ -139,14 +139,14 @@ Bands::done (GstClContext *ctx, int rows, const cl::Event &after)
   /* nothing to read (output on the device): no marker either */
   if (rows <= rows_done_ || !staging_)
     return;
-  std::vector<cl::Event> marker { after };
+  std::vector<cl::Event> kernels { after };
   if (!after ())
-    queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &marker[0]);
+    queue_of (ctx).enqueueMarkerWithWaitList (nullptr, &kernels[0]);
   queue_of (ctx).flush ();
   const cl::CommandQueue &down = copy_queue (ctx, COPY_DOWN);
   for (const auto &range : plan_ (out_info_, rows_done_, rows, out_limit_))
     down.enqueueReadBuffer (out_device_, CL_FALSE, range.first, range.second,
-        static_cast<guint8 *> (staging_) + range.first, &marker, &last_read_);
+        static_cast<guint8 *> (staging_) + range.first, &kernels, &last_read_);
   down.flush ();
   bands_read_++;
   rows_done_ = rows;

@@ -440,7 +440,7 @@ void profile_command (GstClContext *ctx, const char *name, cl_event event)
     track_command (name, owned);
 }
 
-/* record_launches () */
+/* LaunchRecord */
 static thread_local struct {
   bool on = false;
   cl::Event last;
@@ -470,10 +470,15 @@ void enqueue_2d_rows (GstClContext *ctx, const cl::Kernel &kernel, size_t w, siz
     launches.last = std::move (event);
 }
 
-void
-record_launches (bool on)
+LaunchRecord::LaunchRecord ()
 {
-  launches.on = on;
+  launches.on = true;
+  launches.last = cl::Event ();
+}
+
+LaunchRecord::~LaunchRecord ()
+{
+  launches.on = false;
   launches.last = cl::Event ();
 }
 

@@ -487,9 +487,10 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
             out_mem->offset + out_mem->size);
     }
     p->banding = TRUE;
-    gstcl::record_launches (true);
-    ret = klass->filter (self, ctx, in, out);
-    gstcl::record_launches (false);
+    {
+      gstcl::LaunchRecord record;
+      ret = klass->filter (self, ctx, in, out);
+    }
     p->banding = FALSE;
     uploaded = p->bands->finish_input (ctx);
     if (ret == GST_FLOW_OK)
@@ -497,7 +498,6 @@ transform_in_bands (GstClFilter * self, GstClContext * ctx, GstMemory * in_mem,
     gstcl::queue_of (ctx).flush ();
   } catch (...) {
     p->banding = FALSE;
-    gstcl::record_launches (false);
     ret = post_current_exception (self, "running the kernel");
   }
   gst_memory_unmap (out_mem, &out_map);
