@@ -22,14 +22,18 @@
  * cell 1); a sample beyond an odd width or height is the one of its colour
  * two before it.
  *
- *   debayer_denoise_prep  the frame into planes of x and u (pw x ph cells
- *                         each, the frame's cells at (DN_H, DN_H), mirrored
- *                         around them to the planes' edges)
- *   debayer_denoise       the planes into the words, a run of DN_RUN cells
- *                         down a column a work-item: each offset's patch
- *                         distance is kept as sums of its three rows, so a
- *                         cell reads one new row of u an offset, and the
- *                         offsets of a row share its 7 cells */
+ *   debayer_denoise       (GPUs) the frame into the words, a run of DN_RUN
+ *                         cells down a column a work-item: its work-group
+ *                         makes the x and u of its cells and DN_H around
+ *                         them in local memory (mirrored at the frame's
+ *                         edges), then each offset's patch distance is kept
+ *                         as sums of its three rows, so a cell reads one
+ *                         new row of u an offset, and the offsets of a row
+ *                         share its 7 cells
+ *   debayer_denoise_prep_cpu, debayer_denoise_cpu  (CPUs) the same in two
+ *                         passes, through planes of x and u in global
+ *                         memory (pw x ph cells each, the frame's cells at
+ *                         (DN_H, DN_H), mirrored around them) */
 
 #if DENOISE
 
@@ -63,26 +67,6 @@ inline float4 dn_prep_x (__global const uchar * in, int in_stride, int in16, int
 
 #define DN_U(x, ustep) (sqrt (fmax ((x) + 1.0f / 18.0f, 0.0f)) * (ustep))
 
-__kernel void debayer_denoise_prep (__global const uchar * in, int in_offset, int in_stride,
-    int in16, __global float4 * planes, int pw, int ph, int width, int height, int maxv,
-    int black, float ustep)
-{
-  const int px = get_global_id (0), py = get_global_id (1);
-  if (px >= pw || py >= ph)
-    return;
-  const float4 x = dn_prep_x (in + in_offset, in_stride, in16, px, py, width, height, maxv,
-      black);
-  const int i = py * pw + px;
-  planes[i] = x;
-  planes[pw * ph + i] = DN_U (x, ustep);
-}
-
-inline float dn_row (float4 a0, float4 a1, float4 a2, __global const float4 * q)
-{
-  const float4 e0 = a0 - q[-1], e1 = a1 - q[0], e2 = a2 - q[1];
-  return dot (e0, e0) + dot (e1, e1) + dot (e2, e2);
-}
-
 /* f (max (d / 36 - 2, 0) / h^2) of a float (dn_weight) or float8 (dn_weight8) */
 #define DN_WEIGHT(name, T) \
 inline T name (T d, float inv_h2) \
@@ -105,16 +89,43 @@ inline UT name (T v, float wmax) \
 DN_WORD (dn_word, float, ushort)
 DN_WORD (dn_words8, float8, ushort8)
 
-/* `dst`: rows of `dst_stride` words; the planes hold the columns and rows
- * of every work-item (pw >= the global width + 2 DN_H, ph >= DN_RUN x the
- * global height + 2 DN_H), so nothing here is clamped. */
-__kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
-    __global ushort * dst, int dst_stride, int width, int height, float inv_h2, float wmax)
+/* The GPU kernel: a work-group of DN_LX x DN_LY work-items (the host's
+ * kDenoiseLx, kDenoiseLy), each a column of DN_RUN cells, first makes the
+ * x and u of its cells and DN_H around them (debayer_denoise_prep_cpu's
+ * planes, in local memory: 46 KB), then filters from there. `dst`: rows
+ * of `dst_stride` words. */
+#define DN_LX 32
+#define DN_LY 4
+#define DN_TW (DN_LX + 2 * DN_H)
+#define DN_TH (DN_LY * DN_RUN + 2 * DN_H)
+
+inline float dn_row (float4 a0, float4 a1, float4 a2, __local const float4 * q)
 {
+  const float4 e0 = a0 - q[-1], e1 = a1 - q[0], e2 = a2 - q[1];
+  return dot (e0, e0) + dot (e1, e1) + dot (e2, e2);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (DN_LX, DN_LY, 1)))
+void debayer_denoise (__global const uchar * in, int in_offset, int in_stride, int in16,
+    __global ushort * dst, int dst_stride, int width, int height, int maxv, int black,
+    float ustep, float inv_h2, float wmax)
+{
+  __local float4 tile_x[DN_TH * DN_TW], tile_u[DN_TH * DN_TW];
+  const int lx = get_local_id (0), ly = get_local_id (1);
   const int cx = get_global_id (0), cy0 = get_global_id (1) * DN_RUN;
   const int cw = (width + 1) >> 1, ch = (height + 1) >> 1;
-  __global const float4 *xs = planes + (size_t) (cy0 + DN_H) * pw + cx + DN_H;
-  __global const float4 *us = xs + (size_t) pw * ph;
+  /* the tile: planes cell (px, py) is frame cell (px, py) - DN_H, mirrored */
+  const int px0 = cx - lx, py0 = cy0 - ly * DN_RUN;
+  for (int i = ly * DN_LX + lx; i < DN_TW * DN_TH; i += DN_LX * DN_LY) {
+    const float4 x = dn_prep_x (in + in_offset, in_stride, in16, px0 + i % DN_TW,
+        py0 + i / DN_TW, width, height, maxv, black);
+    tile_x[i] = x;
+    tile_u[i] = DN_U (x, ustep);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  const int pw = DN_TW;
+  __local const float4 *xs = tile_x + (ly * DN_RUN + DN_H) * pw + lx + DN_H;
+  __local const float4 *us = tile_u + (ly * DN_RUN + DN_H) * pw + lx + DN_H;
   /* the centre patch's rows (y - 1, y, y + 1), and per offset the sums of
    * its two upper rows */
   float4 a0 = us[-pw - 1], a1 = us[-pw], a2 = us[-pw + 1];
@@ -128,14 +139,14 @@ __kernel void debayer_denoise (__global const float4 * planes, int pw, int ph,
   }
   for (int r = 0; r < DN_RUN; r++) {
     const int y = cy0 + r;
-    __global const float4 *u = us + r * pw, *x = xs + r * pw;
+    __local const float4 *u = us + r * pw, *x = xs + r * pw;
     const float4 c0 = u[pw - 1], c1 = u[pw], c2 = u[pw + 1];
     float4 sum = (float4) (0.0f);
     float wsum = 0.0f;
     /* an offset row's new patch rows from its 7 cells of u, read once */
 #pragma unroll
     for (int dy = -DN_R; dy <= DN_R; dy++) {
-      __global const float4 *q = u + (dy + 1) * pw;
+      __local const float4 *q = u + (dy + 1) * pw;
       float4 row[2 * DN_R + 3];
 #pragma unroll
       for (int i = 0; i < 2 * DN_R + 3; i++)
@@ -193,10 +204,10 @@ inline void dn_pairs8 (__global const uchar * row, int in16, int x, int maxv, in
   *odd = ((float8) (lo.odd, hi.odd) - (float) black) / range;
 }
 
-/* debayer_denoise_prep into the eight planes, 8 cells of a row a
- * work-item: cells whose samples all lie inside the frame from 16-sample
- * runs of their two rows, the others (the mirrored margins, an odd width's last
- * cell) one at a time as debayer_denoise_prep */
+/* x and u of the planes' cells (dn_prep_x, DN_U) into the eight planes, 8
+ * cells of a row a work-item: cells whose samples all lie inside the frame
+ * from 16-sample runs of their two rows, the others (the mirrored margins,
+ * an odd width's last cell) one at a time through dn_prep_x */
 __kernel void debayer_denoise_prep_cpu (__global const uchar * in, int in_offset,
     int in_stride, int in16, __global float * planes, int pw, int ph, int width, int height,
     int maxv, int black, float ustep)

@@ -203,31 +203,28 @@ Engine::ensure_corrected (GstClContext * ctx)
 }
 
 /* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
- * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy; on CPUs
- * (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a work-item,
- * kDenoiseCpuLx a group (fewer groups for PoCL to hand out; faster in the
- * noisy runs measured); the planes' margin (DN_H). The planes are as wide as the GPU's
- * groups need, which covers the CPU's work-items. */
+ * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy (DN_LX, DN_LY); on
+ * CPUs (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a
+ * work-item, kDenoiseCpuLx a group (fewer groups for PoCL to hand out;
+ * faster in the noisy runs measured); the margin of cells a cell's filter
+ * reads (DN_H). */
 static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
 static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
-/* debayer_denoise_prep's work-groups (GPUs; on CPUs kDenoiseCpuLx x 1) */
-static const int kDenoisePrepLx = 16, kDenoisePrepLy = 8;
 
-/* The denoise's words and planes: x and u of every work-item's cells and
- * their margin (denoise.cl). */
+/* The denoise's words, and on CPUs its planes: x and u of every
+ * work-item's cells and their margin (denoise.cl; on GPUs a work-group
+ * makes its own in local memory). */
 void
 Engine::ensure_denoised (GstClContext * ctx)
 {
   ensure_words (ctx, &denoised_mem_, &denoised_frame_);
-  if (planes_mem_ ())
+  if (planes_mem_ () || !format_.cpu)
     return;
   const GstVideoInfo *info = &denoised_frame_.info;
   const int cw = (GST_VIDEO_INFO_WIDTH (info) + 1) / 2;
   const int ch = (GST_VIDEO_INFO_HEIGHT (info) + 1) / 2;
-  const int ly = format_.cpu ? 1 : kDenoiseLy;
-  const int runs = (ch + kDenoiseRun - 1) / kDenoiseRun;
   planes_w_ = (cw + kDenoiseLx - 1) / kDenoiseLx * kDenoiseLx + 2 * kDenoiseMargin;
-  planes_h_ = (runs + ly - 1) / ly * ly * kDenoiseRun + 2 * kDenoiseMargin;
+  planes_h_ = (ch + kDenoiseRun - 1) / kDenoiseRun * kDenoiseRun + 2 * kDenoiseMargin;
   planes_mem_ = cl::Buffer (gstcl::context_of (ctx), CL_MEM_READ_WRITE,
       sizeof (cl_float4) * 2 * planes_w_ * planes_h_);
 }
@@ -241,9 +238,9 @@ Engine::use (const Variant & v, const cl::Program & program)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
   slot.sensor = row.sensor == SENSOR_PASS_GPU ? cl::Kernel (program, "debayer_sensor") :
       row.sensor == SENSOR_PASS_CPU ? cl::Kernel (program, "debayer_sensor_cpu") : cl::Kernel ();
-  /* the denoise's CPU shape: planes of floats, float8 rows (denoise.cl) */
-  slot.prep = v.denoise ? cl::Kernel (program, format_.cpu ? "debayer_denoise_prep_cpu" :
-      "debayer_denoise_prep") : cl::Kernel ();
+  /* the denoise's CPU shape: planes of floats first, float8 rows (denoise.cl) */
+  slot.prep = v.denoise && format_.cpu ? cl::Kernel (program, "debayer_denoise_prep_cpu") :
+      cl::Kernel ();
   slot.denoise = v.denoise ? cl::Kernel (program, format_.cpu ? "debayer_denoise_cpu" :
       "debayer_denoise") : cl::Kernel ();
   slot.options = v.options;
@@ -337,15 +334,17 @@ Engine::run_sensor (GstClContext * ctx, const GstClFrame * in, const CameraLaunc
       (end + kSensorStrip - 1) / kSensorStrip, kSensorLx, 1, profile);
 }
 
-/* debayer_denoise_prep, then debayer_denoise into the denoised words, over
- * what `ready` rows of the raw frame allow (all of it once `ready` is its
- * height), after the plane rows and cell rows that *planes and *cells say
- * are done (a frame in bands calls it for each band); returns the rows of
- * denoised words complete. The planes' row c + kDenoiseMargin holds cell
- * row c, the rows above it mirror cells 1 .. kDenoiseMargin and those
- * below the last cells (so only a whole frame completes them); a cell
- * reads the planes' rows kDenoiseMargin around its own. Launches end on
- * whole work-groups of rows but for the last. */
+/* The denoise into its words over what `ready` rows of the raw frame allow
+ * (all of it once `ready` is its height), after the cell rows that *cells
+ * says are done (a frame in bands calls it for each band); returns the
+ * rows of denoised words complete. A cell reads the cells kDenoiseMargin
+ * around its own, mirrored at the frame's edges (so only a whole frame
+ * completes the last ones). GPUs: one launch, its work-groups making their
+ * cells' x and u in local memory. CPUs: debayer_denoise_prep_cpu first,
+ * whose planes' row c + kDenoiseMargin holds cell row c, the rows above it
+ * mirroring cells 1 .. kDenoiseMargin and those below the last cells
+ * (*planes: their rows done), then debayer_denoise_cpu from them. Launches
+ * end on whole work-groups of rows but for the last. */
 int
 Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoiseParams & p,
     int ready, int * planes, int * cells)
@@ -353,37 +352,42 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
   Kernels &slot = kernels_[running_.kind][running_.aligned];
   const int width = GST_VIDEO_INFO_WIDTH (&in->info), height = GST_VIDEO_INFO_HEIGHT (&in->info);
   const int cw = (width + 1) / 2, ch = (height + 1) / 2;
-  const bool cpu = format_.cpu;
-  const int prep_ly = cpu ? 1 : kDenoisePrepLy, run_ly = cpu ? 1 : kDenoiseLy;
+  const cl_int in_offset = GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0);
+  const cl_int in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
+  const cl_int words_stride = GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2;
   const int ready_cells = ready / 2;
+  if (!format_.cpu) {
+    const int group = kDenoiseRun * kDenoiseLy;
+    const int to = ready >= height ? ch :
+        std::max (0, ready_cells - kDenoiseMargin) / group * group;
+    if (to > *cells) {
+      gstcl::set_args (slot.denoise, 0, in->mem, in_offset, in_stride, (cl_int) format_.in16,
+          denoised_mem_, words_stride, (cl_int) width, (cl_int) height, p.maxv, p.black,
+          p.ustep, p.inv_h2, (cl_float) words_.maxv);
+      gstcl::enqueue_2d_rows (ctx, slot.denoise, cw, *cells / kDenoiseRun,
+          (to + kDenoiseRun - 1) / kDenoiseRun, kDenoiseLx, kDenoiseLy);
+      *cells = to;
+    }
+    return *cells >= ch ? height : 2 * *cells;
+  }
   int to = ready >= height ? planes_h_ : ready_cells > kDenoiseMargin ?
-      (ready_cells + kDenoiseMargin) / prep_ly * prep_ly : 0;
+      ready_cells + kDenoiseMargin : 0;
   if (to > *planes) {
-    gstcl::set_args (slot.prep, 0, in->mem, (cl_int) GST_VIDEO_INFO_PLANE_OFFSET (&in->info, 0),
-        (cl_int) GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0), (cl_int) format_.in16,
+    gstcl::set_args (slot.prep, 0, in->mem, in_offset, in_stride, (cl_int) format_.in16,
         planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_, (cl_int) width, (cl_int) height,
         p.maxv, p.black, p.ustep);
-    if (cpu)   /* 8 cells of a row a work-item */
-      gstcl::enqueue_2d_rows (ctx, slot.prep, (planes_w_ + 7) / 8, *planes, to, kDenoiseCpuLx,
-          1);
-    else
-      gstcl::enqueue_2d_rows (ctx, slot.prep, planes_w_, *planes, to, kDenoisePrepLx,
-          kDenoisePrepLy);
+    /* 8 cells of a row a work-item */
+    gstcl::enqueue_2d_rows (ctx, slot.prep, (planes_w_ + 7) / 8, *planes, to, kDenoiseCpuLx, 1);
     *planes = to;
   }
-  const int group = kDenoiseRun * run_ly;
-  to = *planes >= planes_h_ ? ch : std::max (0, *planes - 2 * kDenoiseMargin) / group * group;
+  to = *planes >= planes_h_ ? ch :
+      std::max (0, *planes - 2 * kDenoiseMargin) / kDenoiseRun * kDenoiseRun;
   if (to > *cells) {
     gstcl::set_args (slot.denoise, 0, planes_mem_, (cl_int) planes_w_, (cl_int) planes_h_,
-        denoised_mem_, (cl_int) (GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2),
-        (cl_int) width, (cl_int) height, p.inv_h2, (cl_float) words_.maxv);
-    const int runs = (to + kDenoiseRun - 1) / kDenoiseRun;
-    if (cpu)
-      gstcl::enqueue_2d_rows (ctx, slot.denoise, (cw + kDenoiseCpuW - 1) / kDenoiseCpuW,
-          *cells / kDenoiseRun, runs, kDenoiseCpuLx, 1);
-    else
-      gstcl::enqueue_2d_rows (ctx, slot.denoise, cw, *cells / kDenoiseRun, runs, kDenoiseLx,
-          kDenoiseLy);
+        denoised_mem_, words_stride, (cl_int) width, (cl_int) height, p.inv_h2,
+        (cl_float) words_.maxv);
+    gstcl::enqueue_2d_rows (ctx, slot.denoise, (cw + kDenoiseCpuW - 1) / kDenoiseCpuW,
+        *cells / kDenoiseRun, (to + kDenoiseRun - 1) / kDenoiseRun, kDenoiseCpuLx, 1);
     *cells = to;
   }
   return *cells >= ch ? height : 2 * *cells;
@@ -401,7 +405,8 @@ Engine::band_rows () const
 int
 Engine::band_launches () const
 {
-  return 1 + (running_.sensor && !running_.inside ? 1 : 0) + (running_.denoise ? 2 : 0);
+  return 1 + (running_.sensor && !running_.inside ? 1 : 0) +
+      (running_.denoise ? (format_.cpu ? 2 : 1) : 0);
 }
 
 /* The rows below `ready` rows of a pass's input that a pass of 2 rows of

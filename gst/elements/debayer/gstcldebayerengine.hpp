@@ -164,8 +164,8 @@ public:
       const CameraLaunch * camera, gstcl::Bands * bands = nullptr,
       bool marks_output = false, const std::function<int (int)> &after = nullptr);
   /* The rows of the bands the running variant takes (0: whole frames),
-   * and its launches a band (the denoise's two, the sensor pass, the
-   * camera kernel). */
+   * and its launches a band (the denoise, two on CPUs; the sensor pass;
+   * the camera kernel). */
   int band_rows () const;
   int band_launches () const;
   /* Waits for a build under way and drops it (stop, finalize). */
