@@ -447,6 +447,12 @@ inline void finish_core (FINISH_PARAMS, int x, int y, const float * blur)
   const int x0 = 2 * x, y0 = 2 * y;
   if (x0 >= width || y0 >= height)
     return;
+  /* the frame's chroma of the block, read once (as unpacked () does) */
+  float2 cbcr = (float2) (0.0f);
+  if (direct) {
+    const float2 c = chroma_codes (in, in_o1, in_o2, in_s1, in_s2, x, y) * (255.0f / MAXV);
+    cbcr = (float2) (YCBCR_C_OF_CODE (k, c.x), YCBCR_C_OF_CODE (k, c.y));
+  }
   float2 csum = (float2) (0.0f);
   int count = 0;
   for (int j = 0; j < 2; j++)
@@ -454,7 +460,8 @@ inline void finish_core (FINISH_PARAMS, int x, int y, const float * blur)
       const int px = x0 + i, py = y0 + j;
       if (px >= width || py >= height)
         continue;
-      float4 v = PIXEL (px, py);
+      float4 v = direct ? (float4) (YCBCR_Y_OF_CODE (k, rd (in + in_o0 + py * in_s0 +
+                  px * PX_SAMPLE) * (255.0f / MAXV)), cbcr, 0.0f) : work[py * width + px];
       if (radius) {
         v.w = blur[i + 2 * j];
         v.x = sharpened (v, amount, threshold);

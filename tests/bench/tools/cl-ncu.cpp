@@ -25,7 +25,13 @@
  * CLNCU_OPTS adds build options, e.g. a variant's -D; a NATIVE_POW there
  * replaces the default 1), sensor (debayer_sensor: the sensor pass of the
  * same frame with defects, a 17 x 13 shading grid and the statistics, its
- * 16-bit words written: cl-sensor-gpu's arguments). */
+ * 16-bit words written: cl-sensor-gpu's arguments), finish
+ * (picture_finish_tiled: 8-bit NV12 to NV12 as cldebayer's picture stages
+ * run it, BT.709 limited range, sharpen 1 at radius 1 (3 taps a side), a
+ * 33-point LUT packed as unorm16 pairs (LUT_PACKED) of a smooth function,
+ * trilinear; the input a smooth colour ramp with noise; CLNCU_FINISH=
+ * "radius interp" changes those two, e.g. "0 0" for neither stage;
+ * CLNCU_PICTURE=file another picture.cl). */
 #define CL_HPP_TARGET_OPENCL_VERSION 120
 #define CL_HPP_MINIMUM_OPENCL_VERSION 120
 #define CL_HPP_ENABLE_EXCEPTIONS
@@ -33,6 +39,7 @@
 #include <cuda.h>
 #include "camera-args.hpp"
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -77,6 +84,7 @@ int main (int argc, char **argv) {
   else if (which == "sep3" || which == "sep7") { src += convolve_source (); opts = std::string (" -D N=") + which[3] + " -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16 -D SEP_TW=32 -D SEP_TH=4 -D SEP_S=8 -D SEP_PX=8"; name = "convolve_separable"; }
   else if (which == "conv3") { src += convolve_source (); opts = " -D N=3 -D LAYOUT=2 -D TILE_W=16 -D TILE_H=16"; name = "convolve_3x3_aligned"; }
   else if (which == "camera" || which == "sensor") { src += slurp ("kernels/color.cl") + slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/stages.cl") + slurp ("kernels/debayer/curve.cl") + slurp ("kernels/debayer/stats.cl") + slurp ("kernels/debayer/output.cl") + slurp ("kernels/debayer/sensor.cl") + slurp ("kernels/debayer/camera.cl"); opts = " -D IN_16=1 -D OUT_PLANES=2 -D OUT_SAMPLE=1 -D OUT_DEPTH=8 -D OUT_CH=1 -D OUT_BPP=1 -D OUT_YUV=1 -D METHOD=0 -D CAMERA=1 -D PHASE_X=0 -D PHASE_Y=0 -D ALIGNED=1 -D NATIVE_POW=1"; name = which == "sensor" ? "debayer_sensor" : "debayer_camera"; }
+  else if (which == "finish") { src += slurp ("kernels/color.cl") + slurp (getenv ("CLNCU_PICTURE") ? getenv ("CLNCU_PICTURE") : "kernels/picture/picture.cl"); opts = " -D PX_PLANES=2 -D PX_SAMPLE=1 -D PX_DEPTH=8 -D PX_CH=3 -D PX_BPP=1 -D PX_YUV=1 -D PX_FOURTH=-1 -D PC_SPAN=128 -D LUT_PACKED=1"; name = "picture_finish_tiled"; }
   else { src += slurp ("kernels/debayer/prelude.cl") + slurp ("kernels/debayer/filters.cl") + slurp ("kernels/debayer/io.cl") + slurp ("kernels/debayer/exact.cl"); opts = std::string (" -D IN_16=0 -D OUT_CH=4 -D OUT_16=0 -D METHOD=") + (which == "bilinear" ? "1" : "0") + " -D ALIGNED=1 -D PHASE_X=0"; name = "debayer"; }
   /* the camera kernel's CAMERA_ROWS and work-group: CLNCU_GEOM="rows lx ly"
    * (default the element's, 2 16 8) */
@@ -106,7 +114,7 @@ int main (int argc, char **argv) {
   CUfunction f2 = nullptr;
   if (which == "conv7")
     CK (cuModuleGetFunction (&f2, m, "convolve_columns"));
-  const size_t nin = (size_t) W * H * (conv || sep ? 4 : camera ? 2 : 1),
+  const size_t nin = (size_t) W * H * (conv || sep ? 4 : camera || which == "finish" ? 2 : 1),
       nout = sobel ? nin : (size_t) W * H * 4;
   CUdeviceptr in, out; CK (cuMemAlloc (&in, nin)); CK (cuMemAlloc (&out, nout));
   std::vector<unsigned char> host (nin); unsigned s = 1; for (auto &b : host) { s = s * 1103515245 + 12345; b = s >> 24; }
@@ -194,16 +202,68 @@ int main (int argc, char **argv) {
       }
     }
   }
+  else if (which == "finish") {
+    /* NV12 in: a ramp of colours with +-8 codes of noise; the LUT a smooth
+     * function of its point, its entries' unorm16 pairs of red neighbours */
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        s = s * 1103515245 + 12345;
+        host[(size_t) y * W + x] = (unsigned char) std::min (235, 16 + (x + y) * 219 / (W + H) + (int) (s >> 28));
+      }
+    for (int y = 0; y < H / 2; y++)
+      for (int x = 0; x < W; x++)
+        host[(size_t) W * H + (size_t) y * W + x] = (unsigned char) (64 + ((x & 1) ? y * 128 / (H / 2) : x * 128 / W));
+    CK (cuMemcpyHtoD (in, host.data (), (size_t) W * H * 3 / 2));
+    const int N = 33;
+    std::vector<unsigned short> lut ((size_t) N * N * N * 8, 0);
+    auto fn = [&] (int r, int g, int b, int c) {
+      const double v[3] = {r / (N - 1.0), g / (N - 1.0), b / (N - 1.0)};
+      return std::min (1.0, std::max (0.0, 0.9 * v[c] + 0.1 * v[(c + 1) % 3] * v[(c + 2) % 3]));
+    };
+    for (int b = 0; b < N; b++)
+      for (int g = 0; g < N; g++)
+        for (int r = 0; r < N; r++)
+          for (int h = 0; h < 2; h++)
+            for (int c = 0; c < 3; c++)
+              lut[8 * ((size_t) r + N * (g + N * b)) + 4 * h + c] =
+                  (unsigned short) (65535 * fn (std::min (r + h, N - 1), g, b, c) + 0.5);
+    static CUdeviceptr lutd, rows;
+    CK (cuMemAlloc (&lutd, lut.size () * 2));
+    CK (cuMemcpyHtoD (lutd, lut.data (), lut.size () * 2));
+    CK (cuMemAlloc (&rows, 4));
+    static int o1 = W * H, sw = W, radius = 3, nn = N, interp = 1, direct = 1, order[4] = {0, 1, 2, 0};
+    static float amount = 1, thr = 0, strength = 1;
+    static float k[8] = {0.2126f, 0.0722f, 16, 219, 224, 0, 0, 0};
+    static float lsc[4] = {N - 1.0f, N - 1.0f, N - 1.0f, 1 / 65535.0f}, lof[4] = {0, 0, 0, 0};
+    static float gauss[16] = {0};
+    if (getenv ("CLNCU_FINISH"))   /* "radius interp": a stage off, to split the time */
+      sscanf (getenv ("CLNCU_FINISH"), "%d %d", &radius, &interp);
+    double sum = 0;
+    for (int i = -3; i <= 3; i++)
+      sum += std::exp (-i * i / 2.0);
+    for (int i = 0; i <= 3; i++)
+      gauss[i] = (float) (std::exp (-i * i / 2.0) / sum);
+    args = {&rows, &in, &zero, &o1, &zero, &sw, &sw, &zero, &out, &zero, &o1, &zero, &sw, &sw,
+        &zero, &w, &h, order, k, &radius, &amount, &thr, &lutd, &nn, &interp, lsc, lof,
+        &strength, &direct, &rows, gauss};
+    bx = 16; by = 8; gx = (W / 2 + 15) / 16; gy = (H / 2 + 7) / 8;
+  }
   else { args.insert (args.end (), {&zero, &zero, &maxv, &mul, &shift, layout}); bx = 16; by = 8; gx = ((W + 7) / 8 + 15) / 16; gy = ((H + 1) / 2 + 7) / 8; }
   CUevent e0, e1; CK (cuEventCreate (&e0, 0)); CK (cuEventCreate (&e1, 0));
-  for (int i = 0; i < 5; i++) {
+  /* CLNCU_LAUNCHES: how many (default 5); the median printed after them */
+  const int launches = getenv ("CLNCU_LAUNCHES") ? atoi (getenv ("CLNCU_LAUNCHES")) : 5;
+  std::vector<float> times;
+  for (int i = 0; i < launches; i++) {
     CK (cuEventRecord (e0, 0));
     CK (cuLaunchKernel (f, gx, gy, 1, bx, by, 1, 0, 0, args.data (), nullptr));
     if (f2)
       CK (cuLaunchKernel (f2, gx, gy, 1, bx, by, 1, 0, 0, args2.data (), nullptr));
     CK (cuEventRecord (e1, 0)); CK (cuEventSynchronize (e1));
-    float ms; CK (cuEventElapsedTime (&ms, e0, e1)); printf ("%s launch %d: %.4f ms\n", which.c_str (), i, ms);
+    float ms; CK (cuEventElapsedTime (&ms, e0, e1)); if (i < 5) printf ("%s launch %d: %.4f ms\n", which.c_str (), i, ms);
+    times.push_back (ms);
   }
+  std::sort (times.begin (), times.end ());
+  printf ("%s median of %d launches: %.4f ms\n", which.c_str (), launches, times[times.size () / 2]);
   std::vector<unsigned char> o (nout); CK (cuMemcpyDtoH (o.data (), out, nout));
   unsigned long sum = 0; for (auto v : o) sum += v; printf ("checksum %lu\n", sum);
   return 0;
