@@ -156,38 +156,8 @@ inline float8 blur_down8 (__global const float * rows, int x, int y, int width, 
   return sum;
 }
 
-/* The LUT's samples (LUT_UNIT an entry; corner r + 1 four after corner r
- * in both layouts: the next float4, or the entry's upper half) */
-#if LUT_PACKED
-typedef ushort lut_sample;
-#define LUT_UNIT 8
-#else
-typedef float lut_sample;
-#define LUT_UNIT 4
-#endif
-
-/* 8 samples of one channel of the LUT */
-inline float8 lut_lanes (__global const lut_sample * t, int8 i)
-{
-  return (float8) ((float) t[i.s0], (float) t[i.s1], (float) t[i.s2], (float) t[i.s3],
-      (float) t[i.s4], (float) t[i.s5], (float) t[i.s6], (float) t[i.s7]);
-}
-
-/* lut_apply's trilinear interpolation of one channel c at 8 lanes (before
- * LUT_VALUE): the cells' first corners' samples i, their fractions f */
-inline float8 trilinear_lanes (__global const lut_sample * t, int8 i, int n, float8 fx,
-    float8 fy, float8 fz)
-{
-  const int dy = LUT_UNIT * n, dz = LUT_UNIT * n * n;
-  const float8 c00 = LERP (lut_lanes (t, i), lut_lanes (t, i + 4), fx);
-  const float8 c10 = LERP (lut_lanes (t, i + dy), lut_lanes (t, i + dy + 4), fx);
-  const float8 c01 = LERP (lut_lanes (t, i + dz), lut_lanes (t, i + dz + 4), fx);
-  const float8 c11 = LERP (lut_lanes (t, i + dy + dz), lut_lanes (t, i + dy + dz + 4), fx);
-  return LERP (LERP (c00, c10, fy), LERP (c01, c11, fy), fz);
-}
-
-/* looked_up of 8 pixels' R'G'B': trilinear in lanes, tetrahedral (its
- * tetrahedron a branch) a lane at a time */
+/* looked_up of 8 pixels' R'G'B': trilinear and tetrahedral (its
+ * tetrahedron a branch) a pixel at a time */
 inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float4 * lut, int n,
     int interp, float4 scale, float4 offset, float strength)
 {
@@ -200,10 +170,10 @@ inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float
     const int8 iz = min (convert_int8 (gz), n - 2);
     const float8 fx = gx - convert_float8 (ix), fy = gy - convert_float8 (iy);
     const float8 fz = gz - convert_float8 (iz);
-#if LUT_PACKED
-    /* a pixel at a time: its cell's 4 entries as 16-byte loads, each
-     * both red corners of the 3 channels (lanes 0-2, 4-6), blended in y
-     * and z on all 8 lanes, then in x; 2x the lanes' gathers of 8 on
+    /* a pixel at a time: its cell's 4 pairs of red neighbours (r, g, b)
+     * and (r + 1, g, b) as 8 lanes each (0-2 and 4-6; packed: one 16-byte
+     * entry, else two float4s), blended in y and z on all 8 lanes, then
+     * in x: 2x gathering each corner's channel in lanes of 8 pixels on
      * PoCL (AVX2) */
     float fs[3][8], vs[3][8];
     int is[8];
@@ -213,7 +183,11 @@ inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float
     vstore8 (ix + n * (iy + n * iz), 0, is);
     for (int l = 0; l < 8; l++) {
       __global const float4 *e = lut + is[l];
+#if LUT_PACKED
 #define E(dy, dz) convert_float8 (as_ushort8 (e[n * ((dy) + n * (dz))]))
+#else
+#define E(dy, dz) vload8 (0, (__global const float *) (e + n * ((dy) + n * (dz))))
+#endif
       const float8 ey = LERP (E (0, 0), E (1, 0), fs[1][l]);
       const float8 ez = LERP (E (0, 1), E (1, 1), fs[1][l]);
 #undef E
@@ -226,15 +200,6 @@ inline void looked_up8 (float8 * r, float8 * g, float8 * b, __global const float
     *r = LERP (*r, LUT_VALUE (vload8 (0, vs[0]), scale, offset), strength);
     *g = LERP (*g, LUT_VALUE (vload8 (0, vs[1]), scale, offset), strength);
     *b = LERP (*b, LUT_VALUE (vload8 (0, vs[2]), scale, offset), strength);
-#else
-    const int8 i = LUT_UNIT * (ix + n * (iy + n * iz));
-    __global const lut_sample *t = (__global const lut_sample *) lut;
-    *r = LERP (*r, LUT_VALUE (trilinear_lanes (t, i, n, fx, fy, fz), scale, offset), strength);
-    *g = LERP (*g, LUT_VALUE (trilinear_lanes (t + 1, i, n, fx, fy, fz), scale, offset),
-        strength);
-    *b = LERP (*b, LUT_VALUE (trilinear_lanes (t + 2, i, n, fx, fy, fz), scale, offset),
-        strength);
-#endif
     return;
   }
   float rs[8], gs[8], bs[8];
