@@ -539,13 +539,70 @@ inline void finish_item (FINISH_PARAMS, int x, int y)
  * pixels down the columns, in the order of the CPU shape's two passes.
  * One launch and no plane of floats in global memory: the two kernels it
  * replaced took 0.083 + 0.122 ms a 4K frame on an H200. Rows: the item
- * rows [y, ...) read Y' rows up to `radius` past their pixels. */
+ * rows [y, ...) read Y' rows up to `radius` past their pixels.
+ *
+ * The blur is written for a constant radius (ft_blur, always inlined, one
+ * copy a radius behind a switch on the uniform argument): its taps
+ * unrolled, the weights by name, a row step 4 outputs from float4 loads
+ * and an item's pixels down their columns from one pass of loads; with
+ * the radius a variable each tap was a test and predicated loads. */
 #define FT_LX 16
 #define FT_LY 8
 #define FT_TW (FT_LX * FT_PAIR)
 #define FT_TH (FT_LY * FT_PAIR)
-#define FT_LW (FT_TW + 2 * 9)     /* the taps reach 9 pixels at most */
-#define FT_LH (FT_TH + 2 * 9)
+#define FT_LW (FT_TW + 24)   /* the taps reach 9 pixels at most; a step's last float4 */
+#define FT_LH (FT_TH + 18)
+
+__attribute__ ((always_inline)) inline void ft_blur (__local const float * luma,
+    __local float * across, int lx, int ly, const int R, float16 gauss, float * blur)
+{
+  /* the rows: 4 outputs a step, from 4 + 2 R samples (float4 loads) */
+  for (int u = ly * FT_LX + lx; u < (FT_TH + 2 * R) * (FT_TW / 4); u += FT_LX * FT_LY) {
+    const int ty = u / (FT_TW / 4), tx = 4 * (u % (FT_TW / 4));
+    __local const float *row = luma + ty * FT_LW + tx;
+    float v[4 * ((4 + 2 * 9 + 3) / 4)];
+#pragma unroll
+    for (int i = 0; i < (4 + 2 * R + 3) / 4; i++)
+      vstore4 (vload4 (i, row), i, v);
+    float o[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const float *c = v + k + R;
+      float sum = gauss.s0 * c[0];
+#define TAP(i, g) if (R >= i) sum += g * (c[-i] + c[i])
+      GAUSS_TAPS;
+#undef TAP
+      o[k] = sum;
+    }
+    vstore4 (vload4 (0, o), 0, across + ty * FT_TW + tx);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* the columns: the item's FT_PAIR x FT_PAIR pixels from one pass of
+   * FT_PAIR + 2 R rows */
+#if FT_PAIR == 2
+  float2 c[2 + 2 * 9];
+#pragma unroll
+  for (int i = 0; i < 2 + 2 * R; i++)
+    c[i] = vload2 (0, across + (2 * ly + i) * FT_TW + 2 * lx);
+#pragma unroll
+  for (int j = 0; j < 2; j++) {
+    const float2 *cj = c + j + R;
+    float2 sum = gauss.s0 * cj[0];
+#define TAP(i, g) if (R >= i) sum += g * (cj[-i] + cj[i])
+    GAUSS_TAPS;
+#undef TAP
+    blur[2 * j] = sum.x;
+    blur[2 * j + 1] = sum.y;
+  }
+#else
+  __local const float *cj = across + (ly + R) * FT_TW + lx;
+  float sum = gauss.s0 * cj[0];
+#define TAP(i, g) if (R >= i) sum += g * (cj[-i * FT_TW] + cj[i * FT_TW])
+  GAUSS_TAPS;
+#undef TAP
+  blur[0] = sum;
+#endif
+}
 
 __kernel __attribute__ ((reqd_work_group_size (FT_LX, FT_LY, 1)))
 void picture_finish_tiled (FINISH_PARAMS)
@@ -557,33 +614,27 @@ void picture_finish_tiled (FINISH_PARAMS)
   const int x0 = (x - lx) * FT_PAIR, y0 = (y - ly) * FT_PAIR;
   float blur[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
   if (radius) {
+    /* the tile's columns of this item, clamped once */
     const int w = FT_TW + 2 * radius, h = FT_TH + 2 * radius;
+    int px[(FT_TW + 18 + FT_LX - 1) / FT_LX];
+#pragma unroll
+    for (int q = 0; q < (FT_TW + 18 + FT_LX - 1) / FT_LX; q++)
+      px[q] = clamp (x0 - radius + lx + q * FT_LX, 0, width - 1);
     for (int ty = ly; ty < h; ty += FT_LY) {
       const int py = clamp (y0 - radius + ty, 0, height - 1);
-      for (int tx = lx; tx < w; tx += FT_LX)
-        luma[ty * FT_LW + tx] = luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, work,
-            direct, clamp (x0 - radius + tx, 0, width - 1), py, width, order, k);
+#pragma unroll
+      for (int q = 0; q < (FT_TW + 18 + FT_LX - 1) / FT_LX; q++)
+        if (lx + q * FT_LX < w)
+          luma[ty * FT_LW + lx + q * FT_LX] = luma_at (in, in_o0, in_o1, in_o2, in_s0, in_s1,
+              in_s2, work, direct, px[q], py, width, order, k);
     }
     barrier (CLK_LOCAL_MEM_FENCE);
-    for (int ty = ly; ty < h; ty += FT_LY)
-      for (int tx = lx; tx < FT_TW; tx += FT_LX) {
-        __local const float *c = luma + ty * FT_LW + tx + radius;
-        float sum = gauss.s0 * c[0];
-#define TAP(i, g) if (radius >= i) sum += g * (c[-i] + c[i])
-        GAUSS_TAPS;
-#undef TAP
-        across[ty * FT_TW + tx] = sum;
-      }
-    barrier (CLK_LOCAL_MEM_FENCE);
-    for (int j = 0; j < FT_PAIR; j++)
-      for (int i = 0; i < FT_PAIR; i++) {
-        __local const float *c = across + (FT_PAIR * ly + j + radius) * FT_TW + FT_PAIR * lx + i;
-        float sum = gauss.s0 * c[0];
-#define TAP(d, g) if (radius >= d) sum += g * (c[-d * FT_TW] + c[d * FT_TW])
-        GAUSS_TAPS;
-#undef TAP
-        blur[i + 2 * j] = sum;
-      }
+    switch (radius) {
+#define FT_CASE(r) case r: ft_blur (luma, across, lx, ly, r, gauss, blur); break
+      FT_CASE (1); FT_CASE (2); FT_CASE (3); FT_CASE (4); FT_CASE (5);
+      FT_CASE (6); FT_CASE (7); FT_CASE (8); FT_CASE (9);
+#undef FT_CASE
+    }
   }
   finish_core (FINISH_ARGS, x, y, blur);
 }
