@@ -26,6 +26,27 @@
  * replicate the edge pixel. */
 
 #define PX_420 (PX_YUV == YUV_NV12 || PX_YUV == YUV_I420)
+
+/* `k` is a float16 here: lanes 0-7 kernels/color.cl's, 8-14 the constants
+ * its conversions derive by division, made once on the host
+ * (gstclpicturestages.cpp, derived_coefficients): 1 / Y scale, 1 / C
+ * scale, 1 / Kg, 0.5 / (1 - Kb), 0.5 / (1 - Kr), 2 (1 - Kr), 2 (1 - Kb).
+ * The GPU finish spent about 40 instructions a pixel on those divisions
+ * (a full-range reciprocal each, made again for each pixel of a block). */
+#undef YCBCR_CB
+#undef YCBCR_CR
+#undef YCBCR_Y_OF_CODE
+#undef YCBCR_C_OF_CODE
+#undef YCBCR_RED
+#undef YCBCR_BLUE
+#undef YCBCR_GREEN
+#define YCBCR_CB(k, b, y) (((b) - (y)) * (k).sb)
+#define YCBCR_CR(k, r, y) (((r) - (y)) * (k).sc)
+#define YCBCR_Y_OF_CODE(k, code) (((code) - (k).s2) * (k).s8)
+#define YCBCR_C_OF_CODE(k, code) (((code) - 128.0f) * (k).s9)
+#define YCBCR_RED(k, y, cr) ((y) + (k).sd * (cr))
+#define YCBCR_BLUE(k, y, cb) ((y) + (k).se * (cb))
+#define YCBCR_GREEN(k, y, r, b) (((y) - (k).s0 * (r) - (k).s1 * (b)) * (k).sa)
 #define MAXV ((float) ((1 << PX_DEPTH) - 1))
 
 #define IN_FRAME __global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0, \
@@ -66,13 +87,13 @@ inline float2 chroma_codes (__global const uchar * f, int o1, int o2, int s1, in
 }
 
 /* Y'CbCr (Y' 0..1, Cb and Cr -0.5..0.5) <-> R'G'B' for the frame's k */
-inline float4 ycc_of_rgb (float3 c, float8 k)
+inline float4 ycc_of_rgb (float3 c, float16 k)
 {
   const float y = YCBCR_LUMA (k, c.x, c.y, c.z);
   return (float4) (y, YCBCR_CB (k, c.z, y), YCBCR_CR (k, c.x, y), 0.0f);
 }
 
-inline float3 rgb_of_ycc (float4 v, float8 k)
+inline float3 rgb_of_ycc (float4 v, float16 k)
 {
   const float r = YCBCR_RED (k, v.x, v.z), b = YCBCR_BLUE (k, v.x, v.y);
   return (float3) (r, YCBCR_GREEN (k, v.x, r, b), b);
@@ -80,7 +101,7 @@ inline float3 rgb_of_ycc (float4 v, float8 k)
 
 /* Pixel (x, y) of the frame as Y'CbCr (fourth lane 0). */
 inline float4 unpacked (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
-    int in_s1, int in_s2, int x, int y, int4 order, float8 k)
+    int in_s1, int in_s2, int x, int y, int4 order, float16 k)
 {
   float4 v;
 #if PX_420
@@ -103,7 +124,7 @@ inline float4 unpacked (__global const uchar * in, int in_o0, int in_o1, int in_
 /* Y' of pixel (x, y): the frame's, or the working picture's */
 inline float luma_at (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
     int in_s1, int in_s2, __global const float4 * work, int direct, int x, int y, int width,
-    int4 order, float8 k)
+    int4 order, float16 k)
 {
   if (!direct)
     return work[y * width + x].x;
@@ -116,7 +137,7 @@ inline float luma_at (__global const uchar * in, int in_o0, int in_o1, int in_o2
 }
 
 __kernel void picture_unpack (IN_FRAME, __global float4 * work, int width, int height,
-    int4 order, float8 k)
+    int4 order, float16 k)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= width || y >= height)
@@ -429,7 +450,7 @@ inline float3 looked_up (float3 c, __global const float4 * lut, int n, int inter
 
 /* picture_finish's parameters and arguments (its CPU shape's too) */
 #define FINISH_PARAMS __global const float4 * work, IN_FRAME, OUT_FRAME, int width, \
-    int height, int4 order, float8 k, int radius, float amount, float threshold, \
+    int height, int4 order, float16 k, int radius, float amount, float threshold, \
     __global const float4 * lut, int n, int interp, float4 lut_scale, float4 lut_offset, \
     float strength, int direct, __global const float * rows, float16 gauss
 #define FINISH_ARGS work, in, in_o0, in_o1, in_o2, in_s0, in_s1, in_s2, out, out_o0, out_o1, \

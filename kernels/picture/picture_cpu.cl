@@ -48,7 +48,7 @@ inline uint8 words8 (__global const uchar * p)
  * or the working picture gives them */
 inline void pixels8 (__global const uchar * in, int in_o0, int in_o1, int in_o2, int in_s0,
     int in_s1, int in_s2, __global const float4 * work, int direct, int x, int y, int width,
-    int4 order, float8 k, float8 * yv, float8 * cb, float8 * cr)
+    int4 order, float16 k, float8 * yv, float8 * cb, float8 * cr)
 {
   if (!direct) {
     float a[8], b[8], c[8];
@@ -105,7 +105,7 @@ inline void pixels8 (__global const uchar * in, int in_o0, int in_o1, int in_o2,
 
 __kernel void picture_blur_rows_cpu (IN_FRAME, __global const float4 * work, int direct,
     __global float * rows, int width, int height, float16 gauss, int radius, int4 order,
-    float8 k)
+    float16 k)
 {
   const int x0 = get_global_id (0) * PC_SPAN, y = get_global_id (1);
   if (x0 >= width || y >= height)

@@ -170,6 +170,26 @@ packed_table (const Cube & c, float *base, float *step)
   return table;
 }
 
+/* kernels/color.cl's coefficients (Kr, Kb, Y offset, Y scale, C scale) and
+ * the constants its conversions divide for, in float and in the kernels'
+ * order of operations (kernels/picture/picture.cl takes them so) */
+static cl_float16
+derived_coefficients (const cl_float8 & k)
+{
+  const float kr = k.s[0], kb = k.s[1];
+  cl_float16 d {};
+  for (int i = 0; i < 8; i++)
+    d.s[i] = k.s[i];
+  d.s[8] = 1.0f / k.s[3];
+  d.s[9] = 1.0f / k.s[4];
+  d.s[10] = 1.0f / (1.0f - kr - kb);
+  d.s[11] = 0.5f / (1.0f - kb);
+  d.s[12] = 0.5f / (1.0f - kr);
+  d.s[13] = 2.0f * (1.0f - kr);
+  d.s[14] = 2.0f * (1.0f - kb);
+  return d;
+}
+
 void
 Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
 {
@@ -180,8 +200,8 @@ Pass::set_format (GstClContext * ctx, const GstVideoInfo * info)
   order_ = px.order ();
   /* RGB and grey: BT.709's luma weights at full range (the sharpen
    * formula's Y'); YUV: the frame's own */
-  k_ = yuv420_ ? gstcl::yuv_coefficients (info) :
-      cl_float8 { { 0.2126f, 0.0722f, 0, 1, 1, 0, 0, 0 } };
+  k_ = derived_coefficients (yuv420_ ? gstcl::yuv_coefficients (info) :
+      cl_float8 { { 0.2126f, 0.0722f, 0, 1, 1, 0, 0, 0 } });
   width_ = GST_VIDEO_INFO_WIDTH (info);
   height_ = GST_VIDEO_INFO_HEIGHT (info);
   cpu_ = !gstcl::tuned_for_gpu (ctx);

@@ -94,7 +94,7 @@ private:
   static constexpr int kCpuSpan = 128;
   std::string options_;
   cl_int4 order_ {};
-  cl_float8 k_ {};
+  cl_float16 k_ {};                   /* derived_coefficients (the .cpp) */
   int width_ = 0, height_ = 0;
   bool yuv420_ = false;
   bool active_ = false, denoise_ = false, sharpen_ = false;

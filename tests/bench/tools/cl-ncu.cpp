@@ -233,7 +233,12 @@ int main (int argc, char **argv) {
     CK (cuMemAlloc (&rows, 4));
     static int o1 = W * H, sw = W, radius = 3, nn = N, interp = 1, direct = 1, order[4] = {0, 1, 2, 0};
     static float amount = 1, thr = 0, strength = 1;
-    static float k[8] = {0.2126f, 0.0722f, 16, 219, 224, 0, 0, 0};
+    /* BT.709 limited range, and the constants derived from it where the
+     * kernel takes a float16 (gstclpicturestages.cpp); a float8 argument
+     * (older picture.cl) reads the first 8 */
+    static float k[16] = {0.2126f, 0.0722f, 16, 219, 224, 0, 0, 0, 1.0f / 219, 1.0f / 224,
+        1.0f / (1.0f - 0.2126f - 0.0722f), 0.5f / (1.0f - 0.0722f), 0.5f / (1.0f - 0.2126f),
+        2.0f * (1.0f - 0.2126f), 2.0f * (1.0f - 0.0722f), 0};
     static float lsc[4] = {N - 1.0f, N - 1.0f, N - 1.0f, 1 / 65535.0f}, lof[4] = {0, 0, 0, 0};
     static float gauss[16] = {0};
     if (getenv ("CLNCU_FINISH"))   /* "radius interp": a stage off, to split the time */
