@@ -574,6 +574,18 @@ inline void finish_item (FINISH_PARAMS, int x, int y)
 #define FT_LW (FT_TW + 24)   /* the taps reach 9 pixels at most; a step's last float4 */
 #define FT_LH (FT_TH + 18)
 
+/* out = the Gaussian of a constant radius R at p[0] from p[-R..R] (floats
+ * or float2s), the taps in GAUSS_TAPS's order */
+#define GAUSS_TAP_AT(out, p, R, i, g) if ((R) >= (i)) out += (g) * ((p)[-(i)] + (p)[i])
+#define GAUSS_AT(out, p, R) do { \
+    out = gauss.s0 * (p)[0]; \
+    GAUSS_TAP_AT (out, p, R, 1, gauss.s1); GAUSS_TAP_AT (out, p, R, 2, gauss.s2); \
+    GAUSS_TAP_AT (out, p, R, 3, gauss.s3); GAUSS_TAP_AT (out, p, R, 4, gauss.s4); \
+    GAUSS_TAP_AT (out, p, R, 5, gauss.s5); GAUSS_TAP_AT (out, p, R, 6, gauss.s6); \
+    GAUSS_TAP_AT (out, p, R, 7, gauss.s7); GAUSS_TAP_AT (out, p, R, 8, gauss.s8); \
+    GAUSS_TAP_AT (out, p, R, 9, gauss.s9); \
+  } while (0)
+
 __attribute__ ((always_inline)) inline void ft_blur (__local const float * luma,
     __local float * across, int lx, int ly, const int R, float16 gauss, float * blur)
 {
@@ -587,14 +599,8 @@ __attribute__ ((always_inline)) inline void ft_blur (__local const float * luma,
       vstore4 (vload4 (i, row), i, v);
     float o[4];
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-      const float *c = v + k + R;
-      float sum = gauss.s0 * c[0];
-#define TAP(i, g) if (R >= i) sum += g * (c[-i] + c[i])
-      GAUSS_TAPS;
-#undef TAP
-      o[k] = sum;
-    }
+    for (int k = 0; k < 4; k++)
+      GAUSS_AT (o[k], v + k + R, R);
     vstore4 (vload4 (0, o), 0, across + ty * FT_TW + tx);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
@@ -607,11 +613,8 @@ __attribute__ ((always_inline)) inline void ft_blur (__local const float * luma,
     c[i] = vload2 (0, across + (2 * ly + i) * FT_TW + 2 * lx);
 #pragma unroll
   for (int j = 0; j < 2; j++) {
-    const float2 *cj = c + j + R;
-    float2 sum = gauss.s0 * cj[0];
-#define TAP(i, g) if (R >= i) sum += g * (cj[-i] + cj[i])
-    GAUSS_TAPS;
-#undef TAP
+    float2 sum;
+    GAUSS_AT (sum, c + j + R, R);
     blur[2 * j] = sum.x;
     blur[2 * j + 1] = sum.y;
   }
