@@ -30,8 +30,9 @@
  *                         as sums of its three rows, so a cell reads one
  *                         new row of u an offset, and the offsets of a row
  *                         share its 7 cells
- *   debayer_denoise_prep_cpu, debayer_denoise_cpu  (CPUs) the same in two
- *                         passes, through planes of x and u in global
+ *   debayer_denoise_prep_cpu, debayer_denoise_cpu  (CPUs, and GPUs whose
+ *                         local memory is short of debayer_denoise's tile)
+ *                         the same in two passes, through planes of x and u in global
  *                         memory (pw x ph cells each, the frame's cells at
  *                         (DN_H, DN_H), mirrored around them) */
 
@@ -89,7 +90,9 @@ inline UT name (T v, float wmax) \
 DN_WORD (dn_word, float, ushort)
 DN_WORD (dn_words8, float8, ushort8)
 
-/* The GPU kernel: a work-group of DN_LX x DN_LY work-items (the host's
+#if DN_TILE
+/* The GPU kernel (built where its 46 KB of local memory fit: DN_TILE): a
+ * work-group of DN_LX x DN_LY work-items (the host's
  * kDenoiseLx, kDenoiseLy), each a column of DN_RUN cells, first makes the
  * x and u of its cells and DN_H around them (debayer_denoise_prep_cpu's
  * planes, in local memory: 46 KB), then filters from there. `dst`: rows
@@ -174,6 +177,8 @@ void debayer_denoise (__global const uchar * in, int in_offset, int in_stride, i
     }
   }
 }
+
+#endif
 
 /* The CPU shape (debayer_denoise_cpu; GST_OPENCL_TUNING, docs/architecture.md):
  * on PoCL debayer_denoise's float4 cells took 2.5-3x the time of this at

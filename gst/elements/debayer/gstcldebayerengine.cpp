@@ -23,6 +23,19 @@ namespace cldebayer {
  * it is their cache), else fewer (GPUs under the CPU tuning, tests). */
 static const int kMenonCpuChunks = 16;
 
+/* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
+ * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy (DN_LX, DN_LY); on
+ * CPUs (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a
+ * work-item, kDenoiseCpuLx a group (fewer groups for PoCL to hand out;
+ * faster in the noisy runs measured); the margin of cells a cell's filter
+ * reads (DN_H). */
+static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
+static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
+/* debayer_denoise's local memory: x and u (float4 each) of its
+ * work-group's cells and their margin (denoise.cl's DN_TW x DN_TH) */
+static const size_t kDenoiseTileBytes = 2 * sizeof (cl_float4) *
+    (kDenoiseLx + 2 * kDenoiseMargin) * (kDenoiseLy * kDenoiseRun + 2 * kDenoiseMargin);
+
 static int
 menon_cpu_chunks (size_t local_mem)
 {
@@ -123,6 +136,7 @@ Engine::set_format (GstClContext * ctx, GstCaps * incaps, const GstVideoInfo * i
   const cl::Device &device = gstcl::device_of (ctx);
   f.device_options = f.cpu ? "" : gpu_options (device);
   f.local_mem = device.getInfo<CL_DEVICE_LOCAL_MEM_SIZE> ();
+  f.denoise_planes = f.cpu || kDenoiseTileBytes > f.local_mem;
   f.menon_chunks = menon_cpu_chunks (f.local_mem);
   f.menon_strip_width = 16 * (f.menon_chunks - 1);
   const int units = (int) device.getInfo<CL_DEVICE_MAX_COMPUTE_UNITS> ();
@@ -202,14 +216,6 @@ Engine::ensure_corrected (GstClContext * ctx)
   ensure_words (ctx, &corrected_mem_, &corrected_frame_);
 }
 
-/* debayer_denoise's work-items: a column of kDenoiseRun cells (denoise.cl's
- * DN_RUN) each, in groups of kDenoiseLx x kDenoiseLy (DN_LX, DN_LY); on
- * CPUs (debayer_denoise_cpu) kDenoiseCpuW columns of it (DN_CPU_W) a
- * work-item, kDenoiseCpuLx a group (fewer groups for PoCL to hand out;
- * faster in the noisy runs measured); the margin of cells a cell's filter
- * reads (DN_H). */
-static const int kDenoiseRun = 8, kDenoiseLx = 32, kDenoiseLy = 4, kDenoiseMargin = 3;
-static const int kDenoiseCpuW = 8, kDenoiseCpuLx = 4;
 
 /* The denoise's words, and on CPUs its planes: x and u of every
  * work-item's cells and their margin (denoise.cl; on GPUs a work-group
@@ -218,7 +224,7 @@ void
 Engine::ensure_denoised (GstClContext * ctx)
 {
   ensure_words (ctx, &denoised_mem_, &denoised_frame_);
-  if (planes_mem_ () || !format_.cpu)
+  if (planes_mem_ () || !format_.denoise_planes)
     return;
   const GstVideoInfo *info = &denoised_frame_.info;
   const int cw = (GST_VIDEO_INFO_WIDTH (info) + 1) / 2;
@@ -238,10 +244,12 @@ Engine::use (const Variant & v, const cl::Program & program)
     slot.k[i] = row.entries[i] ? cl::Kernel (program, row.entries[i]) : cl::Kernel ();
   slot.sensor = row.sensor == SENSOR_PASS_GPU ? cl::Kernel (program, "debayer_sensor") :
       row.sensor == SENSOR_PASS_CPU ? cl::Kernel (program, "debayer_sensor_cpu") : cl::Kernel ();
-  /* the denoise's CPU shape: planes of floats first, float8 rows (denoise.cl) */
-  slot.prep = v.denoise && format_.cpu ? cl::Kernel (program, "debayer_denoise_prep_cpu") :
+  /* the denoise's CPU shape (also GPUs short of local memory for the
+   * tile): planes of floats first, float8 rows (denoise.cl) */
+  const bool planes = format_.denoise_planes;
+  slot.prep = v.denoise && planes ? cl::Kernel (program, "debayer_denoise_prep_cpu") :
       cl::Kernel ();
-  slot.denoise = v.denoise ? cl::Kernel (program, format_.cpu ? "debayer_denoise_cpu" :
+  slot.denoise = v.denoise ? cl::Kernel (program, planes ? "debayer_denoise_cpu" :
       "debayer_denoise") : cl::Kernel ();
   slot.options = v.options;
   running_ = v;
@@ -270,7 +278,8 @@ Engine::plan (GstElement * element, GstClContext * ctx, const Settings & s,
   const Row &row = v.inside ? own : choose_row (f, s, read, out);
   v.kind = row.kind;
   v.aligned = row.fits_aligned (f, read, out);
-  v.options = row.options (f, s, read, out, &v) + (v.denoise ? " -D DENOISE=1" : "");
+  v.options = row.options (f, s, read, out, &v) + (!v.denoise ? "" :
+      f.denoise_planes ? " -D DENOISE=1" : " -D DENOISE=1 -D DN_TILE=1");
   if (built (v)) {
     running_ = v;
     return;
@@ -356,7 +365,7 @@ Engine::run_denoise (GstClContext * ctx, const GstClFrame * in, const DenoisePar
   const cl_int in_stride = GST_VIDEO_INFO_PLANE_STRIDE (&in->info, 0);
   const cl_int words_stride = GST_VIDEO_INFO_PLANE_STRIDE (&denoised_frame_.info, 0) / 2;
   const int ready_cells = ready / 2;
-  if (!format_.cpu) {
+  if (!format_.denoise_planes) {
     const int group = kDenoiseRun * kDenoiseLy;
     const int to = ready >= height ? ch :
         std::max (0, ready_cells - kDenoiseMargin) / group * group;
@@ -406,7 +415,7 @@ int
 Engine::band_launches () const
 {
   return 1 + (running_.sensor && !running_.inside ? 1 : 0) +
-      (running_.denoise ? (format_.cpu ? 2 : 1) : 0);
+      (running_.denoise ? (format_.denoise_planes ? 2 : 1) : 0);
 }
 
 /* The rows below `ready` rows of a pass's input that a pass of 2 rows of

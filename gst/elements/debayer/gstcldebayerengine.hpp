@@ -62,6 +62,9 @@ struct Format {
    * GPUs; none for the CPU shapes (plain arithmetic) */
   std::string device_options;
   size_t local_mem = 0;         /* the device's local memory a work-group */
+  /* the denoise through planes of x and u in global memory (CPUs, and GPUs
+   * whose local memory is short of debayer_denoise's tile) */
+  bool denoise_planes = false;
   int menon_chunks = 0;         /* debayer_menon_cpu's MC_CHUNKS */
   int menon_strip_width = 0;    /* its strips: 16 (MC_CHUNKS - 1) columns, */
   int menon_strip = 0;          /* and rows (cpu_strip_rows) */
